@@ -1,0 +1,182 @@
+"""Input validation shared by every public function.
+
+Every check raises a ``ValueError`` or ``TypeError`` whose message names the parameter, the rule
+and the value received, and each runs before any noise is drawn (SPEC 1.5). Data arrays are always
+copied, so the caller's arrays are never modified.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+RandomStateLike = None | int | np.random.SeedSequence | np.random.Generator | np.random.RandomState
+
+
+def _describe(value: Any) -> str:
+    """A short, safe description of a received value for an error message."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} (type {type(value).__name__})"
+
+
+def check_real(
+    value: Any,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = False,
+    high_inclusive: bool = False,
+) -> float:
+    """Check that ``value`` is a finite real number within optional bounds.
+
+    Booleans are refused: ``True`` as an epsilon is a bug, not a number.
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number; got {_describe(value)}.")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite; got {value!r}.")
+    if low is not None and (number < low or (number == low and not low_inclusive)):
+        rule = ">=" if low_inclusive else ">"
+        raise ValueError(f"{name} must be {rule} {low:g}; got {value!r}.")
+    if high is not None and (number > high or (number == high and not high_inclusive)):
+        rule = "<=" if high_inclusive else "<"
+        raise ValueError(f"{name} must be {rule} {high:g}; got {value!r}.")
+    return number
+
+
+def check_epsilon(value: Any, name: str = "epsilon") -> float:
+    """Privacy parameter epsilon: a finite number > 0."""
+    return check_real(value, name, low=0.0)
+
+
+def check_delta(value: Any, name: str = "delta") -> float:
+    """Privacy parameter delta of an approximate-DP release: 0 < delta < 1."""
+    return check_real(value, name, low=0.0, high=1.0)
+
+
+def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
+    """An integer (not a bool) that is at least ``minimum``."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer; got {_describe(value)}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
+    return int(value)
+
+
+def check_option(value: Any, name: str, options: Sequence[str]) -> str:
+    """One of a fixed set of string options."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {list(options)}; got {_describe(value)}.")
+    if value not in options:
+        raise ValueError(f"{name} must be one of {list(options)}; got {value!r}.")
+    return value
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """A plain boolean flag."""
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False; got {_describe(value)}.")
+    return bool(value)
+
+
+def check_random_state(random_state: Any) -> np.random.Generator:
+    """Turn ``random_state`` into a :class:`numpy.random.Generator`.
+
+    Accepts None (fresh operating-system entropy), a non-negative int, a
+    :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` (used as is, so repeated
+    calls draw fresh noise) or a legacy :class:`numpy.random.RandomState` (a seed is drawn from it).
+    Seeds are for research and tests; a deployed release should use ``None``.
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1, size=4).tolist())
+    if random_state is None or isinstance(random_state, np.random.SeedSequence):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool | np.bool_):
+        if random_state < 0:
+            raise ValueError(f"random_state must be a non-negative integer; got {random_state!r}.")
+        return np.random.default_rng(int(random_state))
+    raise TypeError(
+        "random_state must be None, a non-negative int, a numpy SeedSequence, Generator or "
+        f"RandomState; got {_describe(random_state)}."
+    )
+
+
+def _dataframe_to_float(frame: pd.DataFrame, name: str) -> np.ndarray:
+    bad = [
+        str(column)
+        for column, dtype in frame.dtypes.items()
+        if not (pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype))
+        or pd.api.types.is_complex_dtype(dtype)
+    ]
+    if bad:
+        shown = ", ".join(repr(column) for column in bad[:5]) + (" ..." if len(bad) > 5 else "")
+        raise TypeError(f"All columns of {name} must be real numeric; not numeric: {shown}.")
+    return frame.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
+
+
+def _array_to_float(array: np.ndarray, name: str) -> np.ndarray:
+    kind = array.dtype.kind
+    if kind in "biuf":
+        return np.array(array, dtype=np.float64, copy=True)
+    if kind == "O":
+        flat = array.ravel()
+        if all(isinstance(v, numbers.Real) for v in flat):
+            return np.array(array, dtype=np.float64, copy=True)
+    raise TypeError(f"{name} must hold real numbers; got an array of dtype {array.dtype}.")
+
+
+def check_data(X: Any, name: str = "X", *, min_rows: int = 2) -> tuple[np.ndarray, list[str]]:
+    """Validate a data matrix and return a float64 copy and its variable names.
+
+    Parameters
+    ----------
+    X : array-like or pandas.DataFrame of shape (n_samples, n_features)
+        Real numeric data (booleans count as 0/1). DataFrame column names become variable names;
+        otherwise the names are ``X1, ..., Xp``.
+    name : str
+        The parameter's name for error messages.
+    min_rows : int
+        The smallest number of rows allowed.
+
+    Returns
+    -------
+    data : ndarray of shape (n_samples, n_features), float64
+        A new array: the caller's object is never modified.
+    names : list of str
+    """
+    if isinstance(X, pd.DataFrame):
+        data = _dataframe_to_float(X, name)
+        names = [str(column) for column in X.columns]
+    else:
+        if isinstance(X, str | bytes) or X is None:
+            raise TypeError(f"{name} must be a 2-D array or DataFrame; got {_describe(X)}.")
+        try:
+            array = np.asarray(X)
+        except (ValueError, TypeError) as error:
+            raise TypeError(f"{name} must be a 2-D array or DataFrame: {error}") from None
+        if array.ndim != 2:
+            raise ValueError(
+                f"{name} must be 2-D (rows = observations, columns = variables); got an array "
+                f"with {array.ndim} dimension(s) of shape {array.shape}."
+            )
+        data = _array_to_float(array, name)
+        names = [f"X{j + 1}" for j in range(data.shape[1])]
+    n_rows, n_cols = data.shape
+    if n_rows < min_rows:
+        raise ValueError(f"{name} must have at least {min_rows} rows; got {n_rows}.")
+    if n_cols < 1:
+        raise ValueError(f"{name} must have at least 1 column; got {n_cols}.")
+    if not np.isfinite(data).all():
+        raise ValueError(f"{name} must contain only finite values; it has NaN or infinite entries.")
+    return data, names

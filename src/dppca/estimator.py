@@ -1,0 +1,147 @@
+"""``DPPCA``: g-DPPCA as a scikit-learn transformer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from dppca._validation import check_positive_int
+from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.stats.directions import dp_loading
+
+
+class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Differentially private, robust PCA (g-DPPCA, Kim and Jung 2025).
+
+    ``fit`` spends ``(epsilon, delta)`` once, on the Gaussian release of the generalized
+    Kendall's tau matrix (see :func:`dppca.dp_loading`), and keeps its leading eigenvectors.
+
+    Parameters
+    ----------
+    n_components : int, default 2
+        Number of private directions kept, ``1 <= n_components <= n_features``.
+    epsilon : float, default 1.0
+        Privacy budget of ``fit`` (> 0).
+    delta : float, default 1e-6
+        In (0, 1); choose it well below ``1 / n_samples``.
+    sign_transform : {"spherical", "winsorized"} or callable, default "spherical"
+        Generalized spatial sign, the ``transform`` of :func:`dppca.dp_loading` (renamed because
+        a scikit-learn transformer's ``transform`` is its projection method).
+    radius : float or "auto", optional
+        Winsorization radius or the declared bound of a callable ``sign_transform``.
+    sensitivity : {"tight", "paper"}, default "tight"
+    calibration : {"analytic", "classical"}, default "analytic"
+    pairs : "all" or even int, default "all"
+        All pairs or a ``k``-regular incomplete design (linear in ``n_samples``).
+    random_state : None, int, SeedSequence or Generator, default None
+        Seeds are for research and tests; use None for a real release.
+
+    Attributes
+    ----------
+    components_ : ndarray of shape (n_components, n_features)
+        Private principal directions (rows), by descending noisy Kendall eigenvalue.
+    n_components_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Defined only when ``X`` has string column names.
+    eigenvalues_ : ndarray of shape (n_features,)
+        Eigenvalues of the noisy Kendall matrix.
+    sigma_ : float
+        Noise standard deviation used.
+    privacy_spent_ : Budget
+        The (epsilon, delta) that ``fit`` spent.
+    privacy_ledger_ : PrivacyLedger
+        Every release ``fit`` made.
+
+    Notes
+    -----
+    ``transform`` projects rows onto the private directions, ``X @ components_.T``, without
+    centring (centring by a sample mean would not be private). The projection of an individual
+    row is **not** a private release: it is that row's data. Only ``components_`` (and what is
+    computed from it alone) is private.
+    """
+
+    def __init__(
+        self,
+        n_components: int = 2,
+        *,
+        epsilon: float = 1.0,
+        delta: float = 1e-6,
+        sign_transform: Any = "spherical",
+        radius: Any = None,
+        sensitivity: str = "tight",
+        calibration: str = "analytic",
+        pairs: Any = "all",
+        random_state: Any = None,
+    ) -> None:
+        self.n_components = n_components
+        self.epsilon = epsilon
+        self.delta = delta
+        self.sign_transform = sign_transform
+        self.radius = radius
+        self.sensitivity = sensitivity
+        self.calibration = calibration
+        self.pairs = pairs
+        self.random_state = random_state
+
+    def fit(self, X: Any, y: Any = None) -> DPPCA:
+        """Spend the budget once and set the private directions.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
+        n_features = X.shape[1]
+        n_components = check_positive_int(self.n_components, "n_components")
+        if n_components > n_features:
+            raise ValueError(
+                f"n_components must be an integer in [1, n_features={n_features}]; got "
+                f"n_components={n_components}."
+            )
+        result = dp_loading(
+            X,
+            self.epsilon,
+            self.delta,
+            transform=self.sign_transform,
+            radius=self.radius,
+            sensitivity=self.sensitivity,
+            calibration=self.calibration,
+            pairs=self.pairs,
+            random_state=self.random_state,
+        )
+        self.components_ = result.directions[:, :n_components].T.copy()
+        self.n_components_ = n_components
+        self.eigenvalues_ = result.eigenvalues
+        self.sigma_ = result.sigma
+        self.privacy_ledger_: PrivacyLedger = result.privacy
+        self.privacy_spent_: Budget = result.privacy.total
+        return self
+
+    def transform(self, X: Any) -> np.ndarray:
+        """Project ``X`` onto the private directions (not a private release; see Notes).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_components)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+        return X @ self.components_.T.astype(X.dtype, copy=False)
+
+    @property
+    def _n_features_out(self) -> int:
+        return self.n_components_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
+        return tags

@@ -1,0 +1,147 @@
+"""Privacy budgets and the privacy ledger.
+
+A :class:`Budget` is an (epsilon, delta) pair. A :class:`PrivacyLedger` records every release a
+function makes, with the mechanism and the budget it spent; its :attr:`PrivacyLedger.total` is the
+total by basic (sequential) composition, the sum of the epsilons and of the deltas
+(Dwork and Roth 2014, Theorem 3.16).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pandas as pd
+
+from dppca._validation import check_real
+
+
+@dataclass(frozen=True)
+class Budget:
+    """An (epsilon, delta) differential-privacy budget.
+
+    Parameters
+    ----------
+    epsilon : float
+        Finite, >= 0.
+    delta : float, default 0
+        In [0, 1).
+
+    Notes
+    -----
+    Budgets add by basic composition (``a + b``). ``a <= b`` holds when both parts of ``a`` are at
+    most those of ``b``: budgets are partially ordered, so ``not a <= b`` does not imply ``b < a``.
+    """
+
+    epsilon: float
+    delta: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "epsilon", check_real(self.epsilon, "epsilon", low=0.0, low_inclusive=True)
+        )
+        object.__setattr__(
+            self,
+            "delta",
+            check_real(self.delta, "delta", low=0.0, high=1.0, low_inclusive=True),
+        )
+
+    def __add__(self, other: Budget) -> Budget:
+        if not isinstance(other, Budget):
+            return NotImplemented
+        return Budget(self.epsilon + other.epsilon, self.delta + other.delta)
+
+    def __le__(self, other: Budget) -> bool:
+        if not isinstance(other, Budget):
+            return NotImplemented
+        return self.epsilon <= other.epsilon and self.delta <= other.delta
+
+    def __lt__(self, other: Budget) -> bool:
+        if not isinstance(other, Budget):
+            return NotImplemented
+        return self <= other and self != other
+
+    def __ge__(self, other: Budget) -> bool:
+        if not isinstance(other, Budget):
+            return NotImplemented
+        return other <= self
+
+    def __gt__(self, other: Budget) -> bool:
+        if not isinstance(other, Budget):
+            return NotImplemented
+        return other < self
+
+    def isclose(self, other: Budget, *, rel_tol: float = 1e-9) -> bool:
+        """Whether both parts agree within ``rel_tol`` (for sums of floating-point shares)."""
+        return math.isclose(self.epsilon, other.epsilon, rel_tol=rel_tol) and math.isclose(
+            self.delta, other.delta, rel_tol=rel_tol, abs_tol=0.0
+        )
+
+    def __repr__(self) -> str:
+        return f"Budget(epsilon={self.epsilon:.6g}, delta={self.delta:.6g})"
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One private release: its name, the mechanism used and the budget it spent."""
+
+    name: str
+    mechanism: str
+    epsilon: float
+    delta: float
+
+    @property
+    def budget(self) -> Budget:
+        return Budget(self.epsilon, self.delta)
+
+
+class PrivacyLedger:
+    """The record of every private release a computation made.
+
+    Entries are appended with :meth:`record` and never removed. :attr:`total` composes them
+    sequentially (sums of epsilons and deltas), the honest total when all releases are on the
+    same data.
+    """
+
+    def __init__(self, entries: list[LedgerEntry] | None = None) -> None:
+        self._entries: list[LedgerEntry] = list(entries or [])
+
+    def record(self, name: str, mechanism: str, budget: Budget) -> LedgerEntry:
+        """Append a release and return its entry."""
+        entry = LedgerEntry(str(name), str(mechanism), budget.epsilon, budget.delta)
+        self._entries.append(entry)
+        return entry
+
+    @property
+    def entries(self) -> tuple[LedgerEntry, ...]:
+        return tuple(self._entries)
+
+    @property
+    def total(self) -> Budget:
+        """Total spent by basic composition."""
+        return Budget(
+            math.fsum(entry.epsilon for entry in self._entries),
+            math.fsum(entry.delta for entry in self._entries),
+        )
+
+    def to_frame(self) -> pd.DataFrame:
+        """The entries as a DataFrame with columns name, mechanism, epsilon, delta."""
+        return pd.DataFrame(
+            [(e.name, e.mechanism, e.epsilon, e.delta) for e in self._entries],
+            columns=["name", "mechanism", "epsilon", "delta"],
+        )
+
+    def __iter__(self) -> Iterator[LedgerEntry]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        lines = [f"PrivacyLedger({len(self)} release(s), total {self.total!r})"]
+        lines += [
+            f"  {e.name}: {e.mechanism}, epsilon={e.epsilon:.6g}, delta={e.delta:.6g}"
+            for e in self._entries
+        ]
+        return "\n".join(lines)
