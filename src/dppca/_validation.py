@@ -151,7 +151,7 @@ def check_data(X: Any, name: str = "X", *, min_rows: int = 2) -> tuple[np.ndarra
 
     Returns
     -------
-    data : ndarray of shape (n_samples, n_features), float64
+    data : ndarray of shape (n_samples, n_features), float64, C-contiguous
         A new array: the caller's object is never modified.
     names : list of str
     """
@@ -179,4 +179,5 @@ def check_data(X: Any, name: str = "X", *, min_rows: int = 2) -> tuple[np.ndarra
         raise ValueError(f"{name} must have at least 1 column; got {n_cols}.")
     if not np.isfinite(data).all():
         raise ValueError(f"{name} must contain only finite values; it has NaN or infinite entries.")
-    return data, names
+    # One memory layout for every input type, so that results do not depend on it.
+    return np.ascontiguousarray(data), names

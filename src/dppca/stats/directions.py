@@ -250,6 +250,8 @@ def dp_loading(
     if auto_radius:
         radius_epsilon = radius_share * epsilon
         kendall_epsilon = epsilon - radius_epsilon
+        if kendall_epsilon + radius_epsilon > epsilon:  # never spend more than asked, even by 1 ulp
+            kendall_epsilon = math.nextafter(kendall_epsilon, 0.0)
         distances = _pair_half_distances(data, rng)
         radius = durfee_upper_quantile(distances, radius_level, radius_epsilon, rng, lower=0.0)
         ledger.record(

@@ -33,9 +33,14 @@ from dppca.stats.signs import SignTransform, make_sign_transform
 #: from explicit differences. Elsewhere the Laplacian form's relative rounding error is about
 #: ``eps / NEAR_DUPLICATE_RATIO`` per pair (about 2e-13).
 NEAR_DUPLICATE_RATIO = 1e-3
+#: The per-row test of the all-pairs kernel, ``rho2 <= 5 NEAR_DUPLICATE_RATIO ||y_i||^2``.
+ROW_NEAR_DUPLICATE_RATIO = 5 * NEAR_DUPLICATE_RATIO
 
-#: Target number of entries of one ``block x n`` weight block.
-_BLOCK_ENTRIES = 2**18
+
+def block_rows(n: int) -> int:
+    """Rows per block of the all-pairs kernel: about 2^19 / n, at least 64 while a block stays
+    under 2^23 entries (64 MiB), at least 8, at most n (tuned on 2 cores; see the benchmark)."""
+    return max(8, min(n, max(2**19 // n, min(64, 2**23 // n))))
 
 
 @dataclass(frozen=True)
@@ -96,30 +101,40 @@ def _laplacian_form(centred: np.ndarray, degrees: np.ndarray, cross: np.ndarray)
 
 
 def _all_pairs_sum(data: _WorkingData, sign: SignTransform, block_size: int) -> np.ndarray:
-    """Sum over all unordered pairs, as half the sum over ordered pairs, in row blocks."""
+    """Sum over all unordered pairs, as half the sum over ordered pairs, in row blocks.
+
+    Per block of rows ``i``: one product gives the squared distances
+    ``||y_i||^2 + ||y_j||^2 - 2 y_i.y_j`` (augmented factors), a second gives ``C_b [Y | 1]``
+    (the block's weighted sums and row weights). Pair ``(i, j)`` is treated as a near-duplicate
+    when ``rho2_ij <= ROW_NEAR_DUPLICATE_RATIO ||y_i||^2``: this per-row test contains every pair
+    with ``rho2 <= NEAR_DUPLICATE_RATIO (||y_i||^2 + ||y_j||^2)`` (because
+    ``rho >= | ||y_i|| - ||y_j|| |``), and outside it the computed ``rho2`` and the pair's
+    Laplacian terms keep a relative error near ``eps / NEAR_DUPLICATE_RATIO``. The test may flag
+    ``(i, j)`` but not ``(j, i)``; summing ordered pairs with weight 1/2 keeps that consistent.
+    """
     Y = data.centred
     n, p = Y.shape
     squared = np.einsum("ij,ij->i", Y, Y)
+    ones = np.ones((n, 1))
+    left = np.hstack([Y, squared[:, None], ones])
+    right = np.hstack([-2.0 * Y, ones, squared[:, None]])
+    values_and_ones = np.hstack([Y, ones])
+    thresholds = ROW_NEAR_DUPLICATE_RATIO * squared
     row_weights = np.zeros(n)
     column_weights = np.zeros(n)
     cross = np.zeros((p, p))
     explicit = np.zeros((p, p))
     for start in range(0, n, block_size):
         stop = min(start + block_size, n)
-        block = Y[start:stop]
-        rho2 = block @ Y.T
-        reference = squared[start:stop, None] + squared[None, :]
-        rho2 *= -2.0
-        rho2 += reference
-        reference *= NEAR_DUPLICATE_RATIO
-        near = rho2 <= reference
-        np.putmask(rho2, near, 1.0)  # keep h away from meaningless entries; zeroed below
+        rho2 = left[start:stop] @ right.T
+        near = rho2 <= thresholds[start:stop, None]
+        np.putmask(rho2, near, np.inf)  # weight 0; these pairs are added explicitly below
         with np.errstate(over="ignore"):
             weights = sign.laplacian_weights(rho2, data.scale)
-        np.putmask(weights, near, 0.0)
-        row_weights[start:stop] = weights.sum(axis=1)
+        products = weights @ values_and_ones
+        row_weights[start:stop] = products[:, p]
         column_weights += weights.sum(axis=0)
-        cross += block.T @ (weights @ Y)
+        cross += Y[start:stop].T @ products[:, :p]
         rows, cols = np.nonzero(near)
         rows += start
         off_diagonal = rows != cols
@@ -143,10 +158,9 @@ def _regular_design_sum(data: _WorkingData, sign: SignTransform, k: int, rng) ->
         diffs = Y[order] - Y[partners]
         rho2 = np.einsum("ij,ij->i", diffs, diffs)
         near = rho2 <= NEAR_DUPLICATE_RATIO * (squared[order] + squared[partners])
-        np.putmask(rho2, near, 1.0)
+        np.putmask(rho2, near, np.inf)  # weight 0; these pairs are added explicitly below
         with np.errstate(over="ignore"):
             weights = sign.laplacian_weights(rho2, data.scale)
-        np.putmask(weights, near, 0.0)
         # ``order`` and ``partners`` are permutations, so these fancy-index updates hit each row
         # once.
         degrees[order] += weights
@@ -189,8 +203,7 @@ def kendall_sum(
     n = X.shape[0]
     data = _working_data(X)
     if k is None:
-        size = block_size or max(8, min(n, _BLOCK_ENTRIES // n))
-        total = _all_pairs_sum(data, sign, size)
+        total = _all_pairs_sum(data, sign, block_size or block_rows(n))
     else:
         if rng is None:
             raise ValueError("An incomplete design (pairs=k) needs a random generator.")

@@ -41,14 +41,16 @@ class SignTransform:
         raise NotImplementedError
 
     def laplacian_weights(self, rho2: np.ndarray, scale: float) -> np.ndarray:
-        """``h(scale * rho / sqrt 2)^2 / rho^2`` for squared working-unit distances ``rho2``.
+        """``h(scale * rho / sqrt 2)^2 / rho^2`` for squared working-unit distances ``rho2 > 0``.
 
-        May overwrite ``rho2``; entries with ``rho2 <= 0`` give meaningless values that the
-        caller discards.
+        Entries equal to ``+inf`` mark pairs left out of the Laplacian form: their weight is 0
+        and ``h`` is not evaluated there. May overwrite ``rho2``.
         """
-        rho = np.sqrt(rho2)
-        weights = self.squared_h(rho * (scale / math.sqrt(2.0)))
-        return np.divide(weights, rho2, out=rho2)
+        included = np.isfinite(rho2)
+        weights = np.zeros_like(rho2)
+        values = rho2[included]
+        weights[included] = self.squared_h(np.sqrt(values) * (scale / math.sqrt(2.0))) / values
+        return weights
 
     def settings(self) -> dict[str, Any]:
         return {"transform": self.name, "bound": self.bound}

@@ -1,0 +1,152 @@
+"""Speed of the Kendall kernel against a direct kernel and against its own dense products.
+
+For each (n, d), in one run on the same data:
+
+* ``ours``: :func:`dppca.kendall_matrix` (graph-Laplacian form, row-blocked, near-duplicate safe);
+* ``direct``: a direct block-pair numpy kernel that forms every difference ``x_i - x_j``
+  explicitly, normalises it and accumulates ``D^T D`` over row blocks;
+* ``products``: only the two dense products our kernel needs, ``X_b X^T`` and ``W X`` over the
+  same row blocks, timed alone (a floor for any implementation of the Laplacian form).
+
+Each time is the best of ``--repeats`` runs. Peak memory is the tracemalloc peak of one call
+(numpy reports its allocations to tracemalloc). Prints a Markdown table and saves it with a CSV.
+
+Usage: ``python benchmarks/kendall_speed.py [--quick] [--repeats R] [--out DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from dppca import kendall_matrix
+from dppca.stats import kendall
+
+FULL_SIZES = [(2000, 20), (2000, 50), (5000, 20), (5000, 50), (20000, 20), (20000, 50)]
+QUICK_SIZES = [(300, 5), (600, 10)]
+DIRECT_BLOCK = 16
+
+
+def direct_kernel(X: np.ndarray) -> np.ndarray:
+    """Spherical Kendall matrix from explicit differences, ``DIRECT_BLOCK`` rows at a time."""
+    n, d = X.shape
+    total = np.zeros((d, d))
+    for start in range(0, n, DIRECT_BLOCK):
+        stop = min(start + DIRECT_BLOCK, n)
+        diffs = (X[start:stop, None, :] - X[None, :, :]).reshape(-1, d)
+        squared = np.einsum("ij,ij->i", diffs, diffs)
+        weights = np.divide(1.0, squared, out=np.zeros_like(squared), where=squared > 0)
+        total += diffs.T @ (weights[:, None] * diffs)
+    return total / (n * (n - 1))  # ordered pairs: each unordered pair counted twice
+
+
+def dense_products(X: np.ndarray) -> np.ndarray:
+    """The two products of the Laplacian form over the kernel's own row blocks, nothing else."""
+    n, d = X.shape
+    block = kendall.block_rows(n)
+    total = np.zeros((block, d))
+    for start in range(0, n, block):
+        gram = X[start : start + block] @ X.T
+        total[: gram.shape[0]] += gram @ X
+    return total
+
+
+def best_time(function: Callable[[np.ndarray], np.ndarray], X: np.ndarray, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function(X)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def peak_megabytes(function: Callable[[np.ndarray], np.ndarray], X: np.ndarray) -> float:
+    tracemalloc.start()
+    function(X)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def blas_description() -> str:
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "BLAS: unknown (threadpoolctl not installed)"
+    pools = [pool for pool in threadpool_info() if pool.get("user_api") == "blas"]
+    return "; ".join(
+        f"{pool.get('internal_api')} {pool.get('version')} ({pool.get('architecture')}, "
+        f"{pool.get('num_threads')} threads)"
+        for pool in pools
+    )
+
+
+def markdown_table(table: pd.DataFrame) -> str:
+    """A Markdown table with 4 significant digits (no optional dependency)."""
+
+    def cell(value: object) -> str:
+        return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+    lines = ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(False)]
+    return "\n".join(lines)
+
+
+def run(sizes: list[tuple[int, int]], repeats: int) -> pd.DataFrame:
+    rows = []
+    for n, d in sizes:
+        X = np.random.default_rng(n + d).standard_normal((n, d))
+        ours = best_time(kendall_matrix, X, repeats)
+        direct = best_time(direct_kernel, X, 1 if n > 5000 else repeats)
+        products = best_time(dense_products, X, repeats)
+        error = float(np.max(np.abs(kendall_matrix(X) - direct_kernel(X))))
+        rows.append(
+            {
+                "n": n,
+                "d": d,
+                "ours_s": ours,
+                "direct_s": direct,
+                "products_s": products,
+                "direct/ours": direct / ours,
+                "ours/products": ours / products,
+                "ours_peak_MiB": peak_megabytes(kendall_matrix, X),
+                "data_MiB": X.nbytes / 2**20,
+                "max_abs_diff": error,
+            }
+        )
+        print(
+            f"n={n:>6} d={d:>3}: ours {ours:.3f}s, direct {direct:.3f}s, products {products:.3f}s"
+        )
+    return pd.DataFrame(rows)
+
+
+def main(argv: list[str] | None = None) -> pd.DataFrame:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes (seconds)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    args = parser.parse_args(argv)
+    table = run(QUICK_SIZES if args.quick else FULL_SIZES, args.repeats)
+    header = (
+        f"# Kendall kernel speed\n\nPython {platform.python_version()}, numpy {np.__version__}, "
+        f"{blas_description()}. Best of {args.repeats} runs (direct kernel: 1 run above n=5000).\n"
+        "Target: at n=5000, d=50, direct/ours >= 20 and ours/products <= 3.\n\n"
+    )
+    markdown = header + markdown_table(table) + "\n"
+    print(markdown)
+    args.out.mkdir(parents=True, exist_ok=True)
+    name = "kendall_speed_quick" if args.quick else "kendall_speed"
+    (args.out / f"{name}.md").write_text(markdown)
+    table.to_csv(args.out / f"{name}.csv", index=False)
+    return table
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+"""The benchmark scripts run in a tiny mode, so that they cannot rot."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_kendall_speed_quick(tmp_path, capsys):
+    table = _load("kendall_speed").main(["--quick", "--repeats", "1", "--out", str(tmp_path)])
+    assert list(table[["n", "d"]].itertuples(index=False, name=None)) == [(300, 5), (600, 10)]
+    assert (table["max_abs_diff"] < 1e-12).all()
+    assert (table[["ours_s", "direct_s", "products_s"]] > 0).all().all()
+    saved = (tmp_path / "kendall_speed_quick.md").read_text()
+    assert "direct/ours" in saved and "| 600 | 10 |" in saved
+    assert (tmp_path / "kendall_speed_quick.csv").exists()
+    assert "ours" in capsys.readouterr().out

@@ -1,0 +1,87 @@
+"""DPPCA, the scikit-learn transformer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from dppca import DPPCA, Budget, dp_loading
+
+
+@parametrize_with_checks(
+    [DPPCA(), DPPCA(n_components=1, sign_transform="winsorized", radius="auto", epsilon=2.0)]
+)
+def test_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+def _data(n=300, p=4, seed=0):
+    return np.random.default_rng(seed).standard_normal((n, p)) * [4.0, 2.0, 1.0, 0.5][:p]
+
+
+def test_fit_sets_the_private_directions_and_the_spend():
+    X = _data()
+    model = DPPCA(n_components=2, epsilon=0.8, delta=1e-7, random_state=3).fit(X)
+    reference = dp_loading(X, 0.8, 1e-7, random_state=3)
+    assert model.components_.shape == (2, 4)
+    assert np.array_equal(model.components_, reference.directions[:, :2].T)
+    assert model.n_components_ == 2
+    assert model.n_features_in_ == 4
+    assert model.privacy_spent_ == Budget(0.8, 1e-7)
+    assert len(model.privacy_ledger_) == 1
+    assert model.sigma_ == reference.sigma
+
+
+def test_transform_projects_without_centring():
+    X = _data()
+    model = DPPCA(random_state=0).fit(X)
+    assert np.allclose(model.transform(X), X @ model.components_.T)
+    assert np.array_equal(model.fit_transform(X), model.transform(X))
+    assert list(model.get_feature_names_out()) == ["dppca0", "dppca1"]
+
+
+def test_dataframe_feature_names_and_float32():
+    frame = pd.DataFrame(_data(), columns=["a", "b", "c", "d"])
+    model = DPPCA(random_state=0).fit(frame)
+    assert list(model.feature_names_in_) == ["a", "b", "c", "d"]
+    scores = model.transform(frame.astype(np.float32))
+    assert scores.dtype == np.float32
+
+
+def test_init_only_stores_parameters_and_clone_keeps_them():
+    model = DPPCA(n_components=-5, epsilon="bad")
+    assert model.n_components == -5 and model.epsilon == "bad"
+    assert clone(model).get_params() == model.get_params()
+
+
+@pytest.mark.parametrize(
+    ("params", "error", "message"),
+    [
+        (
+            {"n_components": 5},
+            ValueError,
+            r"n_components must be an integer in \[1, n_features=4\]",
+        ),
+        ({"n_components": 0}, ValueError, "n_components must be an integer >= 1"),
+        ({"n_components": 1.5}, TypeError, "n_components must be an integer"),
+        ({"epsilon": -1.0}, ValueError, "epsilon must be > 0"),
+        ({"delta": 2.0}, ValueError, "delta must be < 1"),
+        ({"sign_transform": "cubic"}, ValueError, "transform must be one of"),
+    ],
+)
+def test_parameter_errors_at_fit(params, error, message):
+    with pytest.raises(error, match=message):
+        DPPCA(**params).fit(_data())
+
+
+def test_transform_needs_fit_and_matching_features():
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        DPPCA().transform(_data())
+    model = DPPCA(random_state=0).fit(_data())
+    with pytest.raises(ValueError, match="features"):
+        model.transform(_data(p=3))

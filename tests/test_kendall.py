@@ -1,0 +1,200 @@
+"""The fast Kendall kernel against the direct O(n^2 d^2) reference, and its invariances."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dppca import kendall_matrix
+
+from kendall_reference import (
+    circulant_pairs,
+    direct_kendall,
+    pair_outer_sum,
+    spherical_h2,
+    winsorized_h2,
+)
+
+TOLERANCE = 1e-12
+
+
+def _random(n=120, p=5, seed=0):
+    return np.random.default_rng(seed).standard_normal((n, p)) * [3.0, 2.0, 1.0, 1.0, 0.5][:p]
+
+
+def _cauchy(n=120, p=5, seed=1):
+    return np.random.default_rng(seed).standard_t(1, size=(n, p))
+
+
+def _near_duplicates(n=100, p=4, seed=2):
+    """Rows offset by 10 (so the Laplacian form would cancel), with pairs 1e-4 .. 1e-13 apart."""
+    rng = np.random.default_rng(seed)
+    X = 10.0 + rng.standard_normal((n, p))
+    for row, gap in enumerate([1e-4, 1e-6, 1e-8, 1e-10, 1e-12, 1e-13]):
+        X[row + 50] = X[row] + gap * rng.standard_normal(p)
+    return X
+
+
+def _duplicates(n=90, p=3, seed=3):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, p))
+    X[10:20] = X[0]  # eleven identical rows: 55 zero pairs
+    X[30] = X[31]
+    return X
+
+
+DATASETS = {
+    "gaussian": _random,
+    "cauchy": _cauchy,
+    "near-duplicates": _near_duplicates,
+    "duplicates": _duplicates,
+    "scaled 1e-150": lambda: _random(seed=4) * 1e-150,
+    "scaled 1e150": lambda: _random(seed=5) * 1e150,
+    "offset 1e6": lambda: _random(seed=6) + 1e6,
+}
+
+
+def _radius(X):
+    """A public-looking radius in the data's units (the median half-distance of a few pairs)."""
+    return float(np.median(np.linalg.norm(X[1:40] - X[:39], axis=1))) / np.sqrt(2)
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_spherical_matches_direct_kernel(name):
+    X = DATASETS[name]()
+    fast = kendall_matrix(X)
+    assert np.max(np.abs(fast - direct_kendall(X))) <= TOLERANCE
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_winsorized_matches_direct_kernel(name):
+    X = DATASETS[name]()
+    radius = _radius(X)
+    fast = kendall_matrix(X, "winsorized", radius)
+    reference = direct_kendall(X, winsorized_h2(radius))
+    # K is bounded by radius^2 in norm: compare in units of radius^2.
+    assert np.max(np.abs(fast - reference)) / radius**2 <= TOLERANCE
+
+
+def test_winsorized_with_huge_radius_is_the_unwinsorized_sign_matrix():
+    X = _random()
+    radius = 1e6
+    fast = kendall_matrix(X, "winsorized", radius)
+    reference = direct_kendall(X, lambda s: s**2)
+    assert np.max(np.abs(fast - reference)) <= TOLERANCE * np.max(np.abs(reference))
+
+
+def test_callable_h_is_capped_at_its_declared_bound():
+    X = _cauchy()
+    bound = 2.0
+    fast = kendall_matrix(X, lambda s: 3.0 * np.log1p(s), bound)
+    reference = direct_kendall(X, lambda s: np.minimum(3.0 * np.log1p(s), bound) ** 2)
+    assert np.max(np.abs(fast - reference)) <= TOLERANCE
+    assert np.trace(fast) <= bound**2 + 1e-12
+
+
+@pytest.mark.parametrize("name", ["gaussian", "cauchy", "scaled 1e-150", "scaled 1e150"])
+def test_trace_is_one_without_duplicates(name):
+    assert np.trace(kendall_matrix(DATASETS[name]())) == pytest.approx(1.0, abs=1e-13)
+
+
+def test_duplicates_contribute_zero():
+    X = _duplicates()
+    n = X.shape[0]
+    zero_pairs = 11 * 10 // 2 + 1
+    expected = 1.0 - zero_pairs / (n * (n - 1) / 2)
+    assert np.trace(kendall_matrix(X)) == pytest.approx(expected, abs=1e-13)
+
+
+def test_all_rows_identical_gives_zero_matrix():
+    X = np.ones((10, 3))
+    assert np.array_equal(kendall_matrix(X), np.zeros((3, 3)))
+
+
+def test_symmetric_positive_semidefinite():
+    K = kendall_matrix(_cauchy())
+    assert np.array_equal(K, K.T)
+    assert np.linalg.eigvalsh(K).min() >= -1e-14
+
+
+def test_spherical_is_translation_scale_and_rotation_equivariant():
+    X = _random()
+    rotation, _ = np.linalg.qr(np.random.default_rng(7).standard_normal((5, 5)))
+    K = kendall_matrix(X)
+    assert np.max(np.abs(kendall_matrix(3.5 * X - 40.0) - K)) <= TOLERANCE
+    assert np.max(np.abs(kendall_matrix(X @ rotation) - rotation.T @ K @ rotation)) <= TOLERANCE
+
+
+def test_block_boundaries_do_not_matter():
+    from dppca.stats.kendall import kendall_sum
+    from dppca.stats.signs import SphericalSign
+
+    X = _near_duplicates()
+    sums = [kendall_sum(X, SphericalSign(), block_size=size) for size in (1, 7, 64, 1000)]
+    for other in sums[1:]:
+        assert np.max(np.abs(other - sums[0])) <= 1e-10  # sums over n(n-1)/2 = 4950 pairs
+
+
+@pytest.mark.parametrize("k", [2, 6, 40])
+@pytest.mark.parametrize("name", ["gaussian", "near-duplicates", "duplicates", "scaled 1e150"])
+def test_incomplete_design_matches_direct_sum_over_its_pairs(name, k):
+    X = DATASETS[name]()
+    n = X.shape[0]
+    rows, cols = circulant_pairs(n, k, seed=11)
+    reference = pair_outer_sum(X, rows, cols, spherical_h2) / (n * k / 2)
+    fast = kendall_matrix(X, pairs=k, random_state=11)
+    assert np.max(np.abs(fast - reference)) <= TOLERANCE
+
+
+def test_incomplete_design_is_k_regular_with_distinct_pairs():
+    n, k = 31, 10
+    rows, cols = circulant_pairs(n, k, seed=0)
+    degrees = np.bincount(np.concatenate([rows, cols]), minlength=n)
+    assert np.all(degrees == k)
+    assert len({frozenset(pair) for pair in zip(rows, cols, strict=True)}) == n * k // 2
+
+
+def test_complete_incomplete_design_equals_the_u_statistic():
+    X = _random(n=41)
+    assert np.max(np.abs(kendall_matrix(X, pairs=40, random_state=0) - kendall_matrix(X))) <= 1e-13
+
+
+def test_input_is_not_modified_and_dataframes_work():
+    X = _random()
+    X.flags.writeable = False
+    copy = X.copy()
+    K = kendall_matrix(X)
+    assert np.array_equal(X, copy)
+    frame = pd.DataFrame(copy, columns=list("abcde"))
+    assert np.array_equal(kendall_matrix(frame), K)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"transform": "identity"}, ValueError, "transform must be one of"),
+        ({"transform": 3}, TypeError, "transform must be one of"),
+        ({"transform": "winsorized"}, ValueError, "needs a positive numeric radius"),
+        ({"transform": "winsorized", "radius": -1.0}, ValueError, "radius must be > 0"),
+        ({"transform": "winsorized", "radius": 1e200}, ValueError, "finite square"),
+        ({"transform": "spherical", "radius": 1.0}, ValueError, "radius applies to"),
+        ({"transform": np.log1p}, ValueError, "needs its public bound"),
+        ({"pairs": 3}, ValueError, "even integer"),
+        ({"pairs": 0}, ValueError, "even integer"),
+        ({"pairs": 200}, ValueError, "2 <= k <= n - 1"),
+        ({"pairs": "some"}, TypeError, 'pairs must be "all"'),
+        ({"pairs": 2.0}, TypeError, 'pairs must be "all"'),
+    ],
+)
+def test_parameter_errors(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        kendall_matrix(_random(), **kwargs)
+
+
+def test_callable_h_errors():
+    X = _random()
+    with pytest.raises(ValueError, match="non-finite"):
+        kendall_matrix(X, lambda s: np.where(s > 1, np.nan, 1.0), 1.0)
+    with pytest.raises(ValueError, match="shape"):
+        kendall_matrix(X, lambda s: 1.0, 1.0)
