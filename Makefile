@@ -9,11 +9,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# .installed-base: the package alone; .installed-test, .installed-bench: with that extra.
+$(VENV)/.installed-base: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
 $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[$*]"
 	touch $@
 
-demo: $(VENV)/.installed-test
+demo: $(VENV)/.installed-base
 	$(BIN)/python -m dppca.demo
 
 lint: $(VENV)/.installed-test

@@ -92,17 +92,32 @@ def test_directions_are_orthonormal_and_oriented():
     assert np.all(np.diff(result.eigenvalues) <= 0)
 
 
-def test_noise_has_the_calibrated_scale():
-    """Eigenvalues of noisy K sum to tr(K) + tr(E); tr(E) ~ N(0, p sigma^2)."""
-    X, _ = _spiked(60, p=4)
-    trace = np.trace(kendall_matrix(X))
-    traces = []
-    for seed in range(400):
+def test_released_matrix_has_the_calibrated_noise():
+    """E = released - exact: diagonal variance sigma^2, off-diagonal sigma^2 / 2, independent.
+
+    A sample variance of m normal draws has relative standard deviation sqrt(2 / m); the
+    tolerance is five of those (0.13 for m = 3000), well below the factor 2 that a wrong
+    off-diagonal scale would give.
+    """
+    X, _ = _spiked(40, p=3)
+    exact = kendall_matrix(X)
+    draws = 3000
+    noise = []
+    for seed in range(draws):
         result = dp_loading(X, 0.3, 1e-6, random_state=seed)
-        traces.append(result.eigenvalues.sum() - trace)
-    expected_sd = math.sqrt(4) * result.sigma
-    # Sample sd of 400 draws: relative sd sqrt(1 / 800) = 0.035; tolerance five of those.
-    assert np.std(traces) / expected_sd == pytest.approx(1.0, abs=5 * math.sqrt(1 / 800))
+        noise.append(result.kendall - exact)
+        assert np.allclose(
+            result.directions @ np.diag(result.eigenvalues) @ result.directions.T,
+            result.kendall,
+            atol=1e-12,
+        )
+    noise = np.array(noise)
+    expected = np.full((3, 3), result.sigma**2 / 2)
+    np.fill_diagonal(expected, result.sigma**2)
+    assert np.all(np.abs(noise.var(axis=0) / expected - 1) < 5 * math.sqrt(2 / draws))
+    rows, cols = np.triu_indices(3)
+    correlation = np.corrcoef(noise[:, rows, cols], rowvar=False)
+    assert np.all(np.abs(correlation[~np.eye(6, dtype=bool)]) < 5 / math.sqrt(draws))
 
 
 def test_ledger_records_the_release():

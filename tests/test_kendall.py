@@ -5,6 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from dppca import kendall_matrix
 
@@ -65,6 +68,12 @@ def test_spherical_matches_direct_kernel(name):
     X = DATASETS[name]()
     fast = kendall_matrix(X)
     assert np.max(np.abs(fast - direct_kendall(X))) <= TOLERANCE
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e300, 1e307])
+def test_spherical_works_beyond_the_required_scales(scale):
+    X = _random(seed=8) * scale
+    assert np.max(np.abs(kendall_matrix(X) - direct_kendall(X))) <= TOLERANCE
 
 
 @pytest.mark.parametrize("name", DATASETS)
@@ -198,3 +207,23 @@ def test_callable_h_errors():
         kendall_matrix(X, lambda s: np.where(s > 1, np.nan, 1.0), 1.0)
     with pytest.raises(ValueError, match="shape"):
         kendall_matrix(X, lambda s: 1.0, 1.0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    rows=st.integers(2, 25),
+    columns=st.integers(1, 4),
+    exponent=st.integers(-140, 140),
+    data=st.data(),
+)
+def test_property_matches_reference_on_arbitrary_finite_data(rows, columns, exponent, data):
+    """Any finite data, with ties, tiny gaps and extreme scales: reference agreement and trace."""
+    values = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False, allow_subnormal=False)
+    X = data.draw(arrays(np.float64, (rows, columns), elements=values)) * 10.0**exponent
+    fast = kendall_matrix(X)
+    assert np.max(np.abs(fast - direct_kendall(X))) <= TOLERANCE
+    distinct_pairs = sum(
+        not np.array_equal(X[i], X[j]) for i in range(rows) for j in range(i + 1, rows)
+    )
+    assert np.trace(fast) == pytest.approx(distinct_pairs / (rows * (rows - 1) / 2), abs=1e-12)
+    assert np.array_equal(fast, fast.T)

@@ -103,6 +103,8 @@ class LoadingResult:
     directions : ndarray of shape (p, p)
         Columns are the private directions, by descending eigenvalue of the noisy Kendall matrix,
         each with its largest-magnitude entry positive.
+    kendall : ndarray of shape (p, p)
+        The released noisy Kendall matrix ``K + E`` (the output of the Gaussian mechanism).
     eigenvalues : ndarray of shape (p,)
         Eigenvalues of the noisy Kendall matrix (post-processing of the release).
     sigma : float
@@ -119,6 +121,7 @@ class LoadingResult:
     """
 
     directions: np.ndarray
+    kendall: np.ndarray = field(repr=False)
     eigenvalues: np.ndarray
     sigma: float
     sensitivity: float
@@ -294,6 +297,7 @@ def dp_loading(
     }
     return LoadingResult(
         directions=directions,
+        kendall=noisy,
         eigenvalues=eigenvalues,
         sigma=sigma,
         sensitivity=delta_f,

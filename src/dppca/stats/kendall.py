@@ -56,19 +56,20 @@ class _WorkingData:
     scale: float
 
 
-def _power_of_two_at_least(value: float) -> float:
-    """The smallest power of two >= ``value`` (> 0), so that dividing by it is exact."""
-    mantissa, exponent = math.frexp(value)
-    return math.ldexp(1.0, exponent - 1) if mantissa == 0.5 else math.ldexp(1.0, exponent)
+def _power_of_two_scale(value: float) -> float:
+    """A power of two in ``(value / 2, value]`` (``value > 0``): dividing by it is exact and
+    leaves magnitudes up to ``value`` at most 2; it never overflows."""
+    _, exponent = math.frexp(value)
+    return math.ldexp(1.0, exponent - 1)
 
 
 def _working_data(X: np.ndarray) -> _WorkingData:
     largest = float(np.max(np.abs(X)))
-    outer = _power_of_two_at_least(largest) if largest > 0 else 1.0
+    outer = _power_of_two_scale(largest) if largest > 0 else 1.0
     unshifted = X / outer
     shifted = unshifted - np.median(unshifted, axis=0)
     spread = float(np.max(np.abs(shifted)))
-    inner = _power_of_two_at_least(spread) if spread > 0 else 1.0
+    inner = _power_of_two_scale(spread) if spread > 0 else 1.0
     centred = shifted / inner
     with np.errstate(over="ignore"):
         scale = outer * inner
@@ -128,18 +129,19 @@ def _all_pairs_sum(data: _WorkingData, sign: SignTransform, block_size: int) -> 
         stop = min(start + block_size, n)
         rho2 = left[start:stop] @ right.T
         near = rho2 <= thresholds[start:stop, None]
-        np.putmask(rho2, near, np.inf)  # weight 0; these pairs are added explicitly below
+        diagonal = (np.arange(stop - start), np.arange(start, stop))
+        near[diagonal] = False
+        rho2[diagonal] = np.inf  # +inf: weight 0 (the pair of a row with itself)
+        if near.any():  # rare: near-duplicates leave the Laplacian form for explicit sums
+            np.putmask(rho2, near, np.inf)
+            rows, cols = np.nonzero(near)
+            explicit += _explicit_pair_sum(data, sign, rows + start, cols)
         with np.errstate(over="ignore"):
             weights = sign.laplacian_weights(rho2, data.scale)
         products = weights @ values_and_ones
         row_weights[start:stop] = products[:, p]
         column_weights += weights.sum(axis=0)
         cross += Y[start:stop].T @ products[:, :p]
-        rows, cols = np.nonzero(near)
-        rows += start
-        off_diagonal = rows != cols
-        if off_diagonal.any():
-            explicit += _explicit_pair_sum(data, sign, rows[off_diagonal], cols[off_diagonal])
     degrees = (row_weights + column_weights) / 2.0
     return _laplacian_form(Y, degrees, cross) + explicit / 2.0
 
