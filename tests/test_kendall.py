@@ -227,3 +227,28 @@ def test_property_matches_reference_on_arbitrary_finite_data(rows, columns, expo
     )
     assert np.trace(fast) == pytest.approx(distinct_pairs / (rows * (rows - 1) / 2), abs=1e-12)
     assert np.array_equal(fast, fast.T)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.integers(3, 20),
+    columns=st.integers(1, 4),
+    exponent=st.integers(-140, 140),
+    radius_exponent=st.integers(-3, 3),
+    half_k=st.integers(1, 9),
+    data=st.data(),
+)
+def test_property_winsorized_and_incomplete_designs(
+    rows, columns, exponent, radius_exponent, half_k, data
+):
+    values = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False, allow_subnormal=False)
+    X = data.draw(arrays(np.float64, (rows, columns), elements=values)) * 10.0**exponent
+    radius = 10.0 ** (exponent + radius_exponent)
+    fast = kendall_matrix(X, "winsorized", radius)
+    reference = direct_kendall(X, winsorized_h2(radius))
+    assert np.max(np.abs(fast - reference)) / radius**2 <= TOLERANCE
+    k = min(2 * half_k, rows - 1 - (rows - 1) % 2)
+    design = circulant_pairs(rows, k, seed=5)
+    incomplete = kendall_matrix(X, pairs=k, random_state=5)
+    expected = pair_outer_sum(X, *design) / (rows * k / 2)
+    assert np.max(np.abs(incomplete - expected)) <= TOLERANCE

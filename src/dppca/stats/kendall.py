@@ -12,9 +12,9 @@ sum is the graph-Laplacian quadratic form ``X^T (diag(C 1) - C) X``, which costs
 * the data are scaled by powers of two (exact) and shifted by their column medians (the statistic
   is translation invariant), so inputs from 1e-150 to 1e150 neither overflow nor underflow;
 * near-duplicate pairs, whose squared distance is below ``NEAR_DUPLICATE_RATIO`` times
-  ``||x_i||^2 + ||x_j||^2`` (after the shift), would cancel catastrophically in the Laplacian
-  form: they are taken out of it and added as explicit outer products ``h^2 u u^T`` of their
-  normalised explicit differences ``u``;
+  ``||x_i||^2 + ||x_j||^2`` (after the shift) or below ``TINY_SQUARED_DISTANCE``, would cancel
+  catastrophically in the Laplacian form: they are taken out of it and added as explicit outer
+  products ``h^2 u u^T`` of their normalised explicit differences ``u``;
 * exact duplicates contribute 0 (an error would itself reveal something about the data).
 """
 
@@ -35,6 +35,10 @@ from dppca.stats.signs import SignTransform, make_sign_transform
 NEAR_DUPLICATE_RATIO = 1e-3
 #: The per-row test of the all-pairs kernel, ``rho2 <= 5 NEAR_DUPLICATE_RATIO ||y_i||^2``.
 ROW_NEAR_DUPLICATE_RATIO = 5 * NEAR_DUPLICATE_RATIO
+#: Squared distances below this (in working units, where the largest centred entry is in
+#: (1, 2]) are always computed explicitly: rows close to the centre and to each other would
+#: otherwise pass the relative test with weights ``1 / rho2`` that overflow.
+TINY_SQUARED_DISTANCE = 1e-100
 
 
 def block_rows(n: int) -> int:
@@ -120,7 +124,7 @@ def _all_pairs_sum(data: _WorkingData, sign: SignTransform, block_size: int) -> 
     left = np.hstack([Y, squared[:, None], ones])
     right = np.hstack([-2.0 * Y, ones, squared[:, None]])
     values_and_ones = np.hstack([Y, ones])
-    thresholds = ROW_NEAR_DUPLICATE_RATIO * squared
+    thresholds = np.maximum(ROW_NEAR_DUPLICATE_RATIO * squared, TINY_SQUARED_DISTANCE)
     row_weights = np.zeros(n)
     column_weights = np.zeros(n)
     cross = np.zeros((p, p))
@@ -159,7 +163,9 @@ def _regular_design_sum(data: _WorkingData, sign: SignTransform, k: int, rng) ->
         partners = np.roll(order, -offset)
         diffs = Y[order] - Y[partners]
         rho2 = np.einsum("ij,ij->i", diffs, diffs)
-        near = rho2 <= NEAR_DUPLICATE_RATIO * (squared[order] + squared[partners])
+        near = rho2 <= np.maximum(
+            NEAR_DUPLICATE_RATIO * (squared[order] + squared[partners]), TINY_SQUARED_DISTANCE
+        )
         np.putmask(rho2, near, np.inf)  # weight 0; these pairs are added explicitly below
         with np.errstate(over="ignore"):
             weights = sign.laplacian_weights(rho2, data.scale)
