@@ -18,6 +18,7 @@ from dppca.privacy.calibration import (
     gdp_epsilon,
     gdp_mu,
 )
+from dppca.privacy.quantiles import PrivateQuantile, dp_quantile
 from dppca.stats.directions import LoadingResult, NonPrivateLoading, dp_loading
 from dppca.stats.kendall import kendall_matrix
 
@@ -30,9 +31,11 @@ __all__ = [
     "NonPrivateLoading",
     "PrivacyLedger",
     "PrivacyWarning",
+    "PrivateQuantile",
     "analytic_gaussian_multiplier",
     "classical_gaussian_multiplier",
     "dp_loading",
+    "dp_quantile",
     "gdp_delta",
     "gdp_epsilon",
     "gdp_mu",

@@ -112,6 +112,29 @@ def check_random_state(random_state: Any) -> np.random.Generator:
     )
 
 
+def check_vector(x: Any, name: str, *, min_size: int = 1) -> np.ndarray:
+    """A 1-D array (or pandas Series) of finite real numbers, copied to float64."""
+    if isinstance(x, str | bytes) or x is None:
+        raise TypeError(f"{name} must be a 1-D array of real numbers; got {_describe(x)}.")
+    if isinstance(x, pd.Series):
+        if not pd.api.types.is_numeric_dtype(x.dtype) or pd.api.types.is_complex_dtype(x.dtype):
+            raise TypeError(f"{name} must hold real numbers; got a Series of dtype {x.dtype}.")
+        values = x.to_numpy(dtype=np.float64, na_value=np.nan, copy=True)
+    else:
+        try:
+            array = np.asarray(x)
+        except (ValueError, TypeError) as error:
+            raise TypeError(f"{name} must be a 1-D array of real numbers: {error}") from None
+        if array.ndim != 1:
+            raise ValueError(f"{name} must be 1-D; got shape {array.shape}.")
+        values = _array_to_float(array, name)
+    if values.size < min_size:
+        raise ValueError(f"{name} must have at least {min_size} value(s); got {values.size}.")
+    if not np.isfinite(values).all():
+        raise ValueError(f"{name} must contain only finite values; it has NaN or infinite entries.")
+    return values
+
+
 def _dataframe_to_float(frame: pd.DataFrame, name: str) -> np.ndarray:
     bad = [
         str(column)

@@ -13,11 +13,20 @@ moves by at most 1 and all in the same direction, so one-sided exponential noise
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from dppca._validation import check_epsilon, check_positive_int, check_real
+from dppca._validation import (
+    check_epsilon,
+    check_positive_int,
+    check_random_state,
+    check_real,
+    check_vector,
+)
 from dppca.exceptions import DurfeeStepLimitWarning
+from dppca.privacy.budget import Budget, PrivacyLedger
 
 DEFAULT_BETA = 1.01
 DEFAULT_MAX_STEPS = 5000
@@ -30,6 +39,54 @@ def _grid(lower: float, beta: float, max_steps: int) -> np.ndarray:
         grid = lower + steps
     grid[~np.isfinite(grid)] = np.finfo(np.float64).max
     return grid
+
+
+def _upper_search(
+    sorted_values: np.ndarray,
+    q: float,
+    epsilon: float,
+    rng: np.random.Generator,
+    lower: float,
+    beta: float,
+    max_steps: int,
+) -> tuple[int, bool]:
+    """The one-sided search on sorted data: the selected step ``i`` (1-based) and whether the
+    step limit was reached (then ``i = max_steps``)."""
+    grid = _grid(lower, beta, max_steps)
+    counts = np.searchsorted(sorted_values, grid, side="left")  # #{x < t_i}, O(log n) each
+    scale = 2.0 / epsilon
+    target = q * sorted_values.size + rng.exponential(scale)
+    noisy = counts + rng.exponential(scale, size=max_steps)
+    hits = np.flatnonzero(noisy >= target)
+    if hits.size == 0:
+        return max_steps, True
+    return int(hits[0]) + 1, False
+
+
+def _check_search(
+    q: Any, epsilon: Any, beta: Any, max_steps: Any
+) -> tuple[float, float, float, int]:
+    return (
+        check_real(q, "q", low=0.0, high=1.0),
+        check_epsilon(epsilon),
+        check_real(beta, "beta", low=1.0),
+        check_positive_int(max_steps, "max_steps"),
+    )
+
+
+def _check_values(x: Any) -> np.ndarray:
+    values = check_vector(x, "x")
+    return np.sort(values)
+
+
+def _warn_capped(max_steps: int, stacklevel: int) -> None:
+    warnings.warn(
+        f"Durfee quantile search reached max_steps={max_steps} without stopping; returning "
+        "the last grid point. Increase max_steps or beta (or rescale the data by a public "
+        "constant).",
+        DurfeeStepLimitWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def durfee_upper_quantile(
@@ -46,7 +103,7 @@ def durfee_upper_quantile(
 
     Parameters
     ----------
-    x : ndarray of shape (n,)
+    x : array-like of shape (n,)
         Finite values, all ``>= lower``.
     q : float
         Level in (0, 1).
@@ -63,36 +120,142 @@ def durfee_upper_quantile(
     Returns
     -------
     float
-        The selected grid point. Counting is O(log n) per grid point (one sort).
+        The selected grid point ``lower + beta^i - 1``. Counting is O(log n) per grid point.
 
     Warns
     -----
     DurfeeStepLimitWarning
         When no grid point was selected; the last grid point is returned.
     """
-    values = np.asarray(x, dtype=np.float64)
-    if values.ndim != 1 or values.size == 0 or not np.isfinite(values).all():
-        raise ValueError("x must be a non-empty 1-D array of finite values.")
-    q = check_real(q, "q", low=0.0, high=1.0)
-    epsilon = check_epsilon(epsilon)
+    sorted_values = _check_values(x)
+    q, epsilon, beta, max_steps = _check_search(q, epsilon, beta, max_steps)
     lower = check_real(lower, "lower")
-    beta = check_real(beta, "beta", low=1.0)
-    max_steps = check_positive_int(max_steps, "max_steps")
-    if values.min() < lower:
-        raise ValueError("x must lie at or above the public lower bound `lower`.")
-
-    grid = _grid(lower, beta, max_steps)
-    counts = np.searchsorted(np.sort(values), grid, side="left")
-    scale = 2.0 / epsilon
-    target = q * values.size + rng.exponential(scale)
-    noisy = counts + rng.exponential(scale, size=max_steps)
-    hits = np.flatnonzero(noisy >= target)
-    if hits.size == 0:
-        warnings.warn(
-            f"Durfee quantile search reached max_steps={max_steps} without stopping; returning "
-            "the last grid point. Increase max_steps or beta.",
-            DurfeeStepLimitWarning,
-            stacklevel=2,
+    if sorted_values[0] < lower:
+        raise ValueError(
+            f"x must lie at or above the public lower bound lower={lower!r}; use the two-sided "
+            "search (lower=None) when no lower bound is known."
         )
-        return float(grid[-1])
-    return float(grid[hits[0]])
+    step, capped = _upper_search(sorted_values, q, epsilon, rng, lower, beta, max_steps)
+    if capped:
+        _warn_capped(max_steps, stacklevel=3)
+    return float(_grid(lower, beta, step)[-1])
+
+
+def durfee_signed_quantile(
+    x: np.ndarray,
+    q: float,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    beta: float = DEFAULT_BETA,
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> float:
+    """Two-sided (fully unbounded) Durfee quantile: pure epsilon-DP (Durfee 2023, Algorithm 4).
+
+    The positive branch runs the one-sided search with epsilon/2 on ``beta x + beta - 1`` (clamped
+    at 0) at level ``q``; its step ``i`` counts ``#{x < beta^(i-1) - 1}``. The negative branch does
+    the same on ``-beta x + beta - 1`` at level ``1 - q``. With ``k = i - 1`` the estimate of a
+    branch is ``beta^k - 1``. Selection (as in the R package ``dppca``): the positive estimate if
+    its branch was not capped and ``k > 0``; otherwise the negated negative estimate if that
+    branch was not capped and ``k > 0``; otherwise 0. Estimates are therefore on the grid
+    ``+-(beta^k - 1)``.
+
+    Warns
+    -----
+    DurfeeStepLimitWarning
+        Once, when either branch reached the step limit.
+    """
+    sorted_values = _check_values(x)
+    q, epsilon, beta, max_steps = _check_search(q, epsilon, beta, max_steps)
+    largest = np.finfo(np.float64).max
+    with np.errstate(over="ignore"):
+        positive = np.clip(beta * sorted_values + (beta - 1.0), 0.0, largest)
+        negative = np.clip(-beta * sorted_values[::-1] + (beta - 1.0), 0.0, largest)
+    branches = [
+        _upper_search(positive, q, epsilon / 2.0, rng, 0.0, beta, max_steps),
+        _upper_search(negative, 1.0 - q, epsilon / 2.0, rng, 0.0, beta, max_steps),
+    ]
+    if any(capped for _, capped in branches):
+        _warn_capped(max_steps, stacklevel=3)
+    for sign, (step, capped) in zip((1.0, -1.0), branches, strict=True):
+        if not capped and step > 1:
+            return sign * float(_grid(0.0, beta, step - 1)[-1])
+    return 0.0
+
+
+@dataclass(frozen=True)
+class PrivateQuantile:
+    """A released quantile: its value and the ledger of its (pure epsilon-DP) release.
+
+    ``float(result)`` is the value.
+    """
+
+    value: float
+    q: float
+    privacy: PrivacyLedger = field(repr=False)
+
+    def __float__(self) -> float:
+        return self.value
+
+
+def dp_quantile(
+    x: Any,
+    q: float,
+    epsilon: float,
+    *,
+    lower: float | None = None,
+    beta: float = DEFAULT_BETA,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    random_state: Any = None,
+) -> PrivateQuantile:
+    """Differentially private quantile with no bounds on the data (Durfee 2023).
+
+    Parameters
+    ----------
+    x : array-like of shape (n,)
+        Finite real values; ``n`` is public.
+    q : float
+        Level in (0, 1).
+    epsilon : float
+        Privacy budget (> 0); the release is pure epsilon-DP (delta = 0) under replacement of one
+        value.
+    lower : float, optional
+        A public lower bound on ``x``: the one-sided search on the grid ``lower + beta^i - 1``.
+        None (default): the two-sided search, answers on ``+-(beta^k - 1)``.
+    beta : float, default 1.01
+        Grid ratio (> 1). The answer's resolution at ``v`` is about ``(beta - 1)(|v| + 1)``
+        (relative to ``lower`` in the one-sided search), so data far below 1 in magnitude should be
+        rescaled by a public constant first.
+    max_steps : int, default 5000
+        Grid length (reachable magnitude about ``beta^max_steps``, 4e21 by default).
+    random_state : None, int, SeedSequence or Generator
+
+    Returns
+    -------
+    PrivateQuantile
+
+    Warns
+    -----
+    DurfeeStepLimitWarning
+        When a search reached ``max_steps``.
+
+    Notes
+    -----
+    AboveThreshold with one-sided exponential noise of rate epsilon/2 in count units on the
+    target ``q n`` and on each count ``#{x < t_i}`` (strict counts, ``>=`` stop rule). The data are
+    sorted once and each grid point is counted in O(log n).
+    """
+    values = check_vector(x, "x")
+    _check_search(q, epsilon, beta, max_steps)
+    rng = check_random_state(random_state)
+    if lower is None:
+        value = durfee_signed_quantile(values, q, epsilon, rng, beta=beta, max_steps=max_steps)
+        name = "two-sided"
+    else:
+        value = durfee_upper_quantile(
+            values, q, epsilon, rng, lower=lower, beta=beta, max_steps=max_steps
+        )
+        name = f"one-sided, lower={lower:g}"
+    ledger = PrivacyLedger()
+    ledger.record(f"quantile q={q:g}", f"Durfee quantile ({name})", Budget(epsilon, 0.0))
+    return PrivateQuantile(value=value, q=float(q), privacy=ledger)
