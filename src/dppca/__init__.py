@@ -3,13 +3,16 @@
 Public API
 ----------
 dp_loading      private principal directions (returns a :class:`LoadingResult`)
+dp_score        a private 2-D histogram of PC scores on a private frame (:class:`ScoreResult`)
+sample_scores   synthetic score points from a private histogram (post-processing)
+dp_quantile     Durfee's unbounded private quantile; dp_frame, the private square frame
 DPPCA           the same as a scikit-learn transformer
 kendall_matrix  the non-private generalized Kendall's tau matrix, for study
 Budget          an (epsilon, delta) value type; :class:`PrivacyLedger` records every release
 """
 
 from dppca.estimator import DPPCA
-from dppca.exceptions import DurfeeStepLimitWarning, PrivacyWarning
+from dppca.exceptions import DurfeeStepLimitWarning, EmptyHistogramError, PrivacyWarning
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.calibration import (
     analytic_gaussian_multiplier,
@@ -20,25 +23,36 @@ from dppca.privacy.calibration import (
 )
 from dppca.privacy.quantiles import PrivateQuantile, dp_quantile
 from dppca.stats.directions import LoadingResult, NonPrivateLoading, dp_loading
+from dppca.stats.frame import Frame, dp_frame
 from dppca.stats.kendall import kendall_matrix
+from dppca.stats.sampling import NoMassWarning, sample_scores
+from dppca.stats.scores import NonPrivateScores, ScoreResult, dp_score
 
 __all__ = [
     "DPPCA",
     "Budget",
     "DurfeeStepLimitWarning",
+    "EmptyHistogramError",
+    "Frame",
     "LedgerEntry",
     "LoadingResult",
+    "NoMassWarning",
     "NonPrivateLoading",
+    "NonPrivateScores",
     "PrivacyLedger",
     "PrivacyWarning",
     "PrivateQuantile",
+    "ScoreResult",
     "analytic_gaussian_multiplier",
     "classical_gaussian_multiplier",
+    "dp_frame",
     "dp_loading",
     "dp_quantile",
+    "dp_score",
     "gdp_delta",
     "gdp_epsilon",
     "gdp_mu",
     "kendall_matrix",
+    "sample_scores",
 ]
 __version__ = "0.1.0.dev0"

@@ -13,3 +13,11 @@ class PrivacyWarning(UserWarning):
 
 class DurfeeStepLimitWarning(UserWarning):
     """A Durfee quantile search reached its step limit and returned the last grid point."""
+
+
+class EmptyHistogramError(ValueError):
+    """An additive DP histogram is all zero after noise and clipping (its budget is spent).
+
+    Seed 002 (Section 4.1) specifies an error here rather than a histogram; a larger epsilon or
+    fewer bins avoids it.
+    """

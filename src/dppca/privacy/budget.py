@@ -82,6 +82,18 @@ class Budget:
         return f"Budget(epsilon={self.epsilon:.6g}, delta={self.delta:.6g})"
 
 
+def split_epsilon(total: float, shares: list[float]) -> list[float]:
+    """Parts ``share * total`` whose exact (``math.fsum``) sum never exceeds ``total``.
+
+    Floating-point products can overshoot by an ulp; the last part is nudged down until the sum
+    fits, so a split never spends more than it was given.
+    """
+    parts = [share * total for share in shares]
+    while math.fsum(parts) > total:
+        parts[-1] = math.nextafter(parts[-1], 0.0)
+    return parts
+
+
 @dataclass(frozen=True)
 class LedgerEntry:
     """One private release: its name, the mechanism used and the budget it spent."""
@@ -112,6 +124,10 @@ class PrivacyLedger:
         entry = LedgerEntry(str(name), str(mechanism), budget.epsilon, budget.delta)
         self._entries.append(entry)
         return entry
+
+    def extend(self, other: PrivacyLedger) -> None:
+        """Append every entry of ``other`` (releases made by a sub-computation on the same data)."""
+        self._entries.extend(other.entries)
 
     @property
     def entries(self) -> tuple[LedgerEntry, ...]:

@@ -26,7 +26,7 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
-from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS, gaussian_multiplier
 from dppca.privacy.mechanisms import symmetric_gaussian_noise
 from dppca.privacy.quantiles import durfee_upper_quantile
@@ -60,6 +60,27 @@ def descending_eigh(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Eigenvalues (descending) and oriented eigenvectors (columns) of a symmetric matrix."""
     values, vectors = np.linalg.eigh(matrix)
     return values[::-1].copy(), orient_columns(vectors[:, ::-1])
+
+
+#: Tolerance of the orthonormality check of user-given directions, ``max |V'V - I|``.
+ORTHONORMAL_TOLERANCE = 1e-6
+
+
+def check_directions(directions: Any, p: int) -> np.ndarray:
+    """User-given directions: a finite real ``p x p`` matrix with orthonormal columns."""
+    matrix, _ = check_data(directions, "directions", min_rows=1)
+    if matrix.shape != (p, p):
+        raise ValueError(
+            f"directions must be a {p} x {p} matrix (one column per direction); got shape "
+            f"{matrix.shape}."
+        )
+    error = float(np.max(np.abs(matrix.T @ matrix - np.eye(p))))
+    if error > ORTHONORMAL_TOLERANCE:
+        raise ValueError(
+            f"directions must have orthonormal columns (max |V'V - I| <= "
+            f"{ORTHONORMAL_TOLERANCE:g}); got {error:.3g}."
+        )
+    return matrix
 
 
 def _pair_half_distances(X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -251,10 +272,7 @@ def dp_loading(
     ledger = PrivacyLedger()
     kendall_epsilon = epsilon
     if auto_radius:
-        radius_epsilon = radius_share * epsilon
-        kendall_epsilon = epsilon - radius_epsilon
-        if kendall_epsilon + radius_epsilon > epsilon:  # never spend more than asked, even by 1 ulp
-            kendall_epsilon = math.nextafter(kendall_epsilon, 0.0)
+        radius_epsilon, kendall_epsilon = split_epsilon(epsilon, [radius_share, 1.0 - radius_share])
         distances = _pair_half_distances(data, rng)
         radius = durfee_upper_quantile(distances, radius_level, radius_epsilon, rng, lower=0.0)
         ledger.record(

@@ -1,0 +1,117 @@
+"""Two-dimensional histograms on a private frame (seed 002, Sections 3-4; SPEC 3.3).
+
+The frame is cut into ``m_x x m_y`` equal cells, ordered with x fastest within each y row (cell
+``j = by * m_x + bx``). Cells are right-closed, the first closed, and a score outside the frame is
+clamped into the boundary cell of each coordinate, so the counts always sum to ``n``. Under
+replacement of one row one count drops by 1 and another rises by 1 (L1 sensitivity 2, L2
+``sqrt 2``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dppca._validation import check_positive_int
+from dppca.exceptions import EmptyHistogramError
+from dppca.privacy.mechanisms import (
+    gaussian_histogram,
+    histogram_gaussian_sigma,
+    stability_histogram,
+    stability_parameters,
+)
+from dppca.stats.frame import Frame
+
+HISTOGRAM_METHODS = ("add", "sparse")
+#: The most cells a grid may have.
+MAX_CELLS = 10**6
+CELL_COLUMNS = ["xmin", "xmax", "ymin", "ymax"]
+
+
+def check_bins(bins: Any) -> tuple[int, int]:
+    """``bins``: a positive integer (both axes) or a pair of them, at most ``MAX_CELLS`` cells."""
+    pair = (bins, bins) if isinstance(bins, int | np.integer) else bins
+    if isinstance(pair, str) or not hasattr(pair, "__len__") or len(pair) != 2:
+        raise TypeError(f"bins must be a positive integer or a pair of them; got {bins!r}.")
+    m_x, m_y = (check_positive_int(value, "bins") for value in pair)
+    if m_x * m_y > MAX_CELLS:
+        raise ValueError(f"bins must give at most {MAX_CELLS} cells; got {m_x} x {m_y}.")
+    return m_x, m_y
+
+
+def grid_cells(frame: Frame, bins: tuple[int, int]) -> pd.DataFrame:
+    """The cells' bounds: columns xmin, xmax, ymin, ymax, x fastest."""
+    x_breaks = np.linspace(*frame.xlim, bins[0] + 1)
+    y_breaks = np.linspace(*frame.ylim, bins[1] + 1)
+    bx, by = np.meshgrid(np.arange(bins[0]), np.arange(bins[1]))
+    bx, by = bx.ravel(), by.ravel()
+    return pd.DataFrame(
+        {
+            "xmin": x_breaks[bx],
+            "xmax": x_breaks[bx + 1],
+            "ymin": y_breaks[by],
+            "ymax": y_breaks[by + 1],
+        }
+    )
+
+
+def cell_index(scores: np.ndarray, frame: Frame, bins: tuple[int, int]) -> np.ndarray:
+    """The cell of each score, clamping coordinates outside the frame into the boundary cells."""
+
+    def axis_bin(values: np.ndarray, limits: tuple[float, float], m: int) -> np.ndarray:
+        breaks = np.linspace(*limits, m + 1)
+        return np.clip(np.searchsorted(breaks, values, side="left") - 1, 0, m - 1)
+
+    bx = axis_bin(scores[:, 0], frame.xlim, bins[0])
+    by = axis_bin(scores[:, 1], frame.ylim, bins[1])
+    return by * bins[0] + bx
+
+
+def noise_parameters(
+    methods: tuple[str, ...], epsilon: float, delta: float, calibration: str
+) -> dict[str, float]:
+    """The (public) noise parameters of each method, in counts, computed once per release."""
+    parameters = {}
+    if "add" in methods:
+        parameters["add_sigma"] = histogram_gaussian_sigma(epsilon, delta, calibration)
+    if "sparse" in methods:
+        scale, threshold = stability_parameters(epsilon, delta)
+        parameters["sparse_scale"], parameters["sparse_threshold"] = scale, threshold
+    return parameters
+
+
+def private_probabilities(
+    counts: np.ndarray,
+    method: str,
+    noise: dict[str, float],
+    rng: np.random.Generator,
+    *,
+    where: str = "",
+) -> np.ndarray:
+    """Release ``counts`` by ``method`` with the parameters ``noise`` and normalise.
+
+    ``"add"``: Gaussian on every cell, negatives to 0; an all-zero result raises
+    :class:`EmptyHistogramError` (seed 002, Section 4.1). ``"sparse"``: stability histogram; an
+    all-zero result is returned as zeros (Section 4.2). Normalising is post-processing.
+    """
+    if method == "add":
+        noisy = gaussian_histogram(counts, noise["add_sigma"], rng)
+        total = noisy.sum()
+        if total <= 0:
+            raise EmptyHistogramError(
+                f"The additive DP histogram{where} is all zero after noise and clipping; use a "
+                "larger epsilon or fewer bins. (Its budget has been spent.)"
+            )
+        return noisy / total
+    noisy = stability_histogram(counts, noise["sparse_scale"], noise["sparse_threshold"], rng)
+    total = noisy.sum()
+    return noisy / total if total > 0 else noisy
+
+
+def with_probabilities(cells: pd.DataFrame, prob: np.ndarray) -> pd.DataFrame:
+    """A histogram DataFrame: the cells' bounds and ``prob``."""
+    table = cells.copy()
+    table["prob"] = prob
+    return table

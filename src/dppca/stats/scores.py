@@ -1,0 +1,384 @@
+"""Private score plots: a private 2-D histogram of PC scores on a private frame (seed 002).
+
+Scores ``s_i = (x_i' v_a, x_i' v_b)`` on two private (or user-given) directions are never
+released. The score budget is split 0.35 to the frame (three Durfee quantiles, no delta) and 0.65
+plus all of delta to each requested histogram method (SPEC 3.3). With public group labels, one
+frame from all rows is shared and every group gets its own histogram on the same grid, each with
+the full histogram budget (parallel composition over disjoint groups; SPEC 3.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dppca._groups import encode_groups, take_group_column
+from dppca._validation import (
+    check_bool,
+    check_data,
+    check_delta,
+    check_epsilon,
+    check_option,
+    check_positive_int,
+    check_random_state,
+    check_real,
+)
+from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
+from dppca.privacy.calibration import CALIBRATIONS
+from dppca.stats.directions import LoadingResult, check_directions, dp_loading
+from dppca.stats.frame import DEFAULT_INFLATE, Frame, private_frame
+from dppca.stats.histogram import (
+    HISTOGRAM_METHODS,
+    cell_index,
+    check_bins,
+    grid_cells,
+    noise_parameters,
+    private_probabilities,
+    with_probabilities,
+)
+
+#: Share of the score epsilon spent on the frame; the rest (and all of delta) goes to each
+#: histogram method.
+FRAME_SHARE = 0.35
+
+_MECHANISM_NAMES = {
+    "add": "Gaussian on all cells ({calibration} calibration, L2 sensitivity sqrt 2)",
+    "sparse": "Laplace on occupied cells with threshold (stability histogram, L1 sensitivity 2)",
+}
+
+
+def check_methods(method: Any) -> tuple[str, ...]:
+    """One histogram method or a sequence of distinct ones, from ``HISTOGRAM_METHODS``."""
+    methods = (method,) if isinstance(method, str) else tuple(method)
+    if not methods:
+        raise ValueError(f"method must name at least one of {list(HISTOGRAM_METHODS)}.")
+    for name in methods:
+        check_option(name, "method", HISTOGRAM_METHODS)
+    if len(set(methods)) != len(methods):
+        raise ValueError(f"method must not repeat a method; got {list(methods)}.")
+    return methods
+
+
+def check_axes(axes: Any, p: int) -> tuple[int, int]:
+    """Two distinct 1-based principal-component numbers, at most ``p``."""
+    if isinstance(axes, str) or not isinstance(axes, Sequence) or len(axes) != 2:
+        raise TypeError(f"axes must be a pair of PC numbers such as (1, 2); got {axes!r}.")
+    first, second = (check_positive_int(value, "axes") for value in axes)
+    if max(first, second) > p:
+        raise ValueError(f"axes must be PC numbers from 1 to p={p}; got {tuple(axes)}.")
+    if first == second:
+        raise ValueError(f"axes must be two different PC numbers; got {tuple(axes)}.")
+    return first, second
+
+
+@dataclass(frozen=True)
+class NonPrivateScores:
+    """Non-private references, computed only on request. **Not** differentially private.
+
+    Attributes
+    ----------
+    scores : DataFrame of shape (n, 2)
+        The projected coordinates of every row (with a ``group`` column for groups).
+    histogram : DataFrame
+        The empirical histogram (``prob = count / n``) on the private frame's grid.
+    groups : dict or None
+        Per group, the empirical histogram normalised within the group.
+    """
+
+    scores: pd.DataFrame
+    histogram: pd.DataFrame
+    groups: dict[Any, pd.DataFrame] | None = None
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """A private score histogram and how it was made.
+
+    Attributes
+    ----------
+    frame : Frame
+        The private square frame.
+    histograms : dict of str to DataFrame
+        Per method, the cells (``xmin, xmax, ymin, ymax``, x fastest) and private ``prob``.
+        With groups, the mixture of the group histograms with the public weights ``n_g / n``
+        (post-processing).
+    groups : dict or None
+        Per group label, ``{method: DataFrame}``, each normalised within the group.
+    group_sizes : dict or None
+        The public group sizes.
+    axes : tuple of int
+        The 1-based PC numbers on the x and y axes.
+    bins : tuple of int
+    directions : ndarray of shape (p, p)
+        The directions the scores were projected on (private or user-given).
+    feature_names : list of str
+    n_samples : int
+    settings : dict
+    privacy : PrivacyLedger
+        Every release: the directions (if estimated), the frame, and one entry per method.
+    loading : LoadingResult or None
+        The private directions' release, when ``dp_score`` estimated them.
+    nonprivate : NonPrivateScores or None
+    """
+
+    frame: Frame
+    histograms: dict[str, pd.DataFrame] = field(repr=False)
+    groups: dict[Any, dict[str, pd.DataFrame]] | None = field(repr=False)
+    group_sizes: dict[Any, int] | None = field(repr=False)
+    axes: tuple[int, int]
+    bins: tuple[int, int]
+    directions: np.ndarray = field(repr=False)
+    feature_names: list[str] = field(repr=False)
+    n_samples: int = 0
+    settings: dict[str, Any] = field(default_factory=dict, repr=False)
+    privacy: PrivacyLedger = field(default_factory=PrivacyLedger, repr=False)
+    loading: LoadingResult | None = field(default=None, repr=False)
+    nonprivate: NonPrivateScores | None = field(default=None, repr=False)
+
+    def __repr__(self) -> str:
+        total = self.privacy.total
+        groups = "" if self.groups is None else f", {len(self.groups)} groups"
+        return (
+            f"ScoreResult(n_samples={self.n_samples}, axes={self.axis_labels}, bins={self.bins}, "
+            f"methods={list(self.methods)}{groups}, frame centre={np.round(self.frame.center, 4)}"
+            f", half-width={self.frame.radius:.4g}; privacy spent: epsilon={total.epsilon:.4g}, "
+            f"delta={total.delta:.4g})"
+        )
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        return tuple(self.histograms)
+
+    @property
+    def axis_labels(self) -> tuple[str, str]:
+        return (f"PC{self.axes[0]}", f"PC{self.axes[1]}")
+
+    def cells(self, method: str | None = None, group: Any = None, *, center: bool = False):
+        """A private histogram as a DataFrame, optionally display-centred.
+
+        Parameters
+        ----------
+        method : str, optional
+            One of :attr:`methods`; default the first.
+        group : label, optional
+            A group's histogram instead of the pooled one.
+        center : bool, default False
+            Shift the cells by the private frame centre (SPEC 3.6): display only, no budget.
+        """
+        method = self.methods[0] if method is None else check_option(method, "method", self.methods)
+        if group is None:
+            table = self.histograms[method]
+        else:
+            if self.groups is None or group not in self.groups:
+                known = [] if self.groups is None else list(self.groups)
+                raise ValueError(f"group must be one of {known}; got {group!r}.")
+            table = self.groups[group][method]
+        return shift_cells(table, self.frame.center) if center else table.copy()
+
+
+def shift_cells(table: pd.DataFrame, center: np.ndarray) -> pd.DataFrame:
+    """Cells translated by ``-center`` (display centring)."""
+    shifted = table.copy()
+    shifted[["xmin", "xmax"]] -= center[0]
+    shifted[["ymin", "ymax"]] -= center[1]
+    return shifted
+
+
+def _check_direction_source(directions, loading_epsilon, loading_delta, p):
+    if directions is not None:
+        if loading_epsilon is not None or loading_delta is not None:
+            raise ValueError(
+                "loading_epsilon and loading_delta apply only when directions=None (the "
+                "directions are then estimated privately); got both directions and a loading "
+                "budget."
+            )
+        return check_directions(directions, p), None
+    if loading_epsilon is None or loading_delta is None:
+        raise ValueError(
+            "directions=None needs loading_epsilon and loading_delta: the budget for estimating "
+            "private directions (or pass orthonormal directions)."
+        )
+    return None, (check_epsilon(loading_epsilon, "loading_epsilon"), check_delta(loading_delta))
+
+
+def dp_score(
+    X: Any,
+    epsilon: float,
+    delta: float,
+    *,
+    bins: Any,
+    directions: Any = None,
+    loading_epsilon: float | None = None,
+    loading_delta: float | None = None,
+    method: Any = ("add", "sparse"),
+    axes: Any = (1, 2),
+    groups: Any = None,
+    calibration: str = "analytic",
+    inflate: float = DEFAULT_INFLATE,
+    random_state: Any = None,
+    non_private: bool = False,
+) -> ScoreResult:
+    """A differentially private 2-D histogram of principal-component scores.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        No centring or scaling is applied.
+    epsilon, delta : float
+        The score budget: ``0.35 epsilon`` (no delta) for the frame, ``0.65 epsilon`` and all of
+        ``delta`` for each histogram method.
+    bins : int or (int, int)
+        Cells along x and y (public).
+    directions : array-like of shape (p, p), optional
+        Orthonormal directions (columns, within 1e-6) to project on. They must not come from a
+        non-private analysis of the same data. None: estimate them with :func:`dp_loading`.
+    loading_epsilon, loading_delta : float, optional
+        The budget of :func:`dp_loading` when ``directions`` is None.
+    method : {"add", "sparse"} or a sequence of them, default ("add", "sparse")
+        ``"add"``: Gaussian noise on every cell; ``"sparse"``: Laplace noise on occupied cells
+        with a threshold. Each requested method spends the full histogram budget.
+    axes : (int, int), default (1, 2)
+        Two different 1-based PC numbers.
+    groups : str or array-like, optional
+        Public labels: a column name of a DataFrame ``X`` (removed from the variables) or one
+        label per row. One frame from all rows; one histogram per group (parallel composition).
+    calibration : {"analytic", "classical"}, default "analytic"
+        Calibration of the additive histogram; ``"classical"`` reproduces seed 002's
+        ``sigma_H = sqrt(2) sqrt(2 ln(1.25 / delta)) / epsilon`` (warns for epsilon >= 1).
+    inflate : float, default 0.2
+        Frame half-width ``(1 + inflate) R``.
+    random_state : None, int, SeedSequence or Generator
+    non_private : bool, default False
+        Also return :class:`NonPrivateScores` (the raw scores and empirical histograms).
+
+    Returns
+    -------
+    ScoreResult
+
+    Raises
+    ------
+    EmptyHistogramError
+        When an additive histogram is all zero after noise (its budget is then spent).
+
+    Notes
+    -----
+    Total spend (basic composition): the loading budget, plus ``epsilon * (0.35 + 0.65 k)`` and
+    ``k delta`` for ``k`` histogram methods. Every release is in ``result.privacy``. A sparse
+    histogram may be all zero (no error); its probabilities are then all 0.
+    """
+    X, labels = take_group_column(X, groups)
+    data, names = check_data(X)
+    n, p = data.shape
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    bins = check_bins(bins)
+    methods = check_methods(method)
+    axes = check_axes(axes, p)
+    calibration = check_option(calibration, "calibration", CALIBRATIONS)
+    inflate = check_real(inflate, "inflate", low=0.0, low_inclusive=True)
+    non_private = check_bool(non_private, "non_private")
+    given, loading_budget = _check_direction_source(directions, loading_epsilon, loading_delta, p)
+    codes, levels = encode_groups(labels, n) if labels is not None else (None, None)
+    rng = check_random_state(random_state)
+    frame_epsilon, histogram_epsilon = split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE])
+    noise = noise_parameters(methods, histogram_epsilon, delta, calibration)
+
+    ledger = PrivacyLedger()
+    loading = None
+    if given is None:
+        loading = dp_loading(data, *loading_budget, random_state=rng)
+        ledger.extend(loading.privacy)
+        given = loading.directions
+    axis_labels = (f"PC{axes[0]}", f"PC{axes[1]}")
+    scores = data @ given[:, [axes[0] - 1, axes[1] - 1]]
+
+    frame = private_frame(
+        scores, frame_epsilon, rng, inflate=inflate, labels=axis_labels, prefix="score: frame"
+    )
+    ledger.extend(frame.privacy)
+    cells = grid_cells(frame, bins)
+    index = cell_index(scores, frame, bins)
+    size = len(cells)
+
+    histograms: dict[str, pd.DataFrame] = {}
+    by_group: dict[Any, dict[str, pd.DataFrame]] | None = None
+    group_sizes = None
+    if codes is None:
+        counts = np.bincount(index, minlength=size)
+        for name in methods:
+            prob = private_probabilities(counts, name, noise, rng)
+            histograms[name] = with_probabilities(cells, prob)
+            ledger.record(
+                f"score: histogram ({name})",
+                _MECHANISM_NAMES[name].format(calibration=calibration),
+                Budget(histogram_epsilon, delta),
+            )
+    else:
+        sizes = np.bincount(codes, minlength=len(levels))
+        group_sizes = {level: int(count) for level, count in zip(levels, sizes, strict=True)}
+        group_counts = [np.bincount(index[codes == g], minlength=size) for g in range(len(levels))]
+        by_group = {level: {} for level in levels}
+        for name in methods:
+            mixture = np.zeros(size)
+            for g, level in enumerate(levels):
+                prob = private_probabilities(
+                    group_counts[g], name, noise, rng, where=f" of group {level!r}"
+                )
+                by_group[level][name] = with_probabilities(cells, prob)
+                mixture += sizes[g] / n * prob
+            total = mixture.sum()
+            histograms[name] = with_probabilities(cells, mixture / total if total > 0 else mixture)
+            ledger.record(
+                f"score: histogram ({name}), {len(levels)} groups in parallel",
+                _MECHANISM_NAMES[name].format(calibration=calibration),
+                Budget(histogram_epsilon, delta),
+            )
+
+    reference = None
+    if non_private:
+        reference = _nonprivate_scores(scores, axis_labels, index, cells, codes, levels)
+    return ScoreResult(
+        frame=frame,
+        histograms=histograms,
+        groups=by_group,
+        group_sizes=group_sizes,
+        axes=axes,
+        bins=bins,
+        directions=given,
+        feature_names=names,
+        n_samples=n,
+        settings={
+            "epsilon": epsilon,
+            "delta": delta,
+            "frame_epsilon": frame_epsilon,
+            "histogram_epsilon": histogram_epsilon,
+            "methods": methods,
+            "calibration": calibration,
+            **noise,
+            "inflate": inflate,
+            "directions": "private (dp_loading)" if loading is not None else "given",
+        },
+        privacy=ledger,
+        loading=loading,
+        nonprivate=reference,
+    )
+
+
+def _nonprivate_scores(scores, axis_labels, index, cells, codes, levels) -> NonPrivateScores:
+    size = len(cells)
+    table = pd.DataFrame(scores, columns=list(axis_labels))
+    pooled = np.bincount(index, minlength=size) / len(index)
+    groups = None
+    if codes is not None:
+        table["group"] = pd.Categorical.from_codes(codes, categories=levels)
+        groups = {}
+        for g, level in enumerate(levels):
+            counts = np.bincount(index[codes == g], minlength=size)
+            groups[level] = with_probabilities(cells, counts / counts.sum())
+    return NonPrivateScores(
+        scores=table, histogram=with_probabilities(cells, pooled), groups=groups
+    )

@@ -1,0 +1,151 @@
+"""Histogram mechanisms, the grid and the binning."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dppca import PrivacyLedger
+from dppca.exceptions import EmptyHistogramError
+from dppca.privacy.calibration import analytic_gaussian_multiplier
+from dppca.privacy.mechanisms import (
+    gaussian_histogram,
+    histogram_gaussian_sigma,
+    stability_histogram,
+    stability_parameters,
+)
+from dppca.stats.frame import Frame
+from dppca.stats.histogram import (
+    cell_index,
+    check_bins,
+    grid_cells,
+    noise_parameters,
+    private_probabilities,
+)
+
+DRAWS = 400
+CELLS = 50
+
+
+def _frame(center=(0.0, 0.0), radius=1.0):
+    return Frame(np.array(center), radius, radius / 1.2, 0.2, PrivacyLedger())
+
+
+def test_gaussian_sigma_values():
+    assert histogram_gaussian_sigma(0.5, 1e-5, "classical") == pytest.approx(
+        math.sqrt(2) * math.sqrt(2 * math.log(1.25 / 1e-5)) / 0.5, rel=1e-15
+    )
+    assert histogram_gaussian_sigma(2.0, 1e-6) == math.sqrt(2) * analytic_gaussian_multiplier(
+        2.0, 1e-6
+    )
+
+
+@pytest.mark.parametrize("calibration", ["analytic", "classical"])
+def test_additive_noise_has_sigma_h(calibration):
+    """sd of noisy - true over 20000 draws; relative sd of a sample sd is sqrt(1 / (2m))."""
+    sigma = histogram_gaussian_sigma(0.5, 1e-6, calibration)
+    counts = np.full(CELLS, 1e4)  # far from 0: clipping never acts
+    rng = np.random.default_rng(0)
+    noise = np.array([gaussian_histogram(counts, sigma, rng) - counts for _ in range(DRAWS)])
+    m = noise.size
+    assert noise.std() / sigma == pytest.approx(1.0, abs=5 / math.sqrt(2 * m))
+    assert abs(noise.mean()) < 5 * sigma / math.sqrt(m)
+
+
+def test_additive_clips_negatives():
+    rng = np.random.default_rng(1)
+    noisy = gaussian_histogram(np.zeros(1000), 5.0, rng)
+    assert noisy.min() == 0.0 and 400 < np.count_nonzero(noisy) < 600
+
+
+def test_sparse_noise_scale_and_threshold():
+    scale, threshold = stability_parameters(0.5, 1e-6)
+    assert scale == 4.0
+    assert threshold == pytest.approx(1 + 2 * math.log(2e6) / 0.5, rel=1e-15)
+    rng = np.random.default_rng(2)
+    far = np.full(CELLS, 1e4)
+    noise = np.array([stability_histogram(far, scale, threshold, rng) - far for _ in range(DRAWS)])
+    m = noise.size
+    # Laplace(b) has sd b sqrt(2); its sample sd has relative sd about sqrt(5 / (4 m)).
+    assert noise.std() / (scale * math.sqrt(2)) == pytest.approx(1.0, abs=5 * math.sqrt(1.25 / m))
+    # Cells 15 scales below the threshold pass with probability exp(-15) / 2 < 2e-7.
+    below = np.full(CELLS, threshold - 15 * scale)
+    assert all(np.all(stability_histogram(below, scale, threshold, rng) == 0) for _ in range(DRAWS))
+    empty = np.zeros(CELLS)
+    assert np.all(stability_histogram(empty, 1e-9, 0.0, rng) == 0)  # empty cells get no noise
+
+
+def test_probabilities_sum_to_one_or_zero():
+    rng = np.random.default_rng(3)
+    counts = np.array([500.0, 300.0, 0.0, 200.0])
+    noise = noise_parameters(("add", "sparse"), 1.0, 1e-6, "analytic")
+    for method in ("add", "sparse"):
+        prob = private_probabilities(counts, method, noise, rng)
+        assert prob.sum() == pytest.approx(1.0, abs=1e-12) and prob.min() >= 0
+    tiny = noise_parameters(("sparse",), 0.01, 1e-6, "analytic")
+    prob = private_probabilities(np.array([3.0, 2.0]), "sparse", tiny, rng)
+    assert np.array_equal(prob, np.zeros(2))
+
+
+def test_all_zero_additive_histogram_raises():
+    noise = {"add_sigma": 1e6}
+    rng = np.random.default_rng(0)
+    raised = 0
+    for _ in range(20):
+        try:
+            private_probabilities(np.array([1.0]), "add", noise, rng, where=" of group 'a'")
+        except EmptyHistogramError as error:
+            assert "of group 'a' is all zero" in str(error) and "larger epsilon" in str(error)
+            raised += 1
+    assert 3 <= raised <= 17  # each draw is all zero with probability about 1/2
+
+
+def test_grid_is_x_fastest_and_covers_the_frame():
+    cells = grid_cells(_frame(center=(1.0, -2.0), radius=2.0), (4, 2))
+    assert list(cells.columns) == ["xmin", "xmax", "ymin", "ymax"]
+    assert len(cells) == 8
+    assert cells["xmin"].tolist()[:4] == [-1.0, 0.0, 1.0, 2.0]
+    assert cells["ymin"].tolist() == [-4.0] * 4 + [-2.0] * 4
+    assert cells["xmax"].iloc[-1] == 3.0 and cells["ymax"].iloc[-1] == 0.0
+
+
+def test_binning_clamps_outside_scores_and_counts_sum_to_n():
+    frame = _frame()
+    scores = np.array(
+        [
+            [-1.0, -1.0],  # the lower-left corner: first cell (closed)
+            [1e9, 0.1],  # far right: last column
+            [-1e9, -1e9],  # far lower-left: first cell
+            [0.0, 1e12],  # far above: top row; 0 is in the right-closed (-0.5, 0]
+            [0.5, 0.5],  # inside: (0.5 right-closed in [0, 0.5]) -> bx = 2 with 4 bins
+        ]
+    )
+    index = cell_index(scores, frame, (4, 4))
+    assert index.tolist() == [0, 2 * 4 + 3, 0, 3 * 4 + 1, 2 * 4 + 2]
+    rng = np.random.default_rng(0)
+    many = rng.standard_normal((1000, 2)) * 10
+    assert np.bincount(cell_index(many, frame, (7, 3)), minlength=21).sum() == 1000
+
+
+@pytest.mark.parametrize(
+    ("bins", "error", "message"),
+    [
+        (0, ValueError, "bins must be an integer >= 1"),
+        ((3, 0), ValueError, "bins must be an integer >= 1"),
+        ("10", TypeError, "bins must be a positive integer or a pair"),
+        ((1, 2, 3), TypeError, "pair"),
+        ((2.5, 3), TypeError, "bins must be an integer"),
+        ((2000, 2000), ValueError, "at most 1000000 cells"),
+    ],
+)
+def test_bins_errors(bins, error, message):
+    with pytest.raises(error, match=message):
+        check_bins(bins)
+
+
+def test_bins_forms():
+    assert check_bins(5) == (5, 5)
+    assert check_bins((3, np.int64(4))) == (3, 4)
+    assert check_bins([2, 7]) == (2, 7)

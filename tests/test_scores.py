@@ -1,0 +1,255 @@
+"""dp_score: budgets, histograms, groups, references and errors."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dppca import Budget, EmptyHistogramError, PrivacyWarning, dp_loading, dp_score
+
+LOADING = {"loading_epsilon": 1.0, "loading_delta": 1e-6}
+
+
+def _clusters(n=3000, seed=0):
+    """Three well-separated clusters in 4 variables, with labels."""
+    rng = np.random.default_rng(seed)
+    labels = rng.choice(["a", "b", "c"], size=n, p=[0.5, 0.3, 0.2])
+    centres = {"a": [0, 0, 0, 0], "b": [8, 0, 0, 0], "c": [0, 8, 0, 0]}
+    X = np.array([centres[g] for g in labels]) + rng.standard_normal((n, 4))
+    return X, labels
+
+
+def test_ledger_totals_add_up_to_the_request():
+    X, _ = _clusters()
+    result = dp_score(X, 1.0, 1e-6, bins=10, **LOADING, random_state=0)
+    names = [entry.name for entry in result.privacy]
+    assert names[0] == "loading: Kendall matrix"
+    assert sum("frame" in name for name in names) == 3
+    assert sum("histogram" in name for name in names) == 2
+    frame_total = sum(e.epsilon for e in result.privacy if "frame" in e.name)
+    assert frame_total == pytest.approx(0.35) and frame_total <= 0.35
+    # Loading + 0.35 eps + two methods x (0.65 eps, delta): basic composition.
+    expected = Budget(1.0 + 0.35 + 2 * 0.65, 1e-6 + 2 * 1e-6)
+    assert result.privacy.total.isclose(expected)
+    assert result.privacy.total <= Budget(expected.epsilon * (1 + 1e-15), expected.delta * 1.000001)
+    single = dp_score(X, 1.0, 1e-6, bins=10, method="sparse", **LOADING, random_state=0)
+    assert single.privacy.total.isclose(Budget(2.0, 2e-6))
+    assert single.privacy.total.epsilon <= 2.0
+
+
+def test_histograms_are_private_probabilities_on_the_frame_grid():
+    X, _ = _clusters()
+    result = dp_score(X, 2.0, 1e-6, bins=(12, 8), **LOADING, random_state=1)
+    for method in ("add", "sparse"):
+        table = result.histograms[method]
+        assert list(table.columns) == ["xmin", "xmax", "ymin", "ymax", "prob"]
+        assert len(table) == 96
+        assert table["prob"].sum() == pytest.approx(1.0) and table["prob"].min() >= 0
+        assert table["xmin"].min() == pytest.approx(result.frame.xlim[0])
+        assert table["ymax"].max() == pytest.approx(result.frame.ylim[1])
+    assert result.settings["add_sigma"] > 0 and result.settings["sparse_threshold"] > 1
+
+
+def test_huge_epsilon_histogram_equals_the_empirical_one():
+    X, _ = _clusters()
+    result = dp_score(X, 1e7, 1e-6, bins=8, **LOADING, random_state=2, non_private=True)
+    empirical = result.nonprivate.histogram["prob"].to_numpy()
+    for method in ("add", "sparse"):
+        assert np.max(np.abs(result.histograms[method]["prob"].to_numpy() - empirical)) < 1e-4
+    scores = result.nonprivate.scores.to_numpy()
+    assert np.allclose(scores, X @ result.directions[:, :2])
+
+
+def test_classical_calibration_reproduces_seed_002_sigma():
+    X, _ = _clusters(500)
+    result = dp_score(X, 0.8, 1e-5, bins=5, **LOADING, calibration="classical", random_state=0)
+    expected = math.sqrt(2) * math.sqrt(2 * math.log(1.25 / 1e-5)) / (0.65 * 0.8)
+    assert result.settings["add_sigma"] == pytest.approx(expected, rel=1e-12)
+    with pytest.warns(PrivacyWarning):
+        dp_score(X, 2.0, 1e-5, bins=5, **LOADING, calibration="classical", random_state=0)
+
+
+def test_given_directions_and_axes():
+    X, _ = _clusters(800)
+    rotation, _ = np.linalg.qr(np.random.default_rng(3).standard_normal((4, 4)))
+    result = dp_score(
+        X, 1.0, 1e-6, bins=6, directions=rotation, axes=(3, 1), random_state=0, non_private=True
+    )
+    assert result.loading is None
+    assert result.privacy.entries[0].name == "score: frame: centre PC3"
+    assert list(result.nonprivate.scores.columns) == ["PC3", "PC1"]
+    assert np.allclose(result.nonprivate.scores.to_numpy(), X @ rotation[:, [2, 0]])
+    assert result.privacy.total.isclose(Budget(0.35 + 2 * 0.65, 2e-6))
+
+
+def test_estimated_directions_match_dp_loading_with_the_same_stream():
+    X, _ = _clusters(600)
+    result = dp_score(X, 1.0, 1e-6, bins=6, **LOADING, random_state=np.random.default_rng(9))
+    loading = dp_loading(X, 1.0, 1e-6, random_state=np.random.default_rng(9))
+    assert np.array_equal(result.directions, loading.directions)
+
+
+def test_groups_share_one_frame_and_are_charged_once():
+    X, labels = _clusters()
+    plain = dp_score(X, 1.0, 1e-6, bins=10, method="sparse", **LOADING, random_state=5)
+    grouped = dp_score(
+        X,
+        1.0,
+        1e-6,
+        bins=10,
+        method="sparse",
+        groups=labels,
+        **LOADING,
+        random_state=5,
+        non_private=True,
+    )
+    assert np.array_equal(grouped.frame.center, plain.frame.center)
+    assert grouped.frame.radius == plain.frame.radius
+    assert list(grouped.groups) == list(pd.unique(labels))
+    assert grouped.group_sizes == {g: int(np.sum(labels == g)) for g in pd.unique(labels)}
+    for level, tables in grouped.groups.items():
+        assert tables["sparse"]["prob"].sum() == pytest.approx(1.0)
+        reference = grouped.nonprivate.groups[level]["prob"].to_numpy()
+        assert reference.sum() == pytest.approx(1.0)
+    histogram_entries = [e for e in grouped.privacy if "histogram" in e.name]
+    assert len(histogram_entries) == 1 and "3 groups in parallel" in histogram_entries[0].name
+    assert grouped.privacy.total.isclose(plain.privacy.total)
+    pooled = grouped.histograms["sparse"]["prob"]
+    assert pooled.sum() == pytest.approx(1.0)
+    categories = grouped.nonprivate.scores["group"].cat.categories
+    assert list(categories) == list(pd.unique(labels))
+
+
+def test_group_histograms_separate_the_clusters():
+    X, labels = _clusters(6000, seed=4)
+    result = dp_score(
+        X,
+        2.0,
+        1e-6,
+        bins=12,
+        method="add",
+        groups=labels,
+        **LOADING,
+        random_state=0,
+        non_private=True,
+    )
+    for level in ("a", "b", "c"):
+        private = result.groups[level]["add"]["prob"].to_numpy()
+        empirical = result.nonprivate.groups[level]["prob"].to_numpy()
+        # Total variation distance: each of the 144 cells is off by at most |N(0, sigma_H)| / n_g
+        # before normalising (clipping only shrinks it), E|N(0, s)| = 0.8 s; 30 % slack for the
+        # normalisation and the spread of a sum of 144 terms.
+        n_g = result.group_sizes[level]
+        bound = 1.3 * 144 * 0.8 * result.settings["add_sigma"] / (2 * n_g)
+        assert 0.5 * np.abs(private - empirical).sum() < bound
+
+
+def test_group_column_name_is_removed_from_the_variables():
+    X, labels = _clusters(500)
+    frame = pd.DataFrame(X, columns=["w", "x", "y", "z"]).assign(cluster=labels)
+    result = dp_score(frame, 1.0, 1e-6, bins=5, groups="cluster", **LOADING, random_state=0)
+    assert result.feature_names == ["w", "x", "y", "z"]
+    assert set(result.groups) == {"a", "b", "c"}
+
+
+def test_cells_and_display_centring():
+    X, _ = _clusters(500)
+    result = dp_score(X, 1.0, 1e-6, bins=4, **LOADING, random_state=0)
+    raw = result.cells("sparse")
+    shifted = result.cells("sparse", center=True)
+    assert np.allclose(shifted["xmin"] + result.frame.center[0], raw["xmin"])
+    assert np.allclose(shifted["ymax"] + result.frame.center[1], raw["ymax"])
+    assert np.array_equal(shifted["prob"], raw["prob"])
+    assert shifted["xmin"].min() == pytest.approx(-result.frame.radius)
+    assert result.cells().equals(result.histograms["add"])
+    with pytest.raises(ValueError, match="group must be one of"):
+        result.cells(group="a")
+
+
+def test_all_zero_additive_histogram_raises_with_a_clear_message():
+    X = np.array([[0.0, 0.0], [1.0, 1.0]])
+    raised = 0
+    for seed in range(20):
+        try:
+            dp_score(X, 0.001, 1e-6, bins=1, method="add", directions=np.eye(2), random_state=seed)
+        except EmptyHistogramError as error:
+            assert "all zero" in str(error)
+            raised += 1
+    assert raised > 0
+
+
+def test_sparse_may_be_all_zero_without_error():
+    X, _ = _clusters(50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = dp_score(X, 0.05, 1e-6, bins=5, method="sparse", **LOADING, random_state=0)
+    assert result.histograms["sparse"]["prob"].sum() == 0.0
+
+
+def test_inputs_not_modified():
+    X, labels = _clusters(300)
+    before_X, before_labels = X.copy(), labels.copy()
+    dp_score(X, 1.0, 1e-6, bins=5, groups=labels, **LOADING, random_state=0, non_private=True)
+    assert np.array_equal(X, before_X) and np.array_equal(labels, before_labels)
+
+
+BAD = [
+    ({"bins": 0}, ValueError, "bins must be an integer >= 1"),
+    ({"method": "histogram"}, ValueError, "method must be one of"),
+    ({"method": ()}, ValueError, "at least one"),
+    ({"method": ("add", "add")}, ValueError, "must not repeat"),
+    ({"axes": (1, 1)}, ValueError, "two different"),
+    ({"axes": (0, 1)}, ValueError, "axes must be an integer >= 1"),
+    ({"axes": (1, 5)}, ValueError, "from 1 to p=4"),
+    ({"axes": "12"}, TypeError, "pair of PC numbers"),
+    ({"axes": (1, 2, 3)}, TypeError, "pair of PC numbers"),
+    ({"calibration": "exact"}, ValueError, "calibration must be one of"),
+    ({"inflate": -1.0}, ValueError, "inflate must be >= 0"),
+    ({"epsilon": 0.0}, ValueError, "epsilon must be > 0"),
+    ({"delta": 1.0}, ValueError, "delta must be < 1"),
+    ({"loading_epsilon": None}, ValueError, "directions=None needs loading_epsilon"),
+    ({"loading_epsilon": -2.0}, ValueError, "loading_epsilon must be > 0"),
+    ({"directions": np.eye(4)}, ValueError, "apply only when directions=None"),
+    ({"directions": np.eye(4), "loading_epsilon": None, "loading_delta": None}, None, None),
+    (
+        {"directions": np.eye(4) * 2, "loading_epsilon": None, "loading_delta": None},
+        ValueError,
+        "orthonormal",
+    ),
+    (
+        {"directions": np.eye(3), "loading_epsilon": None, "loading_delta": None},
+        ValueError,
+        "4 x 4",
+    ),
+    ({"groups": ["a"] * 10}, ValueError, "one label per row"),
+    ({"groups": [None] + ["a"] * 59}, ValueError, "missing labels"),
+    ({"groups": "cluster"}, TypeError, "needs X to be a DataFrame"),
+    ({"groups": np.ones((60, 2))}, ValueError, "one-dimensional"),
+    ({"non_private": 1}, TypeError, "non_private must be True or False"),
+    ({"X": np.ones((60, 1))}, ValueError, "from 1 to p=1"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), BAD)
+def test_errors_before_any_noise(kwargs, error, message):
+    X, _ = _clusters(60)
+    rng = np.random.default_rng(0)
+    state = rng.bit_generator.state
+    arguments = {"X": X, "epsilon": 1.0, "delta": 1e-6, "bins": 5, **LOADING, "random_state": rng}
+    arguments.update(kwargs)
+    if error is None:
+        dp_score(**arguments)
+        return
+    with pytest.raises(error, match=message):
+        dp_score(**arguments)
+    assert rng.bit_generator.state == state
+
+
+def test_group_column_errors():
+    frame = pd.DataFrame(_clusters(60)[0], columns=list("abcd"))
+    with pytest.raises(ValueError, match="not a column of X"):
+        dp_score(frame, 1.0, 1e-6, bins=5, groups="cluster", **LOADING)
