@@ -12,7 +12,13 @@ Budget          an (epsilon, delta) value type; :class:`PrivacyLedger` records e
 """
 
 from dppca.estimator import DPPCA
-from dppca.exceptions import DurfeeStepLimitWarning, EmptyHistogramError, PrivacyWarning
+from dppca.exceptions import (
+    BudgetExceededError,
+    DurfeeStepLimitWarning,
+    EmptyHistogramError,
+    PrivacyWarning,
+)
+from dppca.privacy.accountant import Accountant
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.calibration import (
     analytic_gaussian_multiplier,
@@ -27,10 +33,13 @@ from dppca.stats.frame import Frame, dp_frame
 from dppca.stats.kendall import kendall_matrix
 from dppca.stats.sampling import NoMassWarning, sample_scores
 from dppca.stats.scores import NonPrivateScores, ScoreResult, dp_score
+from dppca.stats.scree import NonPrivateScree, ScreeResult, dp_scree
 
 __all__ = [
     "DPPCA",
+    "Accountant",
     "Budget",
+    "BudgetExceededError",
     "DurfeeStepLimitWarning",
     "EmptyHistogramError",
     "Frame",
@@ -39,16 +48,19 @@ __all__ = [
     "NoMassWarning",
     "NonPrivateLoading",
     "NonPrivateScores",
+    "NonPrivateScree",
     "PrivacyLedger",
     "PrivacyWarning",
     "PrivateQuantile",
     "ScoreResult",
+    "ScreeResult",
     "analytic_gaussian_multiplier",
     "classical_gaussian_multiplier",
     "dp_frame",
     "dp_loading",
     "dp_quantile",
     "dp_score",
+    "dp_scree",
     "gdp_delta",
     "gdp_epsilon",
     "gdp_mu",

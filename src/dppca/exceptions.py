@@ -21,3 +21,7 @@ class EmptyHistogramError(ValueError):
     Seed 002 (Section 4.1) specifies an error here rather than a histogram; a larger epsilon or
     fewer bins avoids it.
     """
+
+
+class BudgetExceededError(ValueError):
+    """An :class:`~dppca.Accountant` refused a spend that would exceed its total budget."""

@@ -72,6 +72,49 @@ class Budget:
             return NotImplemented
         return other < self
 
+    def split(self, **parts: float | Budget) -> dict[str, Budget]:
+        """Divide this budget among named parts.
+
+        Either every part is a share (a positive number; the shares sum to 1 within 1e-8, and
+        each part gets that share of epsilon and of delta), or every part is an absolute
+        :class:`Budget` (together at most this budget). Shares are rounded so that the parts never
+        add up to more than the total.
+
+        Examples
+        --------
+        >>> Budget(3.0, 3e-6).split(loading=1/3, scree=1/3, score=1/3)["scree"]
+        Budget(epsilon=1, delta=1e-06)
+        """
+        if not parts:
+            raise ValueError("split needs at least one named part, e.g. split(loading=0.5, ...).")
+        values = list(parts.values())
+        if all(isinstance(value, Budget) for value in values):
+            total = Budget(
+                math.fsum(value.epsilon for value in values),
+                math.fsum(value.delta for value in values),
+            )
+            if not total <= self:
+                raise ValueError(
+                    f"The absolute budgets add up to {total!r}, more than the total {self!r}."
+                )
+            return dict(parts)
+        if any(isinstance(value, Budget) for value in values):
+            raise TypeError(
+                "split takes either all shares (numbers) or all Budget values, not both."
+            )
+        shares = [check_real(value, f"split[{name!r}]", low=0.0) for name, value in parts.items()]
+        if abs(math.fsum(shares) - 1.0) > 1e-8:
+            raise ValueError(
+                f"split shares must be positive and sum to 1 (within 1e-8); got {dict(parts)} "
+                f"(sum {math.fsum(shares):.10g})."
+            )
+        epsilons = split_epsilon(self.epsilon, shares)
+        deltas = split_epsilon(self.delta, shares)
+        return {
+            name: Budget(epsilon, delta)
+            for name, epsilon, delta in zip(parts, epsilons, deltas, strict=True)
+        }
+
     def isclose(self, other: Budget, *, rel_tol: float = 1e-9) -> bool:
         """Whether both parts agree within ``rel_tol`` (for sums of floating-point shares)."""
         return math.isclose(self.epsilon, other.epsilon, rel_tol=rel_tol) and math.isclose(
@@ -84,6 +127,8 @@ class Budget:
 
 def split_epsilon(total: float, shares: list[float]) -> list[float]:
     """Parts ``share * total`` whose exact (``math.fsum``) sum never exceeds ``total``.
+
+    Used for epsilon and delta alike.
 
     Floating-point products can overshoot by an ulp; the last part is nudged down until the sum
     fits, so a split never spends more than it was given.

@@ -26,6 +26,7 @@ from dppca._validation import (
     check_vector,
 )
 from dppca.exceptions import DurfeeStepLimitWarning
+from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
 
 DEFAULT_BETA = 1.01
@@ -207,6 +208,7 @@ def dp_quantile(
     beta: float = DEFAULT_BETA,
     max_steps: int = DEFAULT_MAX_STEPS,
     random_state: Any = None,
+    accountant: Accountant | None = None,
 ) -> PrivateQuantile:
     """Differentially private quantile with no bounds on the data (Durfee 2023).
 
@@ -229,6 +231,8 @@ def dp_quantile(
     max_steps : int, default 5000
         Grid length (reachable magnitude about ``beta^max_steps``, 4e21 by default).
     random_state : None, int, SeedSequence or Generator
+    accountant : Accountant, optional
+        Charged with (epsilon, 0) before any noise is drawn.
 
     Returns
     -------
@@ -247,7 +251,10 @@ def dp_quantile(
     """
     values = check_vector(x, "x")
     _check_search(q, epsilon, beta, max_steps)
+    if lower is not None and values.min() < check_real(lower, "lower"):
+        raise ValueError(f"x must lie at or above the public lower bound lower={lower!r}.")
     rng = check_random_state(random_state)
+    charge(accountant, Budget(epsilon, 0.0), "dp_quantile")
     if lower is None:
         value = durfee_signed_quantile(values, q, epsilon, rng, beta=beta, max_steps=max_steps)
         name = "two-sided"

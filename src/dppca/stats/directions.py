@@ -26,6 +26,7 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS, gaussian_multiplier
 from dppca.privacy.mechanisms import symmetric_gaussian_noise
@@ -81,6 +82,26 @@ def check_directions(directions: Any, p: int) -> np.ndarray:
             f"{ORTHONORMAL_TOLERANCE:g}); got {error:.3g}."
         )
     return matrix
+
+
+def check_direction_source(
+    directions: Any, loading_epsilon: Any, loading_delta: Any, p: int
+) -> tuple[np.ndarray | None, tuple[float, float] | None]:
+    """Given directions (validated), or the loading budget to estimate them; not both."""
+    if directions is not None:
+        if loading_epsilon is not None or loading_delta is not None:
+            raise ValueError(
+                "loading_epsilon and loading_delta apply only when directions=None (the "
+                "directions are then estimated privately); got both directions and a loading "
+                "budget."
+            )
+        return check_directions(directions, p), None
+    if loading_epsilon is None or loading_delta is None:
+        raise ValueError(
+            "directions=None needs loading_epsilon and loading_delta: the budget for estimating "
+            "private directions (or pass orthonormal directions)."
+        )
+    return None, (check_epsilon(loading_epsilon, "loading_epsilon"), check_delta(loading_delta))
 
 
 def _pair_half_distances(X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -183,6 +204,7 @@ def dp_loading(
     radius_level: float = DEFAULT_RADIUS_LEVEL,
     random_state: Any = None,
     non_private: bool = False,
+    accountant: Accountant | None = None,
 ) -> LoadingResult:
     """Differentially private principal directions (g-DPPCA).
 
@@ -223,6 +245,8 @@ def dp_loading(
         Source of all randomness. Seeds are for research and tests; use None for a release.
     non_private : bool, default False
         Also compute non-private references (:class:`NonPrivateLoading`). They are not private.
+    accountant : Accountant, optional
+        Charged with (epsilon, delta) after validation, before any noise is drawn.
 
     Returns
     -------
@@ -268,6 +292,7 @@ def dp_loading(
     k = check_pairs(pairs, n)
     non_private = check_bool(non_private, "non_private")
     rng = check_random_state(random_state)
+    charge(accountant, Budget(epsilon, delta), "dp_loading")
 
     ledger = PrivacyLedger()
     kendall_epsilon = epsilon

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from dppca._validation import check_data, check_epsilon, check_random_state, check_real
+from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.quantiles import durfee_signed_quantile, durfee_upper_quantile
 
@@ -95,7 +96,12 @@ def private_frame(
 
 
 def dp_frame(
-    scores: Any, epsilon: float, *, inflate: float = DEFAULT_INFLATE, random_state: Any = None
+    scores: Any,
+    epsilon: float,
+    *,
+    inflate: float = DEFAULT_INFLATE,
+    random_state: Any = None,
+    accountant: Accountant | None = None,
 ) -> Frame:
     """A square private frame for two-dimensional points (pure epsilon-DP).
 
@@ -109,6 +115,8 @@ def dp_frame(
     inflate : float, default 0.2
         The half-width is ``(1 + inflate) R``.
     random_state : None, int, SeedSequence or Generator
+    accountant : Accountant, optional
+        Charged with (epsilon, 0) before any noise is drawn.
 
     Returns
     -------
@@ -120,4 +128,5 @@ def dp_frame(
     epsilon = check_epsilon(epsilon)
     inflate = check_real(inflate, "inflate", low=0.0, low_inclusive=True)
     rng = check_random_state(random_state)
+    charge(accountant, Budget(epsilon, 0.0), "dp_frame")
     return private_frame(data, epsilon, rng, inflate=inflate, labels=(names[0], names[1]))

@@ -27,9 +27,10 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS
-from dppca.stats.directions import LoadingResult, check_directions, dp_loading
+from dppca.stats.directions import LoadingResult, check_direction_source, dp_loading
 from dppca.stats.frame import DEFAULT_INFLATE, Frame, private_frame
 from dppca.stats.histogram import (
     HISTOGRAM_METHODS,
@@ -188,23 +189,6 @@ def shift_cells(table: pd.DataFrame, center: np.ndarray) -> pd.DataFrame:
     return shifted
 
 
-def _check_direction_source(directions, loading_epsilon, loading_delta, p):
-    if directions is not None:
-        if loading_epsilon is not None or loading_delta is not None:
-            raise ValueError(
-                "loading_epsilon and loading_delta apply only when directions=None (the "
-                "directions are then estimated privately); got both directions and a loading "
-                "budget."
-            )
-        return check_directions(directions, p), None
-    if loading_epsilon is None or loading_delta is None:
-        raise ValueError(
-            "directions=None needs loading_epsilon and loading_delta: the budget for estimating "
-            "private directions (or pass orthonormal directions)."
-        )
-    return None, (check_epsilon(loading_epsilon, "loading_epsilon"), check_delta(loading_delta))
-
-
 def dp_score(
     X: Any,
     epsilon: float,
@@ -221,6 +205,7 @@ def dp_score(
     inflate: float = DEFAULT_INFLATE,
     random_state: Any = None,
     non_private: bool = False,
+    accountant: Accountant | None = None,
 ) -> ScoreResult:
     """A differentially private 2-D histogram of principal-component scores.
 
@@ -254,6 +239,8 @@ def dp_score(
     random_state : None, int, SeedSequence or Generator
     non_private : bool, default False
         Also return :class:`NonPrivateScores` (the raw scores and empirical histograms).
+    accountant : Accountant, optional
+        Charged with the whole cost (see Notes) before any noise is drawn.
 
     Returns
     -------
@@ -281,11 +268,15 @@ def dp_score(
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     inflate = check_real(inflate, "inflate", low=0.0, low_inclusive=True)
     non_private = check_bool(non_private, "non_private")
-    given, loading_budget = _check_direction_source(directions, loading_epsilon, loading_delta, p)
+    given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
     codes, levels = encode_groups(labels, n) if labels is not None else (None, None)
     rng = check_random_state(random_state)
     frame_epsilon, histogram_epsilon = split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE])
     noise = noise_parameters(methods, histogram_epsilon, delta, calibration)
+    cost = Budget(frame_epsilon + histogram_epsilon * len(methods), delta * len(methods))
+    if loading_budget is not None:
+        cost = cost + Budget(*loading_budget)
+    charge(accountant, cost, "dp_score")
 
     ledger = PrivacyLedger()
     loading = None

@@ -1,0 +1,285 @@
+"""Private scree: accuracy, calibrated noise, post-processing, controls and errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dppca import Accountant, Budget, BudgetExceededError, dp_scree
+from dppca.privacy.calibration import gdp_mu
+from dppca.stats.scree import antitonic, joint_gaussian, paired_squares, proportions
+
+PMWM = {"a": 0.0, "b": 400.0, "trim_const": 10, "eta": 0.001}
+HUBER = {"k_min_m2": -30, "k_max_m2": 30, "m2_frac": 0.25}
+CONTROLS = {"clipped": None, "pmwm": PMWM, "huber": HUBER}
+
+
+def _gaussian(n=20000, seed=0, scales=(5.0, 3.0, 2.0, 1.0, 0.5)):
+    rng = np.random.default_rng(seed)
+    p = len(scales)
+    rotation, _ = np.linalg.qr(rng.standard_normal((p, p)))
+    X = (rng.standard_normal((n, p)) * np.array(scales)) @ rotation.T + 7.0
+    return X, rotation
+
+
+@pytest.mark.parametrize("method", ["clipped", "pmwm", "huber"])
+def test_large_epsilon_recovers_the_variances(method):
+    """Within sampling error of the pair-based estimate: sd of a mean of m chi-square(1) W's is
+    var * sqrt(2 / m); five of those, plus 0.5 % for clipping or Huber bias."""
+    X, rotation = _gaussian()
+    result = dp_scree(
+        X,
+        5,
+        1e5,
+        1e-6,
+        method=method,
+        directions=rotation,
+        random_state=1,
+        control=CONTROLS[method],
+        non_private=True,
+    )
+    truth = result.nonprivate.variances
+    m = len(X) // 2
+    tolerance = truth * (5 * math.sqrt(2 / m) + 0.005)
+    assert np.all(np.abs(result.values[method] - truth) <= tolerance)
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1.0, 1e6])
+def test_default_needs_no_tuning_in_any_units(scale):
+    X, rotation = _gaussian(5000, seed=2)
+    base = dp_scree(X, 5, 1e5, 1e-6, directions=rotation, random_state=3)
+    scaled = dp_scree(X * scale, 5, 1e5, 1e-6, directions=rotation, random_state=3)
+    # The private clip levels sit on a log grid (1 % resolution in log units), so the estimates
+    # agree to the clipping bias (below 0.5 %) and sampling error only.
+    assert np.allclose(scaled.values["clipped"] / scale**2, base.values["clipped"], rtol=0.02)
+    assert np.allclose(scaled.pve["clipped"], base.pve["clipped"], atol=0.01)
+
+
+def test_joint_gaussian_noise_is_calibrated():
+    """sd_l = w_l sqrt(k) / (m mu); checked over 4000 draws (5 relative sd of a sample sd)."""
+    rng = np.random.default_rng(0)
+    widths = np.array([1.0, 4.0, 0.5])
+    draws = np.array(
+        [joint_gaussian(np.zeros(3), widths, 10, 0.3, 1e-6, rng)[0] for _ in range(4000)]
+    )
+    expected = widths * math.sqrt(3) / (10 * gdp_mu(0.3, 1e-6))
+    assert np.all(np.abs(draws.std(axis=0) / expected - 1) < 5 / math.sqrt(2 * 4000))
+
+
+def _reproduce_pairs(X, directions, k, seed):
+    """W of a call with random_state=seed and given directions: its first draw is the pairing."""
+    return paired_squares(X @ directions[:, :k], np.random.default_rng(seed))
+
+
+def _standardised_noise(method, control, epsilon, draws=600):
+    X, rotation = _gaussian(400, seed=4, scales=(3.0, 2.0, 1.0))
+    residuals = []
+    for seed in range(draws):
+        result = dp_scree(
+            X,
+            3,
+            epsilon,
+            1e-6,
+            method=method,
+            directions=rotation,
+            mono=False,
+            control=control,
+            random_state=seed,
+        )
+        details = result.settings[method]
+        W = _reproduce_pairs(X, rotation, 3, seed)
+        if method == "clipped":
+            base = np.minimum(W, details["clip_levels"]).mean(axis=0)
+        elif method == "pmwm":
+            base = np.clip(W, details["lower"], details["upper"]).mean(axis=0)
+        else:  # one step from mu0 = 0 with eta0 = 1: the clipped mean gradient
+            base = np.clip(W, -details["thresholds"], details["thresholds"]).mean(axis=0)
+        noisy = details["noise_sd"] > 0  # equal winsorizing bounds: a constant, released exactly
+        assert np.allclose(details["raw"][~noisy], base[~noisy])
+        residuals.extend((details["raw"][noisy] - base[noisy]) / details["noise_sd"][noisy])
+    return np.array(residuals)
+
+
+@pytest.mark.parametrize(
+    ("method", "control"),
+    [
+        ("clipped", None),
+        ("pmwm", {"a": 0.0, "b": 100.0, "trim_const": 5, "eta": 0.05}),
+        ("huber", {**HUBER, "T": 1}),
+    ],
+)
+def test_small_epsilon_noise_has_the_calibrated_sd(method, control):
+    """(raw - noiseless estimate) / recorded sd is standard normal: sd within 5 sample-sd."""
+    residuals = _standardised_noise(method, control, epsilon=0.5)
+    assert len(residuals) > 1000
+    assert abs(residuals.std() - 1) < 5 / math.sqrt(2 * residuals.size)
+    assert abs(residuals.mean()) < 5 / math.sqrt(residuals.size)
+
+
+def test_recorded_noise_follows_the_formulas():
+    X, rotation = _gaussian(1000, seed=5, scales=(3.0, 2.0, 1.0))
+    clipped = dp_scree(
+        X, 3, 0.5, 1e-6, directions=rotation, random_state=0, control={"C_clip": [30.0, 20.0, 10.0]}
+    )
+    m = 500
+    expected = np.array([30.0, 20.0, 10.0]) * math.sqrt(3) / (m * gdp_mu(0.5, 1e-6))
+    assert np.allclose(clipped.settings["clipped"]["noise_sd"], expected, rtol=1e-12)
+    assert clipped.privacy.total == Budget(0.5, 1e-6)  # public clip levels: no quantile spend
+    pmwm = dp_scree(
+        X, 3, 0.5, 1e-6, method="pmwm", directions=rotation, random_state=0, control=PMWM
+    )
+    details = pmwm.settings["pmwm"]
+    widths = details["upper"] - details["lower"]
+    assert np.allclose(details["noise_sd"], widths * math.sqrt(3) / (m * gdp_mu(0.25, 1e-6)))
+    huber = dp_scree(
+        X, 3, 0.5, 1e-6, method="huber", directions=rotation, random_state=0, control=HUBER
+    )
+    details = huber.settings["huber"]
+    mu = gdp_mu(0.5 * 0.75, 1e-6)
+    assert np.allclose(
+        details["noise_sd"], 2 * details["thresholds"] * math.sqrt(3 * details["steps"]) / (m * mu)
+    )
+
+
+@pytest.mark.parametrize("method", ["clipped", "pmwm", "huber"])
+def test_results_non_negative_and_with_mono_non_increasing(method):
+    X, rotation = _gaussian(600, seed=6, scales=(1.0, 1.0, 1.0, 1.0))
+    for seed in range(10):
+        result = dp_scree(
+            X,
+            4,
+            0.2,
+            1e-6,
+            method=method,
+            directions=rotation,
+            control=CONTROLS[method],
+            random_state=seed,
+        )
+        values = result.values[method]
+        assert np.all(values >= 0) and np.all(np.diff(values) <= 1e-12)
+        assert result.pve[method].sum() == pytest.approx(1.0) or result.pve[method].sum() == 0
+        raw = dp_scree(
+            X,
+            4,
+            0.2,
+            1e-6,
+            method=method,
+            directions=rotation,
+            mono=False,
+            control=CONTROLS[method],
+            random_state=seed,
+        ).values[method]
+        assert np.all(raw >= 0)
+
+
+def test_antitonic_is_the_least_squares_fit():
+    values = np.array([3.0, 5.0, 1.0, 2.0, -1.0])
+    fit = antitonic(values)
+    # Pool adjacent violators by hand: (3, 5) -> 4, 4; (1, 2) -> 1.5, 1.5; -1 -> 0.
+    assert np.allclose(fit, [4.0, 4.0, 1.5, 1.5, 0.0])
+    assert np.array_equal(antitonic(np.array([2.0])), np.array([2.0]))
+    assert np.array_equal(proportions(np.zeros(3)), np.zeros(3))
+    assert np.allclose(proportions(np.array([1.0, 3.0])), [0.25, 0.75])
+
+
+def test_ledger_and_accountant():
+    X, rotation = _gaussian(500, seed=7)
+    result = dp_scree(X, 5, 0.6, 1e-6, loading_epsilon=0.4, loading_delta=1e-6, random_state=0)
+    assert result.privacy.total.isclose(Budget(1.0, 2e-6))
+    assert result.privacy.total <= Budget(1.0, 2e-6)
+    quantiles = [e for e in result.privacy if "clip levels" in e.name]
+    assert quantiles[0].epsilon == pytest.approx(0.12) and quantiles[0].delta == 0
+    accountant = Accountant(Budget(1.5, 1e-5))
+    dp_scree(X, 5, 0.6, 1e-6, directions=rotation, accountant=accountant, random_state=0)
+    assert accountant.spent == Budget(0.6, 1e-6)
+    with pytest.raises(BudgetExceededError):
+        dp_scree(
+            X,
+            5,
+            0.5,
+            1e-6,
+            method=("clipped", "huber"),
+            control={"huber": HUBER},
+            directions=rotation,
+            accountant=accountant,
+        )
+    assert accountant.spent == Budget(0.6, 1e-6)
+
+
+def test_several_methods_each_spend_the_full_budget():
+    X, rotation = _gaussian(2000, seed=8)
+    result = dp_scree(
+        X,
+        5,
+        1.0,
+        1e-6,
+        method=("clipped", "pmwm"),
+        control={"pmwm": PMWM},
+        directions=rotation,
+        random_state=0,
+        non_private=True,
+    )
+    assert result.privacy.total.isclose(Budget(2.0, 2e-6))
+    frame = result.to_frame()
+    assert list(frame.columns) == ["clipped", "pmwm"] and frame.index[0] == "PC1"
+    assert result.nonprivate.pca_eigenvalues[0] == pytest.approx(25.0, rel=0.1)
+
+
+def test_dataframe_input_and_names():
+    X, rotation = _gaussian(300, seed=9)
+    frame = pd.DataFrame(X, columns=list("abcde"))
+    result = dp_scree(frame, 2, 1.0, 1e-6, directions=rotation, random_state=0)
+    assert result.feature_names == list("abcde") and result.k == 2
+
+
+BAD = [
+    ({"k": 0}, ValueError, "k must be an integer >= 1"),
+    ({"k": 6}, ValueError, r"k must be an integer in \[1, n_features=5\]"),
+    ({"method": "trimmed"}, ValueError, "method must be one of"),
+    ({"method": "pmwm"}, ValueError, r"needs the control parameter\(s\) \['a', 'b'"),
+    ({"method": "huber"}, ValueError, r"needs the control parameter\(s\) \['k_min_m2'"),
+    ({"control": {"C": 3}}, ValueError, "Unknown control parameter"),
+    ({"control": {"C_clip": -1.0}}, ValueError, "C_clip must be positive"),
+    ({"control": {"C_clip": [1.0, 2.0]}}, ValueError, "C_clip must be 'auto', one number or 5"),
+    ({"control": {"C_clip": "max"}}, ValueError, "C_clip must be one of"),
+    ({"control": {"clip_level": 1.5}}, ValueError, "clip_level must be < 1"),
+    ({"method": "pmwm", "control": {**PMWM, "b": -1.0}}, ValueError, "b must be > 0"),
+    ({"method": "pmwm", "control": {**PMWM, "eta": 0.5}}, ValueError, "eta must be < 0.5"),
+    ({"method": "huber", "control": {**HUBER, "k_max_m2": -40}}, ValueError, "larger than"),
+    ({"method": "huber", "control": {**HUBER, "T": 0}}, ValueError, "T must be an integer >= 1"),
+    ({"method": ("clipped", "pmwm"), "control": PMWM}, ValueError, "keyed by method"),
+    ({"control": {"huber": HUBER}}, ValueError, "not requested"),
+    ({"mono": "yes"}, TypeError, "mono must be True or False"),
+    ({"epsilon": 0.0}, ValueError, "epsilon must be > 0"),
+    ({"directions": None}, ValueError, "directions=None needs loading_epsilon"),
+    ({"directions": np.ones((5, 5))}, ValueError, "orthonormal"),
+    ({"accountant": "budget"}, TypeError, "accountant must be a dppca.Accountant"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), BAD)
+def test_errors_before_any_noise(kwargs, error, message):
+    X, rotation = _gaussian(40, seed=10)
+    rng = np.random.default_rng(0)
+    state = rng.bit_generator.state
+    arguments = {
+        "X": X,
+        "k": 5,
+        "epsilon": 1.0,
+        "delta": 1e-6,
+        "directions": rotation,
+        "random_state": rng,
+        **kwargs,
+    }
+    with pytest.raises(error, match=message):
+        dp_scree(**arguments)
+    assert rng.bit_generator.state == state
+
+
+def test_huber_needs_eight_rows():
+    X, rotation = _gaussian(7, seed=11)
+    with pytest.raises(ValueError, match="needs at least 8 rows"):
+        dp_scree(X, 2, 1.0, 1e-6, method="huber", control=HUBER, directions=rotation)
