@@ -48,3 +48,54 @@ def test_ledger_records_and_totals():
     assert ledger.entries[1].budget == Budget(0.9, 1e-6)
     with pytest.raises(AttributeError):
         ledger.entries[0].epsilon = 5.0
+
+
+def test_split_by_shares_never_exceeds_the_total():
+    import math
+
+    total = Budget(1.0, 1e-5)
+    parts = total.split(loading=1 / 3, scree=1 / 3, score=1 / 3)
+    assert list(parts) == ["loading", "scree", "score"]
+    assert math.fsum(p.epsilon for p in parts.values()) <= 1.0
+    assert math.fsum(p.delta for p in parts.values()) <= 1e-5
+    assert parts["scree"].isclose(Budget(1 / 3, 1e-5 / 3))
+    for shares in ([0.1, 0.2, 0.7], [0.7, 0.2, 0.1], [1 / 7, 2 / 7, 4 / 7]):
+        budget = Budget(0.3, 3e-7)
+        parts = budget.split(a=shares[0], b=shares[1], c=shares[2])
+        assert math.fsum(p.epsilon for p in parts.values()) <= 0.3
+        assert math.fsum(p.delta for p in parts.values()) <= 3e-7
+
+
+def test_split_by_absolute_budgets_and_errors():
+    total = Budget(1.0, 1e-5)
+    parts = total.split(a=Budget(0.5, 5e-6), b=Budget(0.5, 5e-6))
+    assert parts["b"] == Budget(0.5, 5e-6)
+    with pytest.raises(ValueError, match="more than the total"):
+        total.split(a=Budget(0.8), b=Budget(0.3))
+    with pytest.raises(ValueError, match="sum to 1"):
+        total.split(a=0.5, b=0.6)
+    with pytest.raises(ValueError, match=r"split\['a'\] must be > 0"):
+        total.split(a=0.0, b=1.0)
+    with pytest.raises(TypeError, match="not both"):
+        total.split(a=0.5, b=Budget(0.5))
+    with pytest.raises(ValueError, match="at least one"):
+        total.split()
+
+
+def test_accountant_records_refuses_and_reports():
+    from dppca import Accountant, BudgetExceededError
+
+    accountant = Accountant(Budget(1.0, 1e-6))
+    accountant.spend(Budget(0.3, 2e-7), name="first")
+    accountant.spend(Budget(0.7, 8e-7))
+    assert accountant.spent.isclose(Budget(1.0, 1e-6))
+    assert [entry.name for entry in accountant.ledger] == ["first", "spend 2"]
+    with pytest.raises(BudgetExceededError, match="would exceed"):
+        accountant.spend(Budget(0.01))
+    assert len(accountant.ledger) == 2
+    assert accountant.remaining == Budget(0.0, 0.0)
+    with pytest.raises(TypeError, match="Budget"):
+        accountant.spend((0.1, 0.0))
+    with pytest.raises(TypeError, match="total must be a Budget"):
+        Accountant(1.0)
+    assert "Accountant(total=Budget(epsilon=1" in repr(accountant)

@@ -2,7 +2,9 @@
 
 Public API
 ----------
+dp_pca          directions, scree and score histogram in one call (:class:`DPPCAResult`)
 dp_loading      private principal directions (returns a :class:`LoadingResult`)
+dp_scree        private variances along private directions (:class:`ScreeResult`)
 dp_score        a private 2-D histogram of PC scores on a private frame (:class:`ScoreResult`)
 sample_scores   synthetic score points from a private histogram (post-processing)
 dp_quantile     Durfee's unbounded private quantile; dp_frame, the private square frame
@@ -18,6 +20,7 @@ from dppca.exceptions import (
     EmptyHistogramError,
     PrivacyWarning,
 )
+from dppca.pipeline import DPPCAResult, NonPrivatePCA, PCASummary, dp_pca
 from dppca.privacy.accountant import Accountant
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.calibration import (
@@ -40,6 +43,7 @@ __all__ = [
     "Accountant",
     "Budget",
     "BudgetExceededError",
+    "DPPCAResult",
     "DurfeeStepLimitWarning",
     "EmptyHistogramError",
     "Frame",
@@ -47,8 +51,10 @@ __all__ = [
     "LoadingResult",
     "NoMassWarning",
     "NonPrivateLoading",
+    "NonPrivatePCA",
     "NonPrivateScores",
     "NonPrivateScree",
+    "PCASummary",
     "PrivacyLedger",
     "PrivacyWarning",
     "PrivateQuantile",
@@ -58,6 +64,7 @@ __all__ = [
     "classical_gaussian_multiplier",
     "dp_frame",
     "dp_loading",
+    "dp_pca",
     "dp_quantile",
     "dp_score",
     "dp_scree",

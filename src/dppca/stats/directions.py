@@ -33,7 +33,7 @@ from dppca.privacy.mechanisms import symmetric_gaussian_noise
 from dppca.privacy.quantiles import durfee_upper_quantile
 from dppca.stats.kendall import check_pairs, kendall_sum, pair_count
 from dppca.stats.sensitivity import SENSITIVITIES, kendall_sensitivity
-from dppca.stats.signs import make_sign_transform
+from dppca.stats.signs import SignTransform, make_sign_transform
 
 MECHANISMS = ("gaussian", "paper")
 
@@ -102,6 +102,29 @@ def check_direction_source(
             "private directions (or pass orthonormal directions)."
         )
     return None, (check_epsilon(loading_epsilon, "loading_epsilon"), check_delta(loading_delta))
+
+
+def check_sign_settings(
+    transform: Any,
+    radius: Any,
+    radius_share: Any = DEFAULT_RADIUS_SHARE,
+    radius_level: Any = DEFAULT_RADIUS_LEVEL,
+) -> tuple[SignTransform | None, float, float]:
+    """Validate the spatial-sign settings: the transform (None for ``radius="auto"``, resolved
+    privately later) and the automatic radius's share and level."""
+    if not isinstance(radius, str):
+        return make_sign_transform(transform, radius), radius_share, radius_level
+    if radius != "auto":
+        raise ValueError(f'radius must be a positive number or "auto"; got {radius!r}.')
+    if transform != "winsorized":
+        raise ValueError(
+            f'radius="auto" applies to transform="winsorized"; got transform={transform!r}.'
+        )
+    return (
+        None,
+        check_real(radius_share, "radius_share", low=0.0, high=1.0),
+        check_real(radius_level, "radius_level", low=0.0, high=1.0),
+    )
 
 
 def _pair_half_distances(X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -275,19 +298,10 @@ def dp_loading(
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     if mechanism == "paper":
         sensitivity, calibration = "paper", "classical"
-    auto_radius = isinstance(radius, str)
-    if auto_radius:
-        if radius != "auto":
-            raise ValueError(f'radius must be a positive number or "auto"; got {radius!r}.')
-        if transform != "winsorized":
-            raise ValueError(
-                f'radius="auto" applies to transform="winsorized"; got transform={transform!r}.'
-            )
-        radius_share = check_real(radius_share, "radius_share", low=0.0, high=1.0)
-        radius_level = check_real(radius_level, "radius_level", low=0.0, high=1.0)
-        sign = None
-    else:
-        sign = make_sign_transform(transform, radius)
+    sign, radius_share, radius_level = check_sign_settings(
+        transform, radius, radius_share, radius_level
+    )
+    auto_radius = sign is None
     n, p = data.shape
     k = check_pairs(pairs, n)
     non_private = check_bool(non_private, "non_private")

@@ -260,22 +260,12 @@ def dp_score(
     X, labels = take_group_column(X, groups)
     data, names = check_data(X)
     n, p = data.shape
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
-    bins = check_bins(bins)
-    methods = check_methods(method)
-    axes = check_axes(axes, p)
-    calibration = check_option(calibration, "calibration", CALIBRATIONS)
-    inflate = check_real(inflate, "inflate", low=0.0, low_inclusive=True)
+    plan = plan_score(epsilon, delta, bins, method, axes, p, calibration, inflate)
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
     codes, levels = encode_groups(labels, n) if labels is not None else (None, None)
     rng = check_random_state(random_state)
-    frame_epsilon, histogram_epsilon = split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE])
-    noise = noise_parameters(methods, histogram_epsilon, delta, calibration)
-    cost = Budget(frame_epsilon + histogram_epsilon * len(methods), delta * len(methods))
-    if loading_budget is not None:
-        cost = cost + Budget(*loading_budget)
+    cost = plan.cost if loading_budget is None else plan.cost + Budget(*loading_budget)
     charge(accountant, cost, "dp_score")
 
     ledger = PrivacyLedger()
@@ -284,40 +274,161 @@ def dp_score(
         loading = dp_loading(data, *loading_budget, random_state=rng)
         ledger.extend(loading.privacy)
         given = loading.directions
-    axis_labels = (f"PC{axes[0]}", f"PC{axes[1]}")
-    scores = data @ given[:, [axes[0] - 1, axes[1] - 1]]
+    release = score_release(data, given, plan, codes, levels, rng, ledger, non_private=non_private)
+    return ScoreResult(
+        frame=release.frame,
+        histograms=release.histograms,
+        groups=release.groups,
+        group_sizes=release.group_sizes,
+        axes=plan.axes,
+        bins=plan.bins,
+        directions=given,
+        feature_names=names,
+        n_samples=n,
+        settings={
+            **plan.settings(),
+            "directions": "private (dp_loading)" if loading is not None else "given",
+        },
+        privacy=ledger,
+        loading=loading,
+        nonprivate=release.nonprivate,
+    )
 
+
+@dataclass(frozen=True)
+class ScorePlan:
+    """Validated settings of a score release and its budget split (no data, no noise)."""
+
+    axes: tuple[int, int]
+    bins: tuple[int, int]
+    methods: tuple[str, ...]
+    calibration: str
+    inflate: float
+    epsilon: float
+    delta: float
+    frame_epsilon: float
+    histogram_epsilon: float
+    noise: dict[str, float]
+
+    @property
+    def cost(self) -> Budget:
+        """Frame plus every method's histogram, by basic composition."""
+        count = len(self.methods)
+        return Budget(self.frame_epsilon + self.histogram_epsilon * count, self.delta * count)
+
+    @property
+    def axis_labels(self) -> tuple[str, str]:
+        return (f"PC{self.axes[0]}", f"PC{self.axes[1]}")
+
+    def settings(self) -> dict[str, Any]:
+        return {
+            "epsilon": self.epsilon,
+            "delta": self.delta,
+            "frame_epsilon": self.frame_epsilon,
+            "histogram_epsilon": self.histogram_epsilon,
+            "methods": self.methods,
+            "calibration": self.calibration,
+            **self.noise,
+            "inflate": self.inflate,
+        }
+
+
+def plan_score(
+    epsilon: Any,
+    delta: Any,
+    bins: Any,
+    method: Any,
+    axes: Any,
+    p: int,
+    calibration: Any = "analytic",
+    inflate: Any = DEFAULT_INFLATE,
+) -> ScorePlan:
+    """Validate a score release's settings and split its budget: frame 0.35 epsilon (no delta),
+    each histogram 0.65 epsilon and all of delta."""
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    bins = check_bins(bins)
+    methods = check_methods(method)
+    axes = check_axes(axes, p)
+    calibration = check_option(calibration, "calibration", CALIBRATIONS)
+    inflate = check_real(inflate, "inflate", low=0.0, low_inclusive=True)
+    frame_epsilon, histogram_epsilon = split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE])
+    noise = noise_parameters(methods, histogram_epsilon, delta, calibration)
+    return ScorePlan(
+        axes,
+        bins,
+        methods,
+        calibration,
+        inflate,
+        epsilon,
+        delta,
+        frame_epsilon,
+        histogram_epsilon,
+        noise,
+    )
+
+
+@dataclass(frozen=True)
+class ScoreRelease:
+    frame: Frame
+    histograms: dict[str, pd.DataFrame]
+    groups: dict[Any, dict[str, pd.DataFrame]] | None
+    group_sizes: dict[Any, int] | None
+    nonprivate: NonPrivateScores | None
+
+
+def score_release(
+    data: np.ndarray,
+    directions: np.ndarray,
+    plan: ScorePlan,
+    codes: np.ndarray | None,
+    levels: list[Any] | None,
+    rng: np.random.Generator,
+    ledger: PrivacyLedger,
+    *,
+    non_private: bool = False,
+) -> ScoreRelease:
+    """The frame and histograms of the scores on ``directions`` (entries go to ``ledger``)."""
+    n = data.shape[0]
+    axes = plan.axes
+    scores = data @ directions[:, [axes[0] - 1, axes[1] - 1]]
     frame = private_frame(
-        scores, frame_epsilon, rng, inflate=inflate, labels=axis_labels, prefix="score: frame"
+        scores,
+        plan.frame_epsilon,
+        rng,
+        inflate=plan.inflate,
+        labels=plan.axis_labels,
+        prefix="score: frame",
     )
     ledger.extend(frame.privacy)
-    cells = grid_cells(frame, bins)
-    index = cell_index(scores, frame, bins)
+    cells = grid_cells(frame, plan.bins)
+    index = cell_index(scores, frame, plan.bins)
     size = len(cells)
+    budget = Budget(plan.histogram_epsilon, plan.delta)
 
     histograms: dict[str, pd.DataFrame] = {}
     by_group: dict[Any, dict[str, pd.DataFrame]] | None = None
     group_sizes = None
     if codes is None:
         counts = np.bincount(index, minlength=size)
-        for name in methods:
-            prob = private_probabilities(counts, name, noise, rng)
+        for name in plan.methods:
+            prob = private_probabilities(counts, name, plan.noise, rng)
             histograms[name] = with_probabilities(cells, prob)
             ledger.record(
                 f"score: histogram ({name})",
-                _MECHANISM_NAMES[name].format(calibration=calibration),
-                Budget(histogram_epsilon, delta),
+                _MECHANISM_NAMES[name].format(calibration=plan.calibration),
+                budget,
             )
     else:
         sizes = np.bincount(codes, minlength=len(levels))
         group_sizes = {level: int(count) for level, count in zip(levels, sizes, strict=True)}
         group_counts = [np.bincount(index[codes == g], minlength=size) for g in range(len(levels))]
         by_group = {level: {} for level in levels}
-        for name in methods:
+        for name in plan.methods:
             mixture = np.zeros(size)
             for g, level in enumerate(levels):
                 prob = private_probabilities(
-                    group_counts[g], name, noise, rng, where=f" of group {level!r}"
+                    group_counts[g], name, plan.noise, rng, where=f" of group {level!r}"
                 )
                 by_group[level][name] = with_probabilities(cells, prob)
                 mixture += sizes[g] / n * prob
@@ -325,41 +436,24 @@ def dp_score(
             histograms[name] = with_probabilities(cells, mixture / total if total > 0 else mixture)
             ledger.record(
                 f"score: histogram ({name}), {len(levels)} groups in parallel",
-                _MECHANISM_NAMES[name].format(calibration=calibration),
-                Budget(histogram_epsilon, delta),
+                _MECHANISM_NAMES[name].format(calibration=plan.calibration),
+                budget,
             )
-
     reference = None
     if non_private:
-        reference = _nonprivate_scores(scores, axis_labels, index, cells, codes, levels)
-    return ScoreResult(
-        frame=frame,
-        histograms=histograms,
-        groups=by_group,
-        group_sizes=group_sizes,
-        axes=axes,
-        bins=bins,
-        directions=given,
-        feature_names=names,
-        n_samples=n,
-        settings={
-            "epsilon": epsilon,
-            "delta": delta,
-            "frame_epsilon": frame_epsilon,
-            "histogram_epsilon": histogram_epsilon,
-            "methods": methods,
-            "calibration": calibration,
-            **noise,
-            "inflate": inflate,
-            "directions": "private (dp_loading)" if loading is not None else "given",
-        },
-        privacy=ledger,
-        loading=loading,
-        nonprivate=reference,
-    )
+        reference = empirical_scores(scores, plan.axis_labels, index, cells, codes, levels)
+    return ScoreRelease(frame, histograms, by_group, group_sizes, reference)
 
 
-def _nonprivate_scores(scores, axis_labels, index, cells, codes, levels) -> NonPrivateScores:
+def empirical_scores(
+    scores: np.ndarray,
+    axis_labels: tuple[str, str],
+    index: np.ndarray,
+    cells: pd.DataFrame,
+    codes: np.ndarray | None,
+    levels: list[Any] | None,
+) -> NonPrivateScores:
+    """The non-private scores and their empirical histograms (pooled and per group)."""
     size = len(cells)
     table = pd.DataFrame(scores, columns=list(axis_labels))
     pooled = np.bincount(index, minlength=size) / len(index)

@@ -57,7 +57,13 @@ from dppca.stats.directions import (
 SCREE_METHODS = ("clipped", "pmwm", "huber")
 _REQUIRED = object()
 CONTROL_DEFAULTS: dict[str, dict[str, Any]] = {
-    "clipped": {"C_clip": "auto", "clip_level": 0.9, "clip_multiplier": 4.0, "clip_share": 0.2},
+    "clipped": {
+        "C_clip": "auto",
+        "clip_level": 0.9,
+        "clip_multiplier": 4.0,
+        "clip_share": 0.2,
+        "clip_beta": 1.05,
+    },
     "pmwm": {
         "a": _REQUIRED,
         "b": _REQUIRED,
@@ -139,8 +145,9 @@ def _clipped(W, epsilon, delta, rng, control, ledger, label):
             warnings.simplefilter("always", DurfeeStepLimitWarning)
             for column in range(k):
                 log_level = durfee_signed_quantile(
-                    logs[:, column], control["clip_level"], each, rng
+                    logs[:, column], control["clip_level"], each, rng, beta=control["clip_beta"]
                 )
+                log_level = _round_up_negative(log_level, control["clip_beta"])
                 levels[column] = math.exp(min(log_level, _LOG_CAP))
         _summarise_capped(caught, label)
         clips = control["clip_multiplier"] * levels
@@ -158,6 +165,16 @@ def _clipped(W, epsilon, delta, rng, control, ledger, label):
     ledger.record(f"{label}: clipped means", "joint Gaussian (GDP)", Budget(mean_epsilon, delta))
     details["noise_sd"] = sd
     return values, details
+
+
+def _round_up_negative(value: float, beta: float) -> float:
+    """A two-sided Durfee answer ``-(beta^k - 1) < 0`` rounds the quantile down (its negative
+    branch stops at the first grid point beyond it); move it one grid point up,
+    ``-(beta^(k-1) - 1)``, so that clip levels err on the high side (post-processing)."""
+    if value >= 0:
+        return value
+    step = round(math.log1p(-value) / math.log(beta))
+    return -math.expm1((step - 1) * math.log(beta))
 
 
 def _pmwm(W, epsilon, delta, rng, control, ledger, label):
@@ -315,6 +332,7 @@ def _validate_control(method: str, c: dict[str, Any], k: int) -> dict[str, Any]:
         c["clip_level"] = check_real(c["clip_level"], "clip_level", low=0.0, high=1.0)
         c["clip_multiplier"] = check_real(c["clip_multiplier"], "clip_multiplier", low=0.0)
         c["clip_share"] = check_real(c["clip_share"], "clip_share", low=0.0, high=1.0)
+        c["clip_beta"] = check_real(c["clip_beta"], "clip_beta", low=1.0)
     elif method == "pmwm":
         c["a"] = check_real(c["a"], "a", low=0.0, low_inclusive=True)
         c["b"] = check_real(c["b"], "b", low=c["a"])
@@ -492,7 +510,9 @@ def dp_scree(
     control : dict, optional
         Method parameters (a dict keyed by method when several are requested).
         ``"clipped"``: ``C_clip`` ("auto" or public numbers), ``clip_level`` (0.9),
-        ``clip_multiplier`` (4), ``clip_share`` (0.2 of epsilon for the automatic levels).
+        ``clip_multiplier`` (4), ``clip_share`` (0.2 of epsilon for the automatic levels),
+        ``clip_beta`` (1.05: the grid ratio of the search on ``log W``; a coarse grid stops
+        early less often when each quantile's epsilon is small).
         ``"pmwm"``: ``a``, ``b`` (public bounds on W), ``trim_const``, ``eta`` (required),
         ``beta`` (1.01), ``split_mode`` (False). ``"huber"``: ``k_min_m2``, ``k_max_m2``,
         ``m2_frac`` (required), ``mu0`` (0), ``eta0`` (1), ``T`` (ceil(log m)), ``M``

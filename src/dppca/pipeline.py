@@ -1,0 +1,574 @@
+"""``dp_pca``: private directions, scree and score histogram in one call (SPEC 4.2).
+
+The total (epsilon, delta) is split between the loading (directions), the scree and the score
+(frame and histogram) releases, by default a third each for epsilon and for delta. One set of
+private directions feeds the scree and the score histogram. The result holds only private
+releases and their post-processing, plus, when asked, a non-private ordinary-PCA reference that is
+named as such and never feeds a private release.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dppca._groups import encode_groups, take_group_column
+from dppca._validation import (
+    check_bool,
+    check_data,
+    check_delta,
+    check_epsilon,
+    check_option,
+    check_positive_int,
+    check_random_state,
+)
+from dppca.privacy.accountant import Accountant, charge
+from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
+from dppca.privacy.calibration import CALIBRATIONS
+from dppca.stats.directions import (
+    align_columns,
+    check_sign_settings,
+    descending_eigh,
+    dp_loading,
+)
+from dppca.stats.frame import Frame
+from dppca.stats.histogram import HISTOGRAM_METHODS, cell_index, grid_cells
+from dppca.stats.scores import empirical_scores, plan_score, score_release
+from dppca.stats.scree import (
+    SCREE_METHODS,
+    check_scree_control,
+    proportions,
+    scree_release,
+)
+
+COMPONENTS = ("loading", "scree", "score")
+FORMAT = "dppca.DPPCAResult"
+FORMAT_VERSION = 1
+
+
+def check_split(split: Any, total: Budget) -> dict[str, Budget]:
+    """The budget of each component: shares (or absolute Budgets) for loading, scree, score."""
+    if split is None:
+        split = {name: 1 / 3 for name in COMPONENTS}
+    if not isinstance(split, dict):
+        raise TypeError(
+            "split must be a dict with keys 'loading', 'scree', 'score' (shares summing to 1, "
+            f"or Budget values); got {split!r}."
+        )
+    if set(split) != set(COMPONENTS):
+        raise ValueError(
+            f"split must have exactly the keys {list(COMPONENTS)}; got {sorted(split)}."
+        )
+    parts = total.split(**{name: split[name] for name in COMPONENTS})
+    for name, part in parts.items():
+        if part.epsilon <= 0 or part.delta <= 0:
+            raise ValueError(
+                f"split gives the {name} component {part!r}; every component needs epsilon > 0 "
+                "and delta > 0."
+            )
+    return parts
+
+
+@dataclass(frozen=True)
+class NonPrivatePCA:
+    """Ordinary PCA of the same data, computed only on request. **Not** differentially private.
+
+    Attributes
+    ----------
+    directions : ndarray of shape (p, p)
+        Eigenvectors of the sample covariance, descending, each sign-aligned to the private
+        direction of the same rank.
+    eigenvalues : ndarray of shape (k,)
+        The top ``k`` eigenvalues (clipped at 0).
+    pve : ndarray of shape (k,)
+        Normalised over the ``k`` components, as the private PVE.
+    scores : DataFrame of shape (n, 2)
+        Every row's coordinates on the two plotted ordinary-PCA axes (uncentred, like the
+        private ones), with ``group`` when groups were given.
+    histogram : DataFrame
+        Empirical histogram of those scores on the private frame's grid.
+    groups : dict or None
+        Per group, the empirical histogram normalised within the group.
+    variable_sd : ndarray of shape (p,)
+        Sample standard deviations of the variables.
+    """
+
+    directions: np.ndarray
+    eigenvalues: np.ndarray
+    pve: np.ndarray
+    scores: pd.DataFrame
+    histogram: pd.DataFrame
+    groups: dict[Any, pd.DataFrame] | None
+    variable_sd: np.ndarray
+
+
+@dataclass(frozen=True)
+class PCASummary:
+    """Importance and budget tables of a :class:`DPPCAResult`."""
+
+    importance: pd.DataFrame
+    budget: pd.DataFrame
+    header: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.header}\n\nImportance of components (private):\n"
+            f"{self.importance.to_string(float_format=lambda v: f'{v:.4g}')}\n"
+            "Proportions are normalised over the k estimated components.\n\n"
+            f"Privacy budget spent:\n{self.budget.to_string(float_format=lambda v: f'{v:.4g}')}"
+        )
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
+class DPPCAResult:
+    """The private release of :func:`dp_pca`.
+
+    Attributes
+    ----------
+    directions : ndarray of shape (p, p)
+        Private principal directions (columns, descending).
+    kendall_eigenvalues : ndarray of shape (p,)
+        Eigenvalues of the noisy Kendall matrix.
+    scree : ndarray of shape (k,)
+        Private variances along the first ``k`` directions.
+    pve : ndarray of shape (k,)
+        ``scree / sum(scree)``.
+    frame : Frame
+        The private square frame of the score plot.
+    histogram : DataFrame
+        The private score histogram (cells and ``prob``); with groups, the mixture of the group
+        histograms with the public group proportions.
+    groups : dict or None
+        Per group label, its private histogram (normalised within the group).
+    group_sizes : dict or None
+        Public group sizes.
+    feature_names : list of str
+    n_samples, k : int
+    axes, bins : tuple of int
+    budgets : dict of str to Budget
+        The allocation to loading, scree and score.
+    settings : dict
+    privacy : PrivacyLedger
+        Every release; its total never exceeds the requested (epsilon, delta).
+    nonprivate : NonPrivatePCA or None
+    """
+
+    directions: np.ndarray
+    kendall_eigenvalues: np.ndarray
+    scree: np.ndarray
+    pve: np.ndarray
+    frame: Frame
+    histogram: pd.DataFrame = field(repr=False)
+    groups: dict[Any, pd.DataFrame] | None = field(repr=False)
+    group_sizes: dict[Any, int] | None
+    feature_names: list[str]
+    n_samples: int
+    k: int
+    axes: tuple[int, int]
+    bins: tuple[int, int]
+    budgets: dict[str, Budget]
+    settings: dict[str, Any] = field(repr=False)
+    privacy: PrivacyLedger = field(repr=False)
+    nonprivate: NonPrivatePCA | None = field(default=None, repr=False)
+
+    @property
+    def loadings(self) -> pd.DataFrame:
+        """The private directions: index = variable names, columns ``PC1..PCp``."""
+        columns = [f"PC{j + 1}" for j in range(self.directions.shape[1])]
+        return pd.DataFrame(self.directions, index=self.feature_names, columns=columns)
+
+    def summary(self) -> PCASummary:
+        """Importance table (scree, PVE, cumulative PVE) and the budget spent by component."""
+        columns = [f"PC{j + 1}" for j in range(self.k)]
+        importance = pd.DataFrame(
+            [self.scree, self.pve, np.cumsum(self.pve)],
+            index=["Variance (scree)", "Proportion of variance", "Cumulative proportion"],
+            columns=columns,
+        )
+        rows = {
+            "Loading": "loading",
+            "Scree": "scree",
+            "Score frame": "score: frame",
+            "Score histogram": "score: histogram",
+        }
+        budget = pd.DataFrame(
+            [
+                [
+                    sum(e.epsilon for e in self.privacy if e.name.startswith(prefix)),
+                    sum(e.delta for e in self.privacy if e.name.startswith(prefix)),
+                ]
+                for prefix in rows.values()
+            ],
+            index=list(rows),
+            columns=["epsilon", "delta"],
+        )
+        total = self.privacy.total
+        budget.loc["Total"] = [total.epsilon, total.delta]
+        header = (
+            f"Differentially private PCA: {self.n_samples} observations x "
+            f"{len(self.feature_names)} variables; scree of {self.k} components "
+            f"({self.settings['scree_method']}); score histogram {self.settings['score_method']} "
+            f"on PC{self.axes[0]} x PC{self.axes[1]}"
+        )
+        return PCASummary(importance, budget, header)
+
+    def __repr__(self) -> str:
+        total = self.privacy.total
+        shown = ", ".join(f"{v:.4g}" for v in self.scree[:6])
+        more = f" (first 6 of {self.k})" if self.k > 6 else ""
+        reference = "included" if self.nonprivate is not None else "not computed"
+        return "\n".join(
+            [
+                "Differentially private PCA (g-DPPCA)",
+                f"Data: {self.n_samples} observations x {len(self.feature_names)} variables",
+                f"Components: {self.directions.shape[1]} directions; {self.k} scree estimates",
+                f"Score axes: PC{self.axes[0]}, PC{self.axes[1]}; bins {self.bins}",
+                f"Methods: scree {self.settings['scree_method']}, score "
+                f"{self.settings['score_method']}",
+                f"Privacy spent: epsilon = {total.epsilon:.4g}, delta = {total.delta:.4g}",
+                f"Private scree: {shown}{more}",
+                f"Non-private reference: {reference}",
+                "Use .summary() for the importance and budget tables.",
+            ]
+        )
+
+    def to_dict(self, include_nonprivate: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict of the private release (and the reference only on request)."""
+        include_nonprivate = check_bool(include_nonprivate, "include_nonprivate")
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "n_samples": self.n_samples,
+            "feature_names": list(self.feature_names),
+            "k": self.k,
+            "axes": list(self.axes),
+            "bins": list(self.bins),
+            "directions": self.directions.tolist(),
+            "kendall_eigenvalues": self.kendall_eigenvalues.tolist(),
+            "scree": self.scree.tolist(),
+            "pve": self.pve.tolist(),
+            "frame": {
+                "center": self.frame.center.tolist(),
+                "radius": self.frame.radius,
+                "quantile_radius": self.frame.quantile_radius,
+                "inflate": self.frame.inflate,
+            },
+            "histogram": _table_to_dict(self.histogram),
+            "groups": None
+            if self.groups is None
+            else [
+                {
+                    "label": _json_label(label),
+                    "size": self.group_sizes[label],
+                    "histogram": _table_to_dict(table),
+                }
+                for label, table in self.groups.items()
+            ],
+            "budgets": {name: [b.epsilon, b.delta] for name, b in self.budgets.items()},
+            "settings": _jsonable(self.settings),
+            "privacy": [
+                {"name": e.name, "mechanism": e.mechanism, "epsilon": e.epsilon, "delta": e.delta}
+                for e in self.privacy
+            ],
+        }
+        if include_nonprivate:
+            if self.nonprivate is None:
+                raise ValueError(
+                    "include_nonprivate=True, but no non-private reference was computed; run "
+                    "dp_pca(..., non_private=True)."
+                )
+            reference = self.nonprivate
+            data["nonprivate"] = {
+                "warning": "NOT differentially private: ordinary PCA of the raw data.",
+                "directions": reference.directions.tolist(),
+                "eigenvalues": reference.eigenvalues.tolist(),
+                "pve": reference.pve.tolist(),
+                "scores": {
+                    column: _json_values(reference.scores[column])
+                    for column in reference.scores.columns
+                },
+                "histogram": _table_to_dict(reference.histogram),
+                "groups": None
+                if reference.groups is None
+                else [
+                    {"label": _json_label(label), "histogram": _table_to_dict(table)}
+                    for label, table in reference.groups.items()
+                ],
+                "variable_sd": reference.variable_sd.tolist(),
+            }
+        return data
+
+    def to_json(self, include_nonprivate: bool = False, **kwargs: Any) -> str:
+        """JSON text of :meth:`to_dict` (``kwargs`` go to :func:`json.dumps`)."""
+        return json.dumps(self.to_dict(include_nonprivate=include_nonprivate), **kwargs)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DPPCAResult:
+        """Rebuild a result from :meth:`to_dict` output."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"data is not a {FORMAT} export.")
+        if data.get("version") != FORMAT_VERSION:
+            raise ValueError(f"Unsupported {FORMAT} version {data.get('version')!r}.")
+        ledger = PrivacyLedger([LedgerEntry(**entry) for entry in data["privacy"]])
+        frame_ledger = PrivacyLedger([e for e in ledger if e.name.startswith("score: frame")])
+        frame = Frame(
+            center=np.array(data["frame"]["center"]),
+            radius=data["frame"]["radius"],
+            quantile_radius=data["frame"]["quantile_radius"],
+            inflate=data["frame"]["inflate"],
+            privacy=frame_ledger,
+        )
+        groups = group_sizes = None
+        if data["groups"] is not None:
+            groups = {item["label"]: _table_from_dict(item["histogram"]) for item in data["groups"]}
+            group_sizes = {item["label"]: item["size"] for item in data["groups"]}
+        nonprivate = None
+        if "nonprivate" in data:
+            ref = data["nonprivate"]
+            scores = pd.DataFrame(ref["scores"])
+            if "group" in scores:
+                scores["group"] = pd.Categorical(scores["group"], categories=list(groups or []))
+            nonprivate = NonPrivatePCA(
+                directions=np.array(ref["directions"]),
+                eigenvalues=np.array(ref["eigenvalues"]),
+                pve=np.array(ref["pve"]),
+                scores=scores,
+                histogram=_table_from_dict(ref["histogram"]),
+                groups=None
+                if ref["groups"] is None
+                else {item["label"]: _table_from_dict(item["histogram"]) for item in ref["groups"]},
+                variable_sd=np.array(ref["variable_sd"]),
+            )
+        return cls(
+            directions=np.array(data["directions"]),
+            kendall_eigenvalues=np.array(data["kendall_eigenvalues"]),
+            scree=np.array(data["scree"]),
+            pve=np.array(data["pve"]),
+            frame=frame,
+            histogram=_table_from_dict(data["histogram"]),
+            groups=groups,
+            group_sizes=group_sizes,
+            feature_names=list(data["feature_names"]),
+            n_samples=data["n_samples"],
+            k=data["k"],
+            axes=tuple(data["axes"]),
+            bins=tuple(data["bins"]),
+            budgets={name: Budget(*value) for name, value in data["budgets"].items()},
+            settings=data["settings"],
+            privacy=ledger,
+            nonprivate=nonprivate,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> DPPCAResult:
+        """Rebuild a result from :meth:`to_json` output."""
+        return cls.from_dict(json.loads(text))
+
+
+def _table_to_dict(table: pd.DataFrame) -> dict[str, list[float]]:
+    return {column: table[column].astype(float).tolist() for column in table.columns}
+
+
+def _table_from_dict(data: dict[str, list[float]]) -> pd.DataFrame:
+    return pd.DataFrame({column: np.array(values, dtype=float) for column, values in data.items()})
+
+
+def _json_label(label: Any) -> Any:
+    """A group label as a JSON value: strings, integers, floats and booleans stay as they are."""
+    if isinstance(label, np.generic):
+        label = label.item()
+    return label if isinstance(label, str | int | float | bool) else str(label)
+
+
+def _json_values(series: pd.Series) -> list[Any]:
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return [_json_label(value) for value in series]
+    return series.astype(float).tolist()
+
+
+def _jsonable(value: Any) -> Any:
+    """Settings as plain JSON types (arrays to lists, tuples to lists)."""
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def dp_pca(
+    X: Any,
+    epsilon: float,
+    delta: float,
+    *,
+    split: dict[str, Any] | None = None,
+    k: int | None = None,
+    scree: str = "clipped",
+    score: str = "sparse",
+    bins: Any = (20, 20),
+    axes: Any = (1, 2),
+    groups: Any = None,
+    scree_control: dict[str, Any] | None = None,
+    mono: bool = True,
+    transform: Any = "spherical",
+    radius: Any = None,
+    calibration: str = "analytic",
+    non_private: bool = False,
+    random_state: Any = None,
+    accountant: Accountant | None = None,
+) -> DPPCAResult:
+    """Differentially private PCA: directions, scree and score histogram in one release.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        At least two variables. No centring or scaling is applied.
+    epsilon, delta : float
+        The total budget.
+    split : dict, optional
+        Keys ``"loading"``, ``"scree"``, ``"score"``: shares (positive, summing to 1 within 1e-8,
+        applied to epsilon and delta alike) or absolute :class:`Budget` values (together at most
+        the total). Default a third each.
+    k : int, optional
+        Components in the scree, ``2 <= k <= p``; default ``p``.
+    scree : {"clipped", "pmwm", "huber"}, default "clipped"
+        The default needs no tuning; the others need ``scree_control`` (see :func:`dp_scree`).
+    score : {"sparse", "add"}, default "sparse"
+    bins : int or (int, int), default (20, 20)
+    axes : (int, int), default (1, 2)
+        Two different PC numbers between 1 and ``k``.
+    groups : str or array-like, optional
+        Public labels (a column name of a DataFrame ``X`` or one label per row): one histogram
+        per group on the shared frame (parallel composition).
+    scree_control : dict, optional
+        Parameters of the scree method.
+    mono : bool, default True
+        Non-increasing, non-negative scree by antitonic least squares.
+    transform, radius : optional
+        The generalized spatial sign of the directions (see :func:`dp_loading`).
+    calibration : {"analytic", "classical"}, default "analytic"
+        Gaussian calibration of the directions and of an additive histogram.
+    non_private : bool, default False
+        Also compute the ordinary-PCA reference (:class:`NonPrivatePCA`), not private.
+    random_state : None, int, SeedSequence or Generator
+    accountant : Accountant, optional
+        Charged with the total before any noise is drawn.
+
+    Returns
+    -------
+    DPPCAResult
+    """
+    X, labels = take_group_column(X, groups)
+    data, names = check_data(X)
+    n, p = data.shape
+    if p < 2:
+        raise ValueError(f"X must have at least 2 variables for dp_pca; got {p}.")
+    if len(set(names)) != len(names):
+        raise ValueError("X must have unique variable names.")
+    total = Budget(check_epsilon(epsilon), check_delta(delta))
+    budgets = check_split(split, total)
+    k = p if k is None else check_positive_int(k, "k")
+    if not 2 <= k <= p:
+        raise ValueError(f"k must be an integer in [2, p={p}]; got {k}.")
+    scree = check_option(scree, "scree", SCREE_METHODS)
+    score = check_option(score, "score", HISTOGRAM_METHODS)
+    control = check_scree_control(scree, scree_control, k)
+    calibration = check_option(calibration, "calibration", CALIBRATIONS)
+    plan = plan_score(
+        budgets["score"].epsilon, budgets["score"].delta, bins, score, axes, k, calibration
+    )
+    mono = check_bool(mono, "mono")
+    non_private = check_bool(non_private, "non_private")
+    codes, levels = encode_groups(labels, n) if labels is not None else (None, None)
+    check_sign_settings(transform, radius)
+    rng = check_random_state(random_state)
+    charge(accountant, total, "dp_pca")
+
+    ledger = PrivacyLedger()
+    loading = dp_loading(
+        data,
+        budgets["loading"].epsilon,
+        budgets["loading"].delta,
+        transform=transform,
+        radius=radius,
+        calibration=calibration,
+        random_state=rng,
+    )
+    ledger.extend(loading.privacy)
+    directions = loading.directions
+    scree_values, scree_details = scree_release(
+        data @ directions[:, :k],
+        scree,
+        control,
+        budgets["scree"].epsilon,
+        budgets["scree"].delta,
+        rng,
+        ledger,
+        mono=mono,
+    )
+    release = score_release(data, directions, plan, codes, levels, rng, ledger)
+    reference = None
+    if non_private:
+        reference = _nonprivate_pca(data, directions, k, plan, release, codes, levels)
+    groups_out = None
+    if release.groups is not None:
+        groups_out = {level: tables[score] for level, tables in release.groups.items()}
+    return DPPCAResult(
+        directions=directions,
+        kendall_eigenvalues=loading.eigenvalues,
+        scree=scree_values,
+        pve=proportions(scree_values),
+        frame=release.frame,
+        histogram=release.histograms[score],
+        groups=groups_out,
+        group_sizes=release.group_sizes,
+        feature_names=names,
+        n_samples=n,
+        k=k,
+        axes=plan.axes,
+        bins=plan.bins,
+        budgets=budgets,
+        settings={
+            "epsilon": total.epsilon,
+            "delta": total.delta,
+            "loading": loading.settings,
+            "scree_method": scree,
+            "scree_control": control,
+            "scree_details": scree_details,
+            "mono": mono,
+            "score_method": score,
+            "score": plan.settings(),
+        },
+        privacy=ledger,
+        nonprivate=reference,
+    )
+
+
+def _nonprivate_pca(data, directions, k, plan, release, codes, levels) -> NonPrivatePCA:
+    """Ordinary PCA, sign-aligned to the private directions and binned on the private frame."""
+    p = data.shape[1]
+    eigenvalues, vectors = descending_eigh(np.cov(data, rowvar=False).reshape(p, p))
+    vectors = align_columns(vectors, directions)
+    top = np.maximum(eigenvalues[:k], 0.0)
+    scores = data @ vectors[:, [plan.axes[0] - 1, plan.axes[1] - 1]]
+    cells = grid_cells(release.frame, plan.bins)
+    index = cell_index(scores, release.frame, plan.bins)
+    empirical = empirical_scores(scores, plan.axis_labels, index, cells, codes, levels)
+    return NonPrivatePCA(
+        directions=vectors,
+        eigenvalues=top,
+        pve=proportions(top),
+        scores=empirical.scores,
+        histogram=empirical.histogram,
+        groups=empirical.groups,
+        variable_sd=data.std(axis=0, ddof=1),
+    )

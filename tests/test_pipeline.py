@@ -1,0 +1,210 @@
+"""dp_pca: budget split, ledger totals, result object, JSON export and errors."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dppca import Accountant, Budget, BudgetExceededError, DPPCAResult, dp_pca, kendall_matrix
+
+
+def _data(n=1500, seed=0):
+    rng = np.random.default_rng(seed)
+    labels = rng.choice(["u", "v", "w"], size=n)
+    shift = {"u": [0, 0, 0, 0], "v": [6, 0, 0, 0], "w": [0, 6, 0, 0]}
+    X = np.array([shift[g] for g in labels]) + rng.standard_normal((n, 4)) * [2, 1.5, 1, 0.5]
+    return pd.DataFrame(X, columns=["a", "b", "c", "d"]), labels
+
+
+@pytest.mark.parametrize(
+    "split",
+    [
+        None,
+        {"loading": 0.5, "scree": 0.2, "score": 0.3},
+        {"loading": Budget(0.7, 4e-6), "scree": Budget(0.5, 3e-6), "score": Budget(0.8, 3e-6)},
+    ],
+)
+def test_ledger_total_equals_the_request_and_never_exceeds_it(split):
+    X, _ = _data()
+    result = dp_pca(X, 2.0, 1e-5, split=split, random_state=0)
+    total = result.privacy.total
+    assert total.epsilon <= 2.0 and total.delta <= 1e-5
+    assert total.isclose(Budget(2.0, 1e-5))
+    by_component = result.summary().budget
+    for name, row in [("loading", "Loading"), ("scree", "Scree")]:
+        assert by_component.loc[row, "epsilon"] == pytest.approx(result.budgets[name].epsilon)
+    score = result.budgets["score"]
+    frame_and_histogram = by_component.loc[["Score frame", "Score histogram"], "epsilon"].sum()
+    assert frame_and_histogram == pytest.approx(score.epsilon)
+    assert by_component.loc["Score frame", "delta"] == 0
+    assert by_component.loc["Total", "epsilon"] == pytest.approx(total.epsilon)
+
+
+def test_accountant_refuses_before_any_noise():
+    X, _ = _data(300)
+    accountant = Accountant(Budget(1.0, 1e-5))
+    rng = np.random.default_rng(0)
+    state = rng.bit_generator.state
+    with pytest.raises(BudgetExceededError, match="would exceed the total"):
+        dp_pca(X, 2.0, 1e-6, random_state=rng, accountant=accountant)
+    assert rng.bit_generator.state == state
+    assert accountant.spent == Budget(0.0, 0.0) and len(accountant.ledger) == 0
+    dp_pca(X, 0.6, 4e-6, random_state=rng, accountant=accountant)
+    assert accountant.spent == Budget(0.6, 4e-6)
+    assert accountant.remaining.isclose(Budget(0.4, 6e-6))
+
+
+def test_huge_epsilon_recovers_directions_and_variances():
+    X, _ = _data(3000, seed=1)
+    result = dp_pca(X, 1e7, 1e-5, random_state=0, non_private=True)
+    _, vectors = np.linalg.eigh(kendall_matrix(X))
+    exact = vectors[:, ::-1]
+    assert np.all(np.abs(np.sum(result.directions * exact, axis=0)) > 1 - 1e-6)
+    variances = (X.to_numpy() @ result.directions).var(axis=0, ddof=1)
+    tolerance = variances * (5 * math.sqrt(2 / 1500) + 0.005)
+    assert np.all(np.abs(result.scree - np.sort(variances)[::-1]) <= tolerance)
+    assert result.pve.sum() == pytest.approx(1.0)
+    assert np.all(np.diff(result.scree) <= 0)
+
+
+def test_result_attributes_and_loadings():
+    X, _ = _data()
+    result = dp_pca(X, 3.0, 1e-5, k=3, bins=(10, 8), axes=(2, 3), score="add", random_state=0)
+    assert result.directions.shape == (4, 4) and result.scree.shape == (3,)
+    assert list(result.loadings.index) == ["a", "b", "c", "d"]
+    assert list(result.loadings.columns) == ["PC1", "PC2", "PC3", "PC4"]
+    assert len(result.histogram) == 80 and result.histogram["prob"].sum() == pytest.approx(1.0)
+    assert result.axes == (2, 3) and result.nonprivate is None and result.groups is None
+    text = repr(result)
+    assert "Differentially private PCA" in text and "Privacy spent: epsilon = 3" in text
+    summary = result.summary()
+    assert list(summary.importance.index) == [
+        "Variance (scree)",
+        "Proportion of variance",
+        "Cumulative proportion",
+    ]
+    assert list(summary.importance.columns) == ["PC1", "PC2", "PC3"]
+    assert summary.importance.loc["Cumulative proportion", "PC3"] == pytest.approx(1.0)
+    assert "normalised over the k estimated components" in str(summary)
+
+
+def test_groups_and_nonprivate_reference():
+    X, labels = _data()
+    frame = X.assign(cluster=labels)
+    result = dp_pca(frame, 3.0, 1e-5, groups="cluster", random_state=0, non_private=True)
+    assert set(result.groups) == {"u", "v", "w"} and result.feature_names == ["a", "b", "c", "d"]
+    for table in result.groups.values():
+        assert table["prob"].sum() == pytest.approx(1.0) or table["prob"].sum() == 0
+    reference = result.nonprivate
+    eigenvalues = np.linalg.eigvalsh(np.cov(X.to_numpy(), rowvar=False))[::-1]
+    assert np.allclose(reference.eigenvalues, eigenvalues)
+    assert np.all(np.sum(reference.directions * result.directions, axis=0) >= 0)
+    assert reference.histogram["prob"].sum() == pytest.approx(1.0)
+    assert set(reference.groups) == {"u", "v", "w"}
+    assert np.allclose(reference.variable_sd, X.std().to_numpy())
+    assert list(reference.scores.columns) == ["PC1", "PC2", "group"]
+
+
+def test_json_holds_only_private_releases_unless_asked():
+    X, labels = _data()
+    result = dp_pca(X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True)
+    exported = json.loads(result.to_json())
+    assert "nonprivate" not in exported
+    text = result.to_json()
+    assert "scores" not in exported and "variable_sd" not in text
+    # No raw data value or non-private statistic appears in the private export.
+    private_numbers = _numbers(exported)
+    assert not private_numbers & {float(v) for v in X.to_numpy().ravel()[:500]}
+    assert not private_numbers & {float(v) for v in result.nonprivate.eigenvalues}
+    with_reference = json.loads(result.to_json(include_nonprivate=True))
+    assert "NOT differentially private" in with_reference["nonprivate"]["warning"]
+    assert len(with_reference["nonprivate"]["scores"]["PC1"]) == len(X)
+
+
+def _numbers(value):
+    if isinstance(value, dict):
+        return set().union(*(_numbers(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_numbers(v) for v in value)) if value else set()
+    return (
+        {float(value)} if isinstance(value, int | float) and not isinstance(value, bool) else set()
+    )
+
+
+@pytest.mark.parametrize("include_nonprivate", [False, True])
+def test_json_round_trip_reproduces_the_result(include_nonprivate):
+    X, labels = _data()
+    result = dp_pca(X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True)
+    text = result.to_json(include_nonprivate=include_nonprivate)
+    again = DPPCAResult.from_json(text)
+    assert again.to_json(include_nonprivate=include_nonprivate) == text
+    assert np.array_equal(again.directions, result.directions)
+    assert np.array_equal(again.scree, result.scree)
+    assert np.array_equal(again.frame.center, result.frame.center)
+    pd.testing.assert_frame_equal(again.histogram, result.histogram)
+    assert again.privacy.total == result.privacy.total
+    assert again.group_sizes == result.group_sizes
+    assert (again.nonprivate is not None) == include_nonprivate
+
+
+def test_json_errors():
+    X, _ = _data(300)
+    result = dp_pca(X, 3.0, 1e-5, random_state=0)
+    with pytest.raises(ValueError, match="no non-private reference was computed"):
+        result.to_json(include_nonprivate=True)
+    with pytest.raises(ValueError, match=r"not a dppca\.DPPCAResult export"):
+        DPPCAResult.from_dict({"format": "other"})
+
+
+BAD = [
+    ({"split": {"loading": 0.5, "score": 0.5}}, ValueError, "exactly the keys"),
+    ({"split": {"loading": 0.5, "scree": 0.3, "score": 0.3}}, ValueError, "sum to 1"),
+    ({"split": {"loading": 0.5, "scree": 0.5, "score": 0.0}}, ValueError, r"split\['score'\]"),
+    (
+        {"split": {"loading": Budget(1, 1e-6), "scree": Budget(1, 1e-6), "score": Budget(1, 0)}},
+        ValueError,
+        "delta > 0",
+    ),
+    (
+        {"split": {"loading": Budget(2, 1e-6), "scree": Budget(1, 1e-6), "score": Budget(1, 1e-6)}},
+        ValueError,
+        "more than the total",
+    ),
+    ({"split": {"loading": 0.5, "scree": Budget(1, 1e-6), "score": 0.2}}, TypeError, "not both"),
+    ({"split": [0.3, 0.3, 0.4]}, TypeError, "split must be a dict"),
+    ({"k": 1}, ValueError, r"k must be an integer in \[2, p=4\]"),
+    ({"k": 5}, ValueError, r"k must be an integer in \[2, p=4\]"),
+    ({"k": 2, "axes": (1, 3)}, ValueError, "from 1 to p=2"),
+    ({"scree": "median"}, ValueError, "scree must be one of"),
+    ({"score": "dense"}, ValueError, "score must be one of"),
+    ({"scree": "pmwm"}, ValueError, "needs the control parameter"),
+    ({"bins": (0, 3)}, ValueError, "bins must be an integer >= 1"),
+    ({"radius": 2.0}, ValueError, "radius applies to"),
+    ({"groups": ["x"]}, ValueError, "one label per row"),
+    ({"X": np.ones((10, 1))}, ValueError, "at least 2 variables"),
+    ({"X": pd.DataFrame(np.ones((10, 2)), columns=["a", "a"])}, ValueError, "unique"),
+    ({"epsilon": -1.0}, ValueError, "epsilon must be > 0"),
+    ({"non_private": None}, TypeError, "non_private must be True or False"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), BAD)
+def test_errors_before_any_noise(kwargs, error, message):
+    X, _ = _data(100)
+    rng = np.random.default_rng(0)
+    state = rng.bit_generator.state
+    arguments = {"X": X, "epsilon": 3.0, "delta": 1e-5, "random_state": rng, **kwargs}
+    with pytest.raises(error, match=message):
+        dp_pca(**arguments)
+    assert rng.bit_generator.state == state
+
+
+def test_inputs_not_modified():
+    X, labels = _data(200)
+    before = X.copy()
+    dp_pca(X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True)
+    pd.testing.assert_frame_equal(X, before)
