@@ -12,7 +12,11 @@ from dppca import DPPCA, Budget, dp_loading
 
 
 @parametrize_with_checks(
-    [DPPCA(), DPPCA(n_components=1, sign_transform="winsorized", radius="auto", epsilon=2.0)]
+    [
+        DPPCA(),
+        DPPCA(n_components=1, sign_transform="winsorized", radius="auto", epsilon=2.0),
+        DPPCA(scree="clipped"),
+    ]
 )
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
@@ -85,3 +89,34 @@ def test_transform_needs_fit_and_matching_features():
     model = DPPCA(random_state=0).fit(_data())
     with pytest.raises(ValueError, match="features"):
         model.transform(_data(p=3))
+
+
+def test_scree_sets_explained_variance():
+    X = _data(2000)
+    model = DPPCA(n_components=2, epsilon=1e6, delta=1e-6, scree="clipped", random_state=0).fit(X)
+    assert model.explained_variance_.shape == (2,)
+    variances = (X @ model.components_.T).var(axis=0, ddof=1)
+    assert np.allclose(model.explained_variance_, variances, rtol=0.1)
+    ratio = model.explained_variance_ratio_
+    assert ratio.shape == (2,) and 0 < ratio.sum() <= 1
+    total = (
+        (X @ np.linalg.qr(np.random.default_rng(0).standard_normal((4, 4)))[0])
+        .var(axis=0, ddof=1)
+        .sum()
+    )
+    assert ratio[0] == pytest.approx(variances[0] / total, rel=0.1)
+    assert model.privacy_spent_.isclose(Budget(1e6, 1e-6))
+    assert model.privacy_spent_.epsilon <= 1e6
+    names = [entry.name for entry in model.privacy_ledger_]
+    assert names[0].startswith("loading") and any(name.startswith("scree") for name in names)
+    plain = DPPCA(random_state=0).fit(X)
+    assert not hasattr(plain, "explained_variance_")
+
+
+def test_scree_parameter_errors():
+    with pytest.raises(ValueError, match="scree must be one of"):
+        DPPCA(scree="median").fit(_data())
+    with pytest.raises(ValueError, match="scree_share must be < 1"):
+        DPPCA(scree="clipped", scree_share=1.0).fit(_data())
+    with pytest.raises(ValueError, match="needs the control parameter"):
+        DPPCA(scree="huber").fit(_data())

@@ -8,9 +8,23 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from dppca._validation import check_positive_int
+from dppca._validation import (
+    check_delta,
+    check_epsilon,
+    check_option,
+    check_positive_int,
+    check_random_state,
+    check_real,
+)
 from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.stats.directions import dp_loading
+from dppca.stats.scree import (
+    SCREE_METHODS,
+    check_scree_control,
+    check_scree_rows,
+    proportions,
+    scree_release,
+)
 
 
 class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -36,6 +50,13 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     calibration : {"analytic", "classical"}, default "analytic"
     pairs : "all" or even int, default "all"
         All pairs or a ``k``-regular incomplete design (linear in ``n_samples``).
+    scree : {"clipped", "pmwm", "huber"} or None, default None
+        Also release a private scree of all components (see :func:`dppca.dp_scree`), which sets
+        ``explained_variance_`` and ``explained_variance_ratio_``.
+    scree_share : float, default 0.5
+        With ``scree``: the share of epsilon and of delta spent on it (the rest on directions).
+    scree_control : dict, optional
+        Parameters of the scree method.
     random_state : None, int, SeedSequence or Generator, default None
         Seeds are for research and tests; use None for a real release.
 
@@ -55,6 +76,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         The (epsilon, delta) that ``fit`` spent.
     privacy_ledger_ : PrivacyLedger
         Every release ``fit`` made.
+    explained_variance_ : ndarray of shape (n_components,)
+        With ``scree``: private variances along the kept directions.
+    explained_variance_ratio_ : ndarray of shape (n_components,)
+        With ``scree``: those variances over the private total of all components.
 
     Notes
     -----
@@ -75,6 +100,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         sensitivity: str = "tight",
         calibration: str = "analytic",
         pairs: Any = "all",
+        scree: str | None = None,
+        scree_share: float = 0.5,
+        scree_control: dict[str, Any] | None = None,
         random_state: Any = None,
     ) -> None:
         self.n_components = n_components
@@ -85,6 +113,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.sensitivity = sensitivity
         self.calibration = calibration
         self.pairs = pairs
+        self.scree = scree
+        self.scree_share = scree_share
+        self.scree_control = scree_control
         self.random_state = random_state
 
     def fit(self, X: Any, y: Any = None) -> DPPCA:
@@ -107,23 +138,46 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 f"n_components must be an integer in [1, n_features={n_features}]; got "
                 f"n_components={n_components}."
             )
+        budget = Budget(check_epsilon(self.epsilon), check_delta(self.delta))
+        scree = None
+        if self.scree is not None:
+            scree = check_option(self.scree, "scree", SCREE_METHODS)
+            share = check_real(self.scree_share, "scree_share", low=0.0, high=1.0)
+            control = check_scree_control(scree, self.scree_control, n_features)
+            check_scree_rows(scree, control, X.shape[0])
+            parts = budget.split(loading=1.0 - share, scree=share)
+            budget = parts["loading"]
+        rng = check_random_state(self.random_state)
         result = dp_loading(
             X,
-            self.epsilon,
-            self.delta,
+            budget.epsilon,
+            budget.delta,
             transform=self.sign_transform,
             radius=self.radius,
             sensitivity=self.sensitivity,
             calibration=self.calibration,
             pairs=self.pairs,
-            random_state=self.random_state,
+            random_state=rng,
         )
+        ledger = PrivacyLedger(list(result.privacy.entries))
+        if scree is not None:
+            values, _ = scree_release(
+                np.asarray(X, dtype=np.float64) @ result.directions,
+                scree,
+                control,
+                parts["scree"].epsilon,
+                parts["scree"].delta,
+                rng,
+                ledger,
+            )
+            self.explained_variance_ = values[:n_components]
+            self.explained_variance_ratio_ = proportions(values)[:n_components]
         self.components_ = result.directions[:, :n_components].T.copy()
         self.n_components_ = n_components
         self.eigenvalues_ = result.eigenvalues
         self.sigma_ = result.sigma
-        self.privacy_ledger_: PrivacyLedger = result.privacy
-        self.privacy_spent_: Budget = result.privacy.total
+        self.privacy_ledger_: PrivacyLedger = ledger
+        self.privacy_spent_: Budget = ledger.total
         return self
 
     def transform(self, X: Any) -> np.ndarray:

@@ -10,7 +10,7 @@ named as such and never feeds a private release.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -29,6 +29,7 @@ from dppca._validation import (
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.calibration import CALIBRATIONS
+from dppca.stats.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
 from dppca.stats.directions import (
     align_columns,
     check_sign_settings,
@@ -37,10 +38,12 @@ from dppca.stats.directions import (
 )
 from dppca.stats.frame import Frame
 from dppca.stats.histogram import HISTOGRAM_METHODS, cell_index, grid_cells
+from dppca.stats.sampling import sample_scores
 from dppca.stats.scores import empirical_scores, plan_score, score_release
 from dppca.stats.scree import (
     SCREE_METHODS,
     check_scree_control,
+    check_scree_rows,
     proportions,
     scree_release,
 )
@@ -176,6 +179,84 @@ class DPPCAResult:
     settings: dict[str, Any] = field(repr=False)
     privacy: PrivacyLedger = field(repr=False)
     nonprivate: NonPrivatePCA | None = field(default=None, repr=False)
+
+    @property
+    def axis_labels(self) -> tuple[str, str]:
+        return (f"PC{self.axes[0]}", f"PC{self.axes[1]}")
+
+    def histogram_tables(
+        self, histogram: str | None = None
+    ) -> tuple[str, pd.DataFrame, dict[Any, pd.DataFrame] | None]:
+        """The score histogram and per-group histograms (for :func:`dppca.sample_scores`)."""
+        method = self.settings["score_method"]
+        if histogram is not None:
+            check_option(histogram, "histogram", [method])
+        return method, self.histogram, self.groups
+
+    def variable_coordinates(self, *, nonprivate: bool = False) -> pd.DataFrame:
+        """Variable-plot coordinates on the score axes (private unless ``nonprivate=True``).
+
+        Private: correlations rebuilt from the private directions and the ``k`` private scree
+        values. Reference: ordinary PCA with the sample standard deviations (not private).
+        """
+        if nonprivate:
+            reference = self._reference()
+            values = variable_correlations(
+                reference.directions, reference.eigenvalues, self.axes, sd=reference.variable_sd
+            )
+        else:
+            values = variable_correlations(self.directions, self.scree, self.axes)
+        return pd.DataFrame(values, index=self.feature_names, columns=list(self.axis_labels))
+
+    def biplot(
+        self,
+        *,
+        alpha: float = 0.0,
+        n_points: int | None = None,
+        center: bool = True,
+        random_state: Any = None,
+    ) -> tuple[BiplotCoordinates, BiplotCoordinates | None]:
+        """Private biplot coordinates, and the reference's when it was computed.
+
+        The private points are synthetic draws from the private histogram (uniform sampling);
+        the reference uses the observed ordinary-PCA scores and reuses the private arrow scale
+        and display frame, as in the R package. ``center=True`` shifts points and frame by the
+        private frame centre (display only).
+        """
+        points = sample_scores(self, n=n_points, random_state=random_state, center=center)
+        limits = self.frame.limits(center=center)
+        private = biplot_coordinates(
+            points[list(self.axis_labels)].to_numpy(),
+            self.directions,
+            self.scree,
+            self.axes,
+            self.n_samples,
+            alpha=alpha,
+            frame_limits=limits,
+        )
+        if self.nonprivate is None:
+            return private, None
+        reference = self.nonprivate
+        observed = reference.scores[list(self.axis_labels)].to_numpy()
+        if center:
+            observed = observed - self.frame.center
+        nonprivate = biplot_coordinates(
+            observed,
+            reference.directions,
+            reference.eigenvalues,
+            self.axes,
+            self.n_samples,
+            alpha=alpha,
+            arrow_scale=private.arrow_scale,
+        )
+        return private, replace(nonprivate, xlim=private.xlim, ylim=private.ylim)
+
+    def _reference(self) -> NonPrivatePCA:
+        if self.nonprivate is None:
+            raise ValueError(
+                "No non-private reference was computed; run dp_pca(..., non_private=True)."
+            )
+        return self.nonprivate
 
     @property
     def loadings(self) -> pd.DataFrame:
@@ -482,6 +563,7 @@ def dp_pca(
     scree = check_option(scree, "scree", SCREE_METHODS)
     score = check_option(score, "score", HISTOGRAM_METHODS)
     control = check_scree_control(scree, scree_control, k)
+    check_scree_rows(scree, control, n)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     plan = plan_score(
         budgets["score"].epsilon, budgets["score"].delta, bins, score, axes, k, calibration

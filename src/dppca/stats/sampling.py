@@ -21,7 +21,6 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
-from dppca.stats.scores import ScoreResult
 
 SAMPLING_METHODS = ("center", "uniform")
 DEFAULT_BANDWIDTH = {"center": 0.5, "uniform": 0.25}
@@ -64,7 +63,7 @@ def _draw(
 
 
 def sample_scores(
-    score_result: ScoreResult,
+    score_result: Any,
     n: int | None = None,
     method: str = "uniform",
     bandwidth_scale: float | None = None,
@@ -77,7 +76,7 @@ def sample_scores(
 
     Parameters
     ----------
-    score_result : ScoreResult
+    score_result : ScoreResult or DPPCAResult
     n : int, optional
         Number of points; default the (public) number of rows. With groups, split across groups
         in proportion to the public group sizes by the largest-remainder rule.
@@ -100,8 +99,10 @@ def sample_scores(
     NoMassWarning
         When a histogram (or a group's) has no probability mass; it then contributes no rows.
     """
-    if not isinstance(score_result, ScoreResult):
-        raise TypeError(f"score_result must be a ScoreResult; got {type(score_result).__name__}.")
+    if not hasattr(score_result, "histogram_tables"):
+        raise TypeError(
+            f"score_result must be a ScoreResult or DPPCAResult; got {type(score_result).__name__}."
+        )
     total = score_result.n_samples if n is None else check_positive_int(n, "n")
     method = check_option(method, "method", SAMPLING_METHODS)
     gamma = (
@@ -109,16 +110,12 @@ def sample_scores(
         if bandwidth_scale is None
         else check_real(bandwidth_scale, "bandwidth_scale", low=0.0, low_inclusive=True)
     )
-    source = (
-        score_result.methods[0]
-        if histogram is None
-        else check_option(histogram, "histogram", score_result.methods)
-    )
+    source, pooled, groups = score_result.histogram_tables(histogram)
     rng = check_random_state(random_state)
-    if score_result.groups is None:
-        parts = [(None, score_result.histograms[source], total)]
+    if groups is None:
+        parts = [(None, pooled, total)]
     else:
-        levels = list(score_result.groups)
+        levels = list(groups)
         sizes = largest_remainder([score_result.group_sizes[g] for g in levels], total)
         if np.any(sizes == 0):
             warnings.warn(
@@ -128,8 +125,7 @@ def sample_scores(
                 stacklevel=2,
             )
         parts = [
-            (level, score_result.groups[level][source], int(size))
-            for level, size in zip(levels, sizes, strict=True)
+            (level, groups[level], int(size)) for level, size in zip(levels, sizes, strict=True)
         ]
     columns = list(score_result.axis_labels)
     frames = []
@@ -152,6 +148,6 @@ def sample_scores(
             frame["group"] = level
         frames.append(frame)
     result = pd.concat(frames, ignore_index=True)
-    if score_result.groups is not None:
-        result["group"] = pd.Categorical(result["group"], categories=list(score_result.groups))
+    if groups is not None:
+        result["group"] = pd.Categorical(result["group"], categories=list(groups))
     return result

@@ -158,6 +158,20 @@ class ScoreResult:
     def axis_labels(self) -> tuple[str, str]:
         return (f"PC{self.axes[0]}", f"PC{self.axes[1]}")
 
+    def histogram_tables(
+        self, histogram: str | None = None
+    ) -> tuple[str, pd.DataFrame, dict[Any, pd.DataFrame] | None]:
+        """One method's pooled histogram and per-group histograms (None without groups)."""
+        method = (
+            self.methods[0]
+            if histogram is None
+            else check_option(histogram, "histogram", self.methods)
+        )
+        groups = None
+        if self.groups is not None:
+            groups = {level: tables[method] for level, tables in self.groups.items()}
+        return method, self.histograms[method], groups
+
     def cells(self, method: str | None = None, group: Any = None, *, center: bool = False):
         """A private histogram as a DataFrame, optionally display-centred.
 

@@ -356,6 +356,13 @@ def _validate_control(method: str, c: dict[str, Any], k: int) -> dict[str, Any]:
     return c
 
 
+def check_scree_rows(method: str, control: dict[str, Any], n: int) -> None:
+    """Each method needs a least number of pairs (Huber 4; PMWM with split_mode 2)."""
+    pairs = 2 if method == "pmwm" and control["split_mode"] else MIN_PAIRS[method]
+    if n // 2 < pairs:
+        raise ValueError(f"Scree method {method!r} needs at least {2 * pairs} rows; got {n}.")
+
+
 def _check_int(value: Any, name: str) -> int:
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise TypeError(f"{name} must be an integer; got {value!r}.")
@@ -546,9 +553,7 @@ def dp_scree(
     methods = check_scree_methods(method)
     controls = split_controls(methods, control, k)
     for name in methods:
-        pairs = 2 if name == "pmwm" and controls[name]["split_mode"] else MIN_PAIRS[name]
-        if n // 2 < pairs:
-            raise ValueError(f"Scree method {name!r} needs at least {2 * pairs} rows; got {n}.")
+        check_scree_rows(name, controls[name], n)
     mono = check_bool(mono, "mono")
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
