@@ -19,7 +19,7 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	touch $@
 
 demo: $(VENV)/.installed-base
-	$(BIN)/python -m dppca.demo
+	$(BIN)/dppca demo --out dppca-demo
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from dppca.datasets import load_1kg_aisnps, snp_alleles
-from dppca.demo import main
 
 
 @pytest.mark.parametrize(("panel", "n_snps"), [("kidd", 55), ("seldin", 127)])
@@ -37,12 +36,23 @@ def test_loader_errors():
         load_1kg_aisnps("hapmap")
 
 
-def test_demo_prints_leading_snps_and_the_privacy_spent(capsys):
-    main(random_state=0)
-    out = capsys.readouterr().out
-    assert "2504 people x 55 SNPs" in out
-    assert out.count("leading SNPs") == 3
-    assert "Privacy spent" in out and "Total: epsilon=1, delta=1e-06" in out
-    # Duffy-null SNP rs2814778 (African ancestry) leads the first private direction.
-    first = out.split("PC1")[1].split("PC2")[0]
-    assert "rs2814778" in first
+def test_adult_and_gau_g():
+    from dppca.datasets import DATASETS, load_adult, load_gau_g
+
+    X, labels = load_adult()
+    assert X.shape == (32561, 5) and (X.dtypes == np.int64).all()
+    assert list(X.columns) == [
+        "age",
+        "education_num",
+        "capital_gain",
+        "capital_loss",
+        "hours_per_week",
+    ]
+    assert labels["income"].value_counts().to_dict() == {"<=50K": 24720, ">50K": 7841}
+    X, group = load_gau_g()
+    assert X.shape == (5000, 20) and list(X.columns)[:2] == ["V1", "V2"]
+    assert (X.dtypes == np.float64).all()
+    assert group.value_counts().to_dict() == {f"group{i}": 1000 for i in range(1, 6)}
+    # Design means: group 2 has mean 5 on V1..V5.
+    assert X[group == "group2"].iloc[:, :5].mean().between(4.8, 5.2).all()
+    assert set(DATASETS) == {"1kg-kidd", "1kg-seldin", "adult", "gau_g"}

@@ -251,6 +251,17 @@ class DPPCAResult:
         )
         return private, replace(nonprivate, xlim=private.xlim, ylim=private.ylim)
 
+    def plot(self, kind: str = "all", **kwargs: Any):
+        """Draw a panel (``"scree"``, ``"score"``, ``"loading"``, ``"heatmap"``, ``"variable"``,
+        ``"biplot"``; returns its Axes) or the five-panel page (``"all"``; returns the Figure).
+
+        See :func:`dppca.plotting.plot_result` for the options (``nonprivate=True`` draws the
+        reference). Drawing spends no budget.
+        """
+        from dppca.plotting.page import plot_result  # plotting is optional and imported lazily
+
+        return plot_result(self, kind, **kwargs)
+
     def _reference(self) -> NonPrivatePCA:
         if self.nonprivate is None:
             raise ValueError(

@@ -17,7 +17,8 @@ PANELS = ("kidd", "seldin")
 LABEL_COLUMNS = ["sample", "population", "superpopulation", "gender"]
 
 
-def _open(name: str):
+def open_data(name: str):
+    """Open an embedded data file (binary)."""
     return resources.files("dppca.datasets").joinpath("data", name).open("rb")
 
 
@@ -38,7 +39,7 @@ def load_1kg_aisnps(panel: str = "kidd") -> tuple[pd.DataFrame, pd.DataFrame]:
         indexed by sample ID. These labels are public in the 1000 Genomes release.
     """
     panel = check_option(panel, "panel", PANELS)
-    with _open(f"1kg_aisnps_{panel}.csv.gz") as handle:
+    with open_data(f"1kg_aisnps_{panel}.csv.gz") as handle:
         table = pd.read_csv(handle, compression="gzip")
     table = table.set_index("sample")
     labels = table[LABEL_COLUMNS[1:]].astype("category")
@@ -49,6 +50,6 @@ def load_1kg_aisnps(panel: str = "kidd") -> tuple[pd.DataFrame, pd.DataFrame]:
 def snp_alleles(panel: str = "kidd") -> pd.DataFrame:
     """Chromosome, position, counted and other allele of each SNP of a panel, indexed by rsID."""
     panel = check_option(panel, "panel", PANELS)
-    with _open("1kg_aisnps_alleles.csv") as handle:
+    with open_data("1kg_aisnps_alleles.csv") as handle:
         table = pd.read_csv(handle, dtype={"chromosome": str})
     return table[table["panel"] == panel].drop(columns="panel").set_index("rsid")

@@ -1,0 +1,5 @@
+"""``python -m dppca``: the command line."""
+
+from dppca.cli import main
+
+raise SystemExit(main())

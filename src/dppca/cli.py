@@ -1,0 +1,232 @@
+"""The ``dppca`` command line: ``dppca run``, ``dppca demo`` and ``dppca datasets``.
+
+Errors in the input (missing file, non-numeric column, NaN, unknown option, bad epsilon) are
+reported in one line on stderr with exit code 2, and no output folder is left behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A problem with the command line or its input, shown in one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, no usage block
+        raise UsageError(message)
+
+
+class Progress:
+    """A small progress bar on stderr, shown only on a terminal and without ``--quiet``."""
+
+    def __init__(self, steps: int, enabled: bool) -> None:
+        self.steps, self.done = steps, 0
+        self.enabled = enabled and sys.stderr.isatty()
+
+    def step(self, label: str) -> None:
+        self.done += 1
+        if self.enabled:
+            filled = round(20 * self.done / self.steps)
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (20 - filled)}] {label:<40}")
+            if self.done >= self.steps:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="dppca", description="Robust, differentially private PCA.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    run = commands.add_parser("run", help="private PCA of a CSV file, with figures and a report")
+    run.add_argument("data", help="CSV file with a header row")
+    run.add_argument("--epsilon", type=float, required=True, help="total epsilon (> 0)")
+    run.add_argument("--delta", type=float, required=True, help="total delta in (0, 1)")
+    run.add_argument(
+        "--split",
+        type=float,
+        nargs=3,
+        metavar=("LOADING", "SCREE", "SCORE"),
+        help="shares of the budget (sum 1); default a third each",
+    )
+    run.add_argument("--k", type=int, help="components in the scree (default: all)")
+    run.add_argument("--bins", type=int, nargs=2, default=(20, 20), metavar=("BX", "BY"))
+    run.add_argument("--axes", type=int, nargs=2, default=(1, 2), metavar=("A", "B"))
+    run.add_argument("--group", help="column of public group labels")
+    run.add_argument("--columns", nargs="+", help="variables to use (default: all but --group)")
+    run.add_argument("--scree", default="clipped", help="clipped (default), pmwm or huber")
+    run.add_argument("--score", default="sparse", help="sparse (default) or add")
+    run.add_argument("--seed", type=int, help="random seed (for research only)")
+    run.add_argument(
+        "--nonprivate-reference",
+        action="store_true",
+        help="also write the NON-private ordinary PCA reference",
+    )
+    run.add_argument("--out", required=True, help="output folder")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    demo = commands.add_parser("demo", help="the full report on embedded 1000 Genomes data")
+    demo.add_argument("--out", default="dppca-demo", help="output folder (default ./dppca-demo)")
+    demo.add_argument("--seed", type=int, help="random seed (for research only)")
+    demo.add_argument("--quiet", action="store_true", help="no progress bar")
+    commands.add_parser("datasets", help="list the embedded data sets")
+    return parser
+
+
+def _read_csv(path: str, columns: Sequence[str] | None, group: str | None):
+    import pandas as pd
+
+    try:
+        table = pd.read_csv(path)
+    except FileNotFoundError:
+        raise UsageError(f"data file not found: {path}") from None
+    except (OSError, ValueError, pd.errors.ParserError) as error:
+        raise UsageError(f"cannot read {path} as CSV: {error}") from None
+    wanted = list(columns) if columns else [c for c in table.columns if c != group]
+    if group is not None:
+        wanted.append(group)
+    unknown = [name for name in wanted if name not in table.columns]
+    if unknown:
+        raise UsageError(f"column(s) not in {path}: {', '.join(map(str, unknown))}")
+    return table[wanted]
+
+
+def _write(out: str, produce) -> Path:
+    """Build the output in a temporary folder and move it into ``out`` only on success."""
+    target = Path(out).resolve()
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"--out {out} exists and is not a folder")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".dppca-", dir=target.parent))
+    try:
+        report = produce(staging)
+        target.mkdir(exist_ok=True)
+        for item in staging.iterdir():
+            os.replace(item, target / item.name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target / report.name
+
+
+def _release(data, args: Any, *, title: str, source: str, groups: Any, seed, progress) -> Path:
+    import numpy as np
+
+    from dppca.pipeline import dp_pca
+    from dppca.report import write_figures, write_report
+
+    split = None
+    if args.split is not None:
+        split = dict(zip(("loading", "scree", "score"), args.split, strict=True))
+    progress.step("estimating private PCA")
+    result = dp_pca(
+        data,
+        args.epsilon,
+        args.delta,
+        split=split,
+        k=args.k,
+        scree=args.scree,
+        score=args.score,
+        bins=tuple(args.bins),
+        axes=tuple(args.axes),
+        groups=groups,
+        non_private=args.nonprivate_reference,
+        random_state=seed,
+    )
+    sampling_rng = np.random.default_rng(seed)
+
+    def produce(folder: Path) -> Path:
+        (folder / "release.json").write_text(result.to_json(indent=1))
+        if args.nonprivate_reference:
+            (folder / "nonprivate_reference.json").write_text(
+                result.to_json(include_nonprivate=True, indent=1)
+            )
+        progress.step("drawing figures")
+        images = write_figures(
+            result, folder, nonprivate=args.nonprivate_reference, random_state=sampling_rng
+        )
+        progress.step("writing the report")
+        return write_report(result, folder, images, title=title, source=source)
+
+    return _write(args.out, produce)
+
+
+def _run(args: argparse.Namespace) -> Path:
+    progress = Progress(4, not args.quiet)
+    progress.step("reading data")
+    table = _read_csv(args.data, args.columns, args.group)
+    return _release(
+        table,
+        args,
+        title="Private PCA report",
+        source=args.data,
+        groups=args.group,
+        seed=args.seed,
+        progress=progress,
+    )
+
+
+def _demo(args: argparse.Namespace) -> Path:
+    from dppca.datasets import load_1kg_aisnps
+
+    progress = Progress(4, not args.quiet)
+    progress.step("loading 1000 Genomes data")
+    genotypes, labels = load_1kg_aisnps("kidd")
+    settings = argparse.Namespace(
+        epsilon=4.0,
+        delta=1e-7,
+        split=None,
+        k=10,
+        scree="clipped",
+        score="sparse",
+        bins=(15, 15),
+        axes=(1, 2),
+        nonprivate_reference=True,
+        out=args.out,
+    )
+    return _release(
+        genotypes,
+        settings,
+        title="Private PCA of 1000 Genomes ancestry SNPs (demo)",
+        source="1000 Genomes phase 3, Kidd ancestry-informative SNPs (0/1/2 allele counts)",
+        groups=labels["superpopulation"].to_numpy(),
+        seed=args.seed,
+        progress=progress,
+    )
+
+
+def _datasets() -> None:
+    from dppca.datasets import DATASETS
+
+    for name, (call, shape, source) in DATASETS.items():
+        print(f"{name:<11} dppca.datasets.{call:<26} {shape}; {source}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``dppca`` command; returns the exit code."""
+    try:
+        args = _parser().parse_args(argv)
+        if args.command == "datasets":
+            _datasets()
+            return 0
+        report = _run(args) if args.command == "run" else _demo(args)
+    except UsageError as error:
+        print(f"dppca: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except (ValueError, TypeError) as error:
+        message = " ".join(str(error).split())
+        print(f"dppca: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"Report: {report}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,59 @@
+"""Scree and proportion-of-variance plots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dppca._validation import check_option
+from dppca.plotting._style import SCREE_STYLES, axes_or_new, finish
+
+SCREE_KINDS = ("pve", "scree")
+
+
+def plot_scree(
+    series: dict[str, np.ndarray],
+    *,
+    kind: str = "pve",
+    title: str | None = None,
+    ax: Any = None,
+):
+    """Lines with markers over the component number, one per series.
+
+    Parameters
+    ----------
+    series : dict of str to array
+        Keys ``"clipped"``, ``"pmwm"``, ``"huber"`` (private) or ``"nonprivate"`` (reference)
+        pick the colour, marker and legend label; other keys are used as labels.
+    kind : {"pve", "scree"}
+        Only the axis label and default title depend on it: pass the matching values.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    kind = check_option(kind, "kind", SCREE_KINDS)
+    ax = axes_or_new(ax)
+    k = 0
+    for name, values in series.items():
+        values = np.asarray(values, dtype=float)
+        k = max(k, len(values))
+        color, marker, label = SCREE_STYLES.get(name, ("0.3", "o", name))
+        ax.plot(
+            np.arange(1, len(values) + 1),
+            values,
+            color=color,
+            marker=marker,
+            markersize=5,
+            linewidth=1.2,
+            label=label,
+        )
+    ax.set_xticks(range(1, k + 1))
+    if kind == "pve":
+        ax.set_ylim(bottom=0)
+    if len(series) > 1:
+        ax.legend(frameon=False, fontsize=8)
+    default = "Proportion of variance explained" if kind == "pve" else "Variance (scree)"
+    finish(ax, title if title is not None else default, "Component", default)
+    return ax

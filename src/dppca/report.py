@@ -1,0 +1,170 @@
+"""Write a :class:`~dppca.DPPCAResult` to a folder: JSON, every panel as PNG and SVG, and one
+self-contained HTML report (figures embedded)."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from dppca.pipeline import DPPCAResult
+from dppca.plotting._style import pyplot
+from dppca.plotting.page import PANELS, plot_result
+
+CITATION = (
+    "Kim, M. and Jung, S. (2025). Robust and differentially private principal component "
+    "analysis. Statistical Analysis and Data Mining. doi:10.1002/sam.70053."
+)
+PANEL_TITLES = {
+    "page": "All panels",
+    "scree": "Proportion of variance explained",
+    "score": "Score histogram",
+    "loading": "Loading plot",
+    "variable": "Variable (correlation) plot",
+    "biplot": "Biplot",
+}
+
+
+def _save(figure, folder: Path, name: str) -> bytes:
+    """Save ``figure`` as PNG and SVG; return the PNG bytes."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    (folder / f"{name}.png").write_bytes(buffer.getvalue())
+    figure.savefig(folder / f"{name}.svg", bbox_inches="tight")
+    pyplot().close(figure)
+    return buffer.getvalue()
+
+
+def write_figures(
+    result: DPPCAResult, folder: Path, *, nonprivate: bool, random_state: Any, progress=None
+) -> dict[str, bytes]:
+    """Every panel and the page (and the reference page when asked) as PNG and SVG."""
+    plt = pyplot()
+    images = {}
+    for panel in PANELS:
+        ax = plot_result(
+            result,
+            panel,
+            random_state=random_state,
+            ax=plt.figure(figsize=(5.5, 5), layout="constrained").add_subplot(),
+        )
+        images[panel] = _save(ax.figure, folder, panel)
+        if progress:
+            progress()
+    images["page"] = _save(result.plot("all", random_state=random_state), folder, "page")
+    if nonprivate:
+        figure = result.plot("all", nonprivate=True, random_state=random_state)
+        images["page_nonprivate"] = _save(figure, folder, "page_nonprivate")
+    return images
+
+
+def _image(png: bytes, alt: str) -> str:
+    data = base64.b64encode(png).decode("ascii")
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
+
+
+def _plain_language(result: DPPCAResult) -> str:
+    total = result.privacy.total
+    factor = math.exp(total.epsilon)
+    return (
+        "<p>Every number and picture in the private part of this report was computed from noisy "
+        "releases of the data and is <strong>differentially private</strong> with total "
+        f"budget ε = {total.epsilon:.3g}, δ = {total.delta:.2g}. In plain words: had any one "
+        "person's row been replaced by anyone else's, every possible report would have been "
+        f"at most {factor:.3g} times (e<sup>ε</sup>) as likely as it is, apart from a "
+        f"probability of at most {total.delta:.2g} (δ). So the report reveals very little "
+        "about any single person, whatever else an attacker knows. Smaller ε means stronger "
+        "protection and more noise.</p>"
+        "<p>The number of rows is treated as public. Group labels, when used, are treated as "
+        "public. Drawing the figures and the synthetic points spends no further budget: they "
+        "are computed from the released values only.</p>"
+    )
+
+
+def write_report(
+    result: DPPCAResult,
+    folder: Path,
+    images: dict[str, bytes],
+    *,
+    title: str,
+    source: str,
+) -> Path:
+    """One self-contained HTML page: figures, budget and importance tables, settings, notes."""
+    summary = result.summary()
+    budget = summary.budget.to_html(float_format=lambda v: f"{v:.4g}", classes="table")
+    importance = summary.importance.to_html(float_format=lambda v: f"{v:.4g}", classes="table")
+    ledger = "".join(
+        f"<tr><td>{html.escape(e.name)}</td><td>{html.escape(e.mechanism)}</td>"
+        f"<td>{e.epsilon:.4g}</td><td>{e.delta:.3g}</td></tr>"
+        for e in result.privacy
+    )
+    settings = html.escape(
+        json.dumps(
+            {
+                key: value
+                for key, value in result.to_dict()["settings"].items()
+                if key != "scree_details"
+            },
+            indent=2,
+        )
+    )
+    panels = "".join(
+        f"<figure><figcaption>{PANEL_TITLES[name]}</figcaption>"
+        f"{_image(images[name], PANEL_TITLES[name])}</figure>"
+        for name in PANELS
+    )
+    reference = ""
+    if "page_nonprivate" in images:
+        reference = (
+            "<h2>Non-private reference (NOT differentially private)</h2>"
+            "<p class='warning'>Ordinary PCA of the raw data, shown only for comparison. It is "
+            "not protected and must not be published with the private results.</p>"
+            + _image(images["page_nonprivate"], "Non-private reference page")
+        )
+    groups = ""
+    if result.group_sizes is not None:
+        groups = f"; groups (public): {', '.join(map(str, result.group_sizes))}"
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; color: #222; }}
+img {{ max-width: 100%; }} figure {{ display: inline-block; width: 32%; margin: 0.3%; }}
+figcaption {{ font-weight: bold; text-align: center; }}
+.table {{ border-collapse: collapse; }} .table td, .table th {{ border: 1px solid #ccc;
+padding: 3px 8px; text-align: right; }}
+.warning {{ color: #8a1c1c; font-weight: bold; }}
+pre {{ background: #f6f6f6; padding: 1em; overflow-x: auto; }}
+</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>Data: {html.escape(source)}: {result.n_samples} rows x {len(result.feature_names)} variables
+{html.escape(groups)}.</p>
+<h2>What the guarantee means</h2>
+{_plain_language(result)}
+<h2>Private results</h2>
+{_image(images["page"], "Private PCA page")}
+{panels}
+<h2>Importance of components (private)</h2>
+{importance}
+<p>Proportions are normalised over the {result.k} estimated components.</p>
+<h2>Privacy budget</h2>
+{budget}
+<h3>Every release</h3>
+<table class="table"><tr><th>release</th><th>mechanism</th><th>ε</th><th>δ</th></tr>{ledger}</table>
+<h2>Settings</h2>
+<pre>{settings}</pre>
+{reference}
+<h2>Method and citation</h2>
+<p>Private directions: g-DPPCA, the eigenvectors of a Gaussian-noised generalized Kendall's tau
+matrix of bounded spatial signs (analytic Gaussian calibration, tight sensitivity). Scree:
+private robust means of squared half-differences of random pairs. Score plot: a private 2-D
+histogram on a private frame (Durfee's unbounded quantiles). Computed with dppca.</p>
+<p>{html.escape(CITATION)}</p>
+</body></html>
+"""
+    path = folder / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path
