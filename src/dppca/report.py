@@ -19,14 +19,6 @@ CITATION = (
     "Kim, M. and Jung, S. (2025). Robust and differentially private principal component "
     "analysis. Statistical Analysis and Data Mining. doi:10.1002/sam.70053."
 )
-PANEL_TITLES = {
-    "page": "All panels",
-    "scree": "Proportion of variance explained",
-    "score": "Score histogram",
-    "loading": "Loading plot",
-    "variable": "Variable (correlation) plot",
-    "biplot": "Biplot",
-}
 
 
 def _save(figure, folder: Path, name: str) -> bytes:
@@ -112,11 +104,6 @@ def write_report(
             indent=2,
         )
     )
-    panels = "".join(
-        f"<figure><figcaption>{PANEL_TITLES[name]}</figcaption>"
-        f"{_image(images[name], PANEL_TITLES[name])}</figure>"
-        for name in PANELS
-    )
     reference = ""
     if "page_nonprivate" in images:
         reference = (
@@ -132,28 +119,32 @@ def write_report(
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; color: #222; }}
-img {{ max-width: 100%; }} figure {{ display: inline-block; width: 32%; margin: 0.3%; }}
-figcaption {{ font-weight: bold; text-align: center; }}
+img {{ max-width: 100%; }}
 .table {{ border-collapse: collapse; }} .table td, .table th {{ border: 1px solid #ccc;
 padding: 3px 8px; text-align: right; }}
+.ledger td:nth-child(-n+2) {{ text-align: left; }}
 .warning {{ color: #8a1c1c; font-weight: bold; }}
 pre {{ background: #f6f6f6; padding: 1em; overflow-x: auto; }}
 </style></head><body>
 <h1>{html.escape(title)}</h1>
-<p>Data: {html.escape(source)}: {result.n_samples} rows x {len(result.feature_names)} variables
-{html.escape(groups)}.</p>
+<p>Data: {html.escape(source)}: {result.n_samples} rows x {len(result.feature_names)}
+variables{html.escape(groups)}.</p>
 <h2>What the guarantee means</h2>
 {_plain_language(result)}
 <h2>Private results</h2>
 {_image(images["page"], "Private PCA page")}
-{panels}
+<p>Each panel is also saved on its own as PNG and SVG next to this report ({
+        ", ".join(f"{name}.png" for name in PANELS)
+    }).</p>
 <h2>Importance of components (private)</h2>
 {importance}
 <p>Proportions are normalised over the {result.k} estimated components.</p>
 <h2>Privacy budget</h2>
 {budget}
 <h3>Every release</h3>
-<table class="table"><tr><th>release</th><th>mechanism</th><th>ε</th><th>δ</th></tr>{ledger}</table>
+<table class="table ledger"><tr><th>release</th><th>mechanism</th><th>ε</th><th>δ</th></tr>{
+        ledger
+    }</table>
 <h2>Settings</h2>
 <pre>{settings}</pre>
 {reference}
