@@ -167,6 +167,16 @@ def test_full_pages(result):
     assert "NOT differentially private" in reference.get_suptitle()
 
 
+def test_loading_comparison_shares_one_scale(result):
+    from dppca.plotting import plot_loading_comparison
+
+    figure = plot_loading_comparison(result, kind="vector", top=3)
+    left, right = figure.axes
+    assert left.get_xlim() == right.get_xlim()
+    assert left.get_title().startswith("Non-private") and right.get_title() == "DP loading plot"
+    assert len(_arrows(left)) == len(_arrows(right)) == 3
+
+
 def test_reference_needs_to_exist():
     X = np.random.default_rng(1).standard_normal((300, 3))
     plain = dp_pca(X, 5.0, 1e-6, bins=5, random_state=0)

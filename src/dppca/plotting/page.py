@@ -137,6 +137,45 @@ def plot_result(
     )
 
 
+def plot_loading_comparison(result, *, kind: str = "point", top: int | None = 10):
+    """Non-private (left) and private (right) loading plots on one shared scale.
+
+    The reference directions are sign-aligned to the private ones, so that matching variables
+    point the same way. Needs ``dp_pca(..., non_private=True)``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    reference = _reference_loadings(result)
+    columns = [f"PC{result.axes[0]}", f"PC{result.axes[1]}"]
+    largest = max(
+        float(abs(table[columns]).to_numpy().max()) for table in (reference, result.loadings)
+    )
+    limit = 1.35 * max(largest, 0.1)
+    figure, (left, right) = pyplot().subplots(1, 2, figsize=(11, 5.5), layout="constrained")
+    plot_loadings(
+        reference,
+        axes=result.axes,
+        kind=kind,
+        top=top,
+        limit=limit,
+        color=NONPRIVATE_COLOR,
+        title="Non-private loading plot (reference)",
+        ax=left,
+    )
+    plot_loadings(
+        result.loadings,
+        axes=result.axes,
+        kind=kind,
+        top=top,
+        limit=limit,
+        title="DP loading plot",
+        ax=right,
+    )
+    return figure
+
+
 def _largest(tables) -> float:
     if isinstance(tables, dict):
         return max(float(t["prob"].max()) for t in tables.values())
