@@ -24,3 +24,9 @@ def test_kendall_speed_quick(tmp_path, capsys):
     assert "direct/ours" in saved and "| 600 | 10 |" in saved
     assert (tmp_path / "kendall_speed_quick.csv").exists()
     assert "ours" in capsys.readouterr().out
+
+
+def test_privacy_audit_quick(tmp_path):
+    table = _load("privacy_audit").main(["--quick", "--out", str(tmp_path)])
+    assert len(table) == 10 and (tmp_path / "privacy_audit_quick.md").exists()
+    assert table["within claim"].all()

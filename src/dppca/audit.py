@@ -1,0 +1,259 @@
+"""Statistical privacy audits: lower confidence bounds on the epsilon a mechanism reveals.
+
+For neighbouring data sets ``D`` and ``D'`` and a one-dimensional statistic ``T`` of the output,
+(epsilon, delta)-DP implies, for every event ``E = {T >= t}`` (or ``{T <= t}``),
+``P_D(E) <= exp(epsilon) P_D'(E) + delta`` and the same with ``D`` and ``D'`` swapped. So
+
+    ``epsilon >= log((P_D(E) - delta) / P_D'(E))``.
+
+An audit runs the mechanism many times on each data set, picks the most revealing event on one
+half of the draws and evaluates it on the other half with Clopper-Pearson bounds (lower for the
+numerator, upper for the denominator), which gives a lower confidence bound on the epsilon the
+outputs reveal (Jagielski, Ullman and Oprea 2020; Ding et al. 2018). A correct mechanism's
+bound stays below its claimed epsilon (with probability at least ``1 - alpha``); a broken one
+(run with a larger epsilon than it claims, i.e. less noise) is flagged when the bound exceeds it.
+
+The scenarios use the worst-case neighbours of each mechanism's sensitivity analysis.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import beta
+
+#: How many candidate thresholds the selection half tries.
+_THRESHOLDS = 60
+#: The fewest selection-half events a threshold needs, so that the estimate is not pure noise.
+_MIN_EVENTS = 20
+
+
+def clopper_pearson(count: int, total: int, alpha: float) -> tuple[float, float]:
+    """Two one-sided ``1 - alpha`` Clopper-Pearson bounds on a binomial proportion."""
+    lower = 0.0 if count == 0 else float(beta.ppf(alpha, count, total - count + 1))
+    upper = 1.0 if count == total else float(beta.ppf(1 - alpha, count + 1, total - count))
+    return lower, upper
+
+
+def _best_event(first: np.ndarray, second: np.ndarray, delta: float):
+    """The threshold and side whose event best separates ``first`` from ``second``."""
+    pooled = np.concatenate([first, second])
+    candidates = np.unique(np.quantile(pooled, np.linspace(0.005, 0.995, _THRESHOLDS)))
+    best, choice = -math.inf, None
+    for threshold in candidates:
+        for side in (1, -1):
+            hits_first = np.count_nonzero(side * first >= side * threshold)
+            hits_second = np.count_nonzero(side * second >= side * threshold)
+            if hits_first < _MIN_EVENTS:
+                continue
+            p_first = hits_first / len(first)
+            p_second = max(hits_second, 1) / len(second)
+            value = math.log(max(p_first - delta, 1e-300) / p_second)
+            if value > best:
+                best, choice = value, (threshold, side)
+    return choice
+
+
+def epsilon_lower_bound(
+    outputs_d: np.ndarray, outputs_d_prime: np.ndarray, delta: float, alpha: float = 0.05
+) -> float:
+    """A ``1 - alpha`` lower confidence bound on epsilon from two samples of a statistic.
+
+    Both orders (``D`` against ``D'`` and back) are tried; the larger bound is returned, with
+    ``alpha`` split between the four bounds used (Bonferroni).
+    """
+    outputs_d = np.asarray(outputs_d, dtype=float)
+    outputs_d_prime = np.asarray(outputs_d_prime, dtype=float)
+    half_d, half_p = len(outputs_d) // 2, len(outputs_d_prime) // 2
+    best = 0.0
+    for first, second in ((outputs_d, outputs_d_prime), (outputs_d_prime, outputs_d)):
+        half_f, half_s = (half_d, half_p) if first is outputs_d else (half_p, half_d)
+        choice = _best_event(first[:half_f], second[:half_s], delta)
+        if choice is None:
+            continue
+        threshold, side = choice
+        test_first, test_second = first[half_f:], second[half_s:]
+        hits_first = int(np.count_nonzero(side * test_first >= side * threshold))
+        hits_second = int(np.count_nonzero(side * test_second >= side * threshold))
+        low_first, _ = clopper_pearson(hits_first, len(test_first), alpha / 4)
+        _, high_second = clopper_pearson(hits_second, len(test_second), alpha / 4)
+        if low_first - delta > 0 and high_second > 0:
+            best = max(best, math.log((low_first - delta) / high_second))
+    return best
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A mechanism on worst-case neighbours: ``run(which, epsilon, rng)`` returns the statistic
+    of one release on ``D`` (``which=0``) or ``D'`` (``which=1``) at budget ``epsilon``."""
+
+    name: str
+    epsilon: float
+    delta: float
+    run: Callable[[int, float, np.random.Generator], float]
+    #: The broken variant runs with this many times the claimed epsilon. Composite mechanisms
+    #: (the frame's three quantiles, the scree's quantiles and mean, the pipeline's three parts)
+    #: show only part of their budget in one statistic, so they need a larger factor.
+    break_factor: float = 4.0
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    name: str
+    claimed_epsilon: float
+    delta: float
+    draws: int
+    lower_bound: float
+    broken: bool
+
+    @property
+    def flagged(self) -> bool:
+        """Whether the outputs reveal more than the claimed epsilon."""
+        return self.lower_bound > self.claimed_epsilon
+
+
+def audit(
+    scenario: Scenario,
+    draws: int,
+    *,
+    broken: bool = False,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> AuditResult:
+    """Run a scenario ``draws`` times on each neighbour and bound the epsilon it reveals.
+
+    ``broken=True`` runs the mechanism with ``scenario.break_factor`` times the claimed epsilon
+    (less noise) while still auditing against the claim: a working audit must flag it.
+    """
+    rng = np.random.default_rng(seed)
+    used = scenario.epsilon * (scenario.break_factor if broken else 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        samples = [
+            np.array([scenario.run(which, used, rng) for _ in range(draws)]) for which in (0, 1)
+        ]
+    bound = epsilon_lower_bound(samples[0], samples[1], scenario.delta, alpha)
+    return AuditResult(scenario.name, scenario.epsilon, scenario.delta, draws, bound, broken)
+
+
+def _scenarios() -> dict[str, Scenario]:
+    from dppca.pipeline import dp_pca
+    from dppca.privacy.mechanisms import (
+        gaussian_histogram,
+        histogram_gaussian_sigma,
+        stability_histogram,
+        stability_parameters,
+    )
+    from dppca.privacy.quantiles import durfee_signed_quantile, durfee_upper_quantile
+    from dppca.stats.directions import dp_loading
+    from dppca.stats.frame import private_frame
+    from dppca.stats.scree import dp_scree
+
+    n = 10
+    far = np.zeros((n, 2))
+    far[0] = [5.0, 0.0]
+    far_prime = far.copy()
+    far_prime[0] = [0.0, 5.0]
+    kendall_data = (far, far_prime)
+
+    def kendall(which, epsilon, rng):
+        released = dp_loading(kendall_data[which], epsilon, 1e-3, random_state=rng).kendall
+        return released[0, 0] - released[1, 1]
+
+    values = np.r_[np.full(10, 1.0), np.full(10, 100.0)]
+    moved = values.copy()
+    moved[9] = 100.0
+    quantile_data = (values, moved)
+
+    def upper(which, epsilon, rng):
+        return durfee_upper_quantile(quantile_data[which], 0.5, epsilon, rng)
+
+    def signed(which, epsilon, rng):
+        return durfee_signed_quantile(quantile_data[which] - 50.0, 0.5, epsilon, rng)
+
+    points = np.c_[np.r_[np.full(10, -3.0), np.full(10, 3.0)], np.zeros(20)]
+    points_prime = points.copy()
+    points_prime[9, 0] = 3.0
+    frame_data = (points, points_prime)
+
+    def frame(which, epsilon, rng):
+        return private_frame(frame_data[which], epsilon, rng).center[0]
+
+    counts = (np.array([20.0, 20.0]), np.array([19.0, 21.0]))
+
+    def additive(which, epsilon, rng):
+        noisy = gaussian_histogram(counts[which], histogram_gaussian_sigma(epsilon, 1e-3), rng)
+        return noisy[1] - noisy[0]
+
+    def sparse(which, epsilon, rng):
+        scale, threshold = stability_parameters(epsilon, 0.05)
+        noisy = stability_histogram(counts[which] + 10, scale, threshold, rng)
+        return noisy[1] - noisy[0]
+
+    pair = (np.array([[0.0], [0.0]]), np.array([[0.0], [10.0]]))
+    controls = {
+        "clipped": {"C_clip": 1.0},
+        "pmwm": {"a": 0.0, "b": 1.0, "trim_const": 0.01, "eta": 0.0},
+    }
+
+    def scree(method):
+        def run(which, epsilon, rng):
+            result = dp_scree(
+                pair[which],
+                1,
+                epsilon,
+                1e-3,
+                method=method,
+                directions=[[1.0]],
+                mono=False,
+                control=controls[method],
+                random_state=rng,
+            )
+            return float(result.settings[method]["raw"][0])
+
+        return run
+
+    eight = (np.zeros((8, 1)), np.r_[np.zeros((7, 1)), [[10.0]]])
+    huber_control = {"k_min_m2": -4, "k_max_m2": 4, "m2_frac": 0.25, "T": 1}
+
+    def huber(which, epsilon, rng):
+        result = dp_scree(
+            eight[which],
+            1,
+            epsilon,
+            1e-3,
+            method="huber",
+            directions=[[1.0]],
+            mono=False,
+            control=huber_control,
+            random_state=rng,
+        )
+        return float(result.settings["huber"]["raw"][0])
+
+    pca_data = (np.c_[far, np.zeros(n)], np.c_[far_prime, np.zeros(n)])
+
+    def pipeline(which, epsilon, rng):
+        result = dp_pca(pca_data[which], epsilon, 3e-3, bins=2, k=2, random_state=rng)
+        return result.directions[0, 0] ** 2
+
+    return {
+        "Kendall matrix (Gaussian)": Scenario("Kendall matrix (Gaussian)", 1.0, 1e-3, kendall),
+        "one-sided quantile": Scenario("one-sided quantile", 1.0, 0.0, upper),
+        "two-sided quantile": Scenario("two-sided quantile", 1.0, 0.0, signed, 8.0),
+        "frame": Scenario("frame", 1.0, 0.0, frame, 12.0),
+        "additive histogram": Scenario("additive histogram", 1.0, 1e-3, additive),
+        "sparse histogram": Scenario("sparse histogram", 1.0, 0.05, sparse),
+        "scree (clipped)": Scenario("scree (clipped)", 1.0, 1e-3, scree("clipped")),
+        "scree (pmwm)": Scenario("scree (pmwm)", 1.0, 1e-3, scree("pmwm"), 12.0),
+        "scree (huber)": Scenario("scree (huber)", 1.0, 1e-3, huber, 12.0),
+        "dp_pca directions": Scenario("dp_pca directions", 1.5, 3e-3, pipeline, 30.0),
+    }
+
+
+def scenarios() -> dict[str, Scenario]:
+    """The audited mechanisms, each on its worst-case neighbouring data sets."""
+    return _scenarios()
