@@ -134,3 +134,48 @@ def test_sensitivity_errors():
         kendall_sensitivity(1.0, 10, "loose")
     with pytest.raises(ValueError, match="n must be an integer >= 2"):
         kendall_sensitivity(1.0, 1)
+
+
+def test_histogram_counts_change_by_at_most_one_in_two_cells():
+    """Replacing a row moves at most one count down and one up, whatever the values: cell
+    boundaries, points far outside the frame, huge magnitudes."""
+    from dppca import PrivacyLedger
+    from dppca.stats.frame import Frame
+    from dppca.stats.histogram import cell_index
+    from dppca.stats.scores import finite_scores
+
+    rng = np.random.default_rng(3)
+    frame = Frame(np.array([0.5, -1.0]), 2.0, 2.0 / 1.2, 0.2, PrivacyLedger())
+    bins = (7, 5)
+    breaks = np.linspace(*frame.xlim, bins[0] + 1)
+    specials = [breaks[2], np.nextafter(breaks[3], 0), 1e300, -1e300, 0.0, frame.xlim[0]]
+    for _ in range(300):
+        scores = rng.standard_normal((25, 2)) * 3
+        replaced = scores.copy()
+        replaced[rng.integers(25)] = rng.choice(specials, size=2)
+        before = np.bincount(cell_index(finite_scores(scores), frame, bins), minlength=35)
+        after = np.bincount(cell_index(finite_scores(replaced), frame, bins), minlength=35)
+        change = after - before
+        assert np.abs(change).sum() <= 2 and change.sum() == 0
+
+
+def test_clipped_scree_means_move_by_at_most_c_over_m():
+    """One row is in one pair, so each clipped mean moves by at most C / m (here with extreme
+    replacements that overflow the squared differences)."""
+    from dppca.stats.scree import paired_squares
+
+    rng = np.random.default_rng(4)
+    clip = np.array([2.0, 0.5])
+    worst = 0.0
+    for _ in range(300):
+        Y = rng.standard_normal((11, 2)) * 3
+        replaced = Y.copy()
+        replaced[rng.integers(11)] = rng.choice([1e200, -1e200, 0.0, 1e-300, 5.0], size=2)
+        seed = int(rng.integers(1000))
+        m = 11 // 2
+        base = np.minimum(paired_squares(Y, np.random.default_rng(seed)), clip).mean(axis=0)
+        moved = np.minimum(paired_squares(replaced, np.random.default_rng(seed)), clip).mean(axis=0)
+        assert np.all(np.isfinite(moved))
+        worst = max(worst, float(np.max(np.abs(moved - base) / (clip / m))))
+    assert worst <= 1 + 1e-12
+    assert worst > 0.9  # the extreme replacements reach the bound

@@ -39,7 +39,7 @@ from dppca.stats.directions import (
 from dppca.stats.frame import Frame
 from dppca.stats.histogram import HISTOGRAM_METHODS, cell_index, grid_cells
 from dppca.stats.sampling import sample_scores
-from dppca.stats.scores import empirical_scores, plan_score, score_release
+from dppca.stats.scores import empirical_scores, finite_scores, plan_score, score_release
 from dppca.stats.scree import (
     SCREE_METHODS,
     check_scree_control,
@@ -558,6 +558,28 @@ def dp_pca(
     Returns
     -------
     DPPCAResult
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid input, before any budget is charged or noise drawn.
+    BudgetExceededError
+        When ``accountant`` cannot cover the total (nothing is charged).
+    EmptyHistogramError
+        With ``score="add"``, when the noisy histogram is all zero after clipping (seed 002
+        specifies an error; the budget is spent). Use a larger epsilon or fewer bins.
+
+    Warns
+    -----
+    DurfeeStepLimitWarning
+        When a quantile search (winsorization radius, scree clip levels, frame) reached its
+        step limit; the last grid point is used.
+
+    Notes
+    -----
+    Outcomes that depend on the private data are reported, never hidden: a sparse histogram
+    that no cell survives is all zero (its plot says so, and sampling from it warns with
+    :class:`~dppca.stats.sampling.NoMassWarning`); capped quantile searches warn.
     """
     X, labels = take_group_column(X, groups)
     data, names = check_data(X)
@@ -652,7 +674,7 @@ def _nonprivate_pca(data, directions, k, plan, release, codes, levels) -> NonPri
     eigenvalues, vectors = descending_eigh(np.cov(data, rowvar=False).reshape(p, p))
     vectors = align_columns(vectors, directions)
     top = np.maximum(eigenvalues[:k], 0.0)
-    scores = data @ vectors[:, [plan.axes[0] - 1, plan.axes[1] - 1]]
+    scores = finite_scores(data @ vectors[:, [plan.axes[0] - 1, plan.axes[1] - 1]])
     cells = grid_cells(release.frame, plan.bins)
     index = cell_index(scores, release.frame, plan.bins)
     empirical = empirical_scores(scores, plan.axis_labels, index, cells, codes, levels)

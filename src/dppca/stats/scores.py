@@ -391,6 +391,16 @@ class ScoreRelease:
     nonprivate: NonPrivateScores | None
 
 
+def finite_scores(scores: np.ndarray) -> np.ndarray:
+    """Scores with overflow mapped to the largest floats (NaN, from inf - inf, to 0).
+
+    Validated data are finite, but projections of values near 1e308 can overflow; each row still
+    gives one finite point, so the quantiles and counts keep their sensitivity.
+    """
+    largest = np.finfo(np.float64).max
+    return np.nan_to_num(scores, nan=0.0, posinf=largest, neginf=-largest)
+
+
 def score_release(
     data: np.ndarray,
     directions: np.ndarray,
@@ -405,7 +415,7 @@ def score_release(
     """The frame and histograms of the scores on ``directions`` (entries go to ``ledger``)."""
     n = data.shape[0]
     axes = plan.axes
-    scores = data @ directions[:, [axes[0] - 1, axes[1] - 1]]
+    scores = finite_scores(data @ directions[:, [axes[0] - 1, axes[1] - 1]])
     frame = private_frame(
         scores,
         plan.frame_epsilon,

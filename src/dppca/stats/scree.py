@@ -90,10 +90,16 @@ _LOG_CAP = 600.0
 
 
 def paired_squares(Y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``(Y_b - Y_a)^2 / 2`` over ``floor(n/2)`` disjoint random pairs: shape (m, k)."""
+    """``(Y_b - Y_a)^2 / 2`` over ``floor(n/2)`` disjoint random pairs: shape (m, k).
+
+    Overflow (scores beyond about 1e154) gives ``+inf``, never NaN, so that every pair still
+    contributes a value that the robust means bound (clipping maps it to the clip level).
+    """
     order = rng.permutation(Y.shape[0])
     half = Y.shape[0] // 2
-    return (Y[order[1 : 2 * half : 2]] - Y[order[0 : 2 * half : 2]]) ** 2 / 2.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        W = (Y[order[1 : 2 * half : 2]] - Y[order[0 : 2 * half : 2]]) ** 2 / 2.0
+    return np.nan_to_num(W, nan=np.inf)
 
 
 def joint_gaussian(
@@ -139,7 +145,8 @@ def _clipped(W, epsilon, delta, rng, control, ledger, label):
             epsilon, [control["clip_share"], 1.0 - control["clip_share"]]
         )
         each = quantile_epsilon / k
-        logs = np.log(np.maximum(W, np.finfo(np.float64).tiny))
+        floats = np.finfo(np.float64)
+        logs = np.log(np.clip(W, floats.tiny, floats.max))
         levels = np.empty(k)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DurfeeStepLimitWarning)
