@@ -201,7 +201,7 @@ BAD = [
     ({"bins": 0}, ValueError, "bins must be an integer >= 1"),
     ({"method": "histogram"}, ValueError, "method must be one of"),
     ({"method": ()}, ValueError, "at least one"),
-    ({"method": ("add", "add")}, ValueError, "must not repeat"),
+    ({"method": ("add", "add")}, ValueError, "must not repeat a choice"),
     ({"axes": (1, 1)}, ValueError, "two different"),
     ({"axes": (0, 1)}, ValueError, "axes must be an integer >= 1"),
     ({"axes": (1, 5)}, ValueError, "from 1 to p=4"),

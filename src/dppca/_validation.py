@@ -81,6 +81,18 @@ def check_option(value: Any, name: str, options: Sequence[str]) -> str:
     return value
 
 
+def check_choices(value: Any, name: str, options: Sequence[str]) -> tuple[str, ...]:
+    """One option or a non-empty sequence of distinct options."""
+    chosen = (value,) if isinstance(value, str) else tuple(value)
+    if not chosen:
+        raise ValueError(f"{name} must name at least one of {list(options)}.")
+    for item in chosen:
+        check_option(item, name, options)
+    if len(set(chosen)) != len(chosen):
+        raise ValueError(f"{name} must not repeat a choice; got {list(chosen)}.")
+    return chosen
+
+
 def check_bool(value: Any, name: str) -> bool:
     """A plain boolean flag."""
     if not isinstance(value, bool | np.bool_):

@@ -135,3 +135,21 @@ def label_points(ax, tips: np.ndarray, names: list[str], color: str, limit: floa
             va="center",
             gid="label",
         )
+
+
+def draw_arrows(ax, tips: np.ndarray, color: str) -> None:
+    """Arrows from the origin to each tip."""
+    from matplotlib.patches import FancyArrowPatch
+
+    for x, y in tips:
+        ax.add_patch(
+            FancyArrowPatch(
+                (0, 0),
+                (x, y),
+                arrowstyle="-|>",
+                mutation_scale=9,
+                color=color,
+                linewidth=1.1,
+                gid="arrow",
+            )
+        )

@@ -13,6 +13,7 @@ from dppca.plotting._style import (
     HEATMAP_HIGH,
     HEATMAP_LOW,
     axes_or_new,
+    draw_arrows,
     finish,
     label_points,
 )
@@ -66,8 +67,6 @@ def plot_loadings(
     -----
     Drawing spends no privacy budget: it only shows released directions.
     """
-    from matplotlib.patches import FancyArrowPatch
-
     kind = check_option(kind, "kind", LOADING_KINDS)
     columns = [f"PC{axes[0]}", f"PC{axes[1]}"]
     missing = [c for c in columns if c not in loadings.columns]
@@ -81,18 +80,7 @@ def plot_loadings(
     ax.axhline(0, color="0.8", linestyle="--", linewidth=0.6)
     ax.axvline(0, color="0.8", linestyle="--", linewidth=0.6)
     if kind == "vector":
-        for x, y in tips:
-            ax.add_patch(
-                FancyArrowPatch(
-                    (0, 0),
-                    (x, y),
-                    arrowstyle="-|>",
-                    mutation_scale=9,
-                    color=color,
-                    linewidth=1.1,
-                    gid="arrow",
-                )
-            )
+        draw_arrows(ax, tips, color)
     else:
         ax.scatter(tips[:, 0], tips[:, 1], s=22, color=color, alpha=0.9, zorder=3, gid="points")
     label_points(ax, tips, [str(name) for name in shown.index], color, limit)

@@ -12,29 +12,13 @@ from dppca.plotting._style import (
     BIPLOT_POINT_COLOR,
     DP_COLOR,
     axes_or_new,
+    draw_arrows,
     finish,
     label_points,
     note,
 )
 from dppca.plotting.loadings import select_variables
 from dppca.stats.biplot import BiplotCoordinates
-
-
-def _arrows(ax, tips: np.ndarray, color: str) -> None:
-    from matplotlib.patches import FancyArrowPatch
-
-    for x, y in tips:
-        ax.add_patch(
-            FancyArrowPatch(
-                (0, 0),
-                (x, y),
-                arrowstyle="-|>",
-                mutation_scale=9,
-                color=color,
-                linewidth=1.1,
-                gid="arrow",
-            )
-        )
 
 
 def plot_variables(
@@ -79,7 +63,7 @@ def plot_variables(
         limit = 1.15
     else:
         limit = 1.2 * max(float(np.max(np.abs(tips))) if len(tips) else 0.1, 0.1)
-    _arrows(ax, tips, color)
+    draw_arrows(ax, tips, color)
     label_points(ax, tips, [str(name) for name in shown.index], color, limit)
     ax.set_xlim(-limit, limit)
     ax.set_ylim(-limit, limit)
@@ -117,7 +101,7 @@ def plot_biplot(
     arrows = pd.DataFrame(biplot.arrows, index=names, columns=list(axis_labels))
     shown = select_variables(arrows, list(axis_labels), top)
     if biplot.arrow_scale > 0:
-        _arrows(ax, shown.to_numpy(), BIPLOT_ARROW_COLOR)
+        draw_arrows(ax, shown.to_numpy(), BIPLOT_ARROW_COLOR)
         span = (biplot.xlim[1] - biplot.xlim[0]) if biplot.xlim else 2 * biplot.score_radius
         label_points(
             ax, shown.to_numpy(), [str(n) for n in shown.index], BIPLOT_ARROW_COLOR, span / 2

@@ -19,6 +19,7 @@ import pandas as pd
 from dppca._groups import encode_groups, take_group_column
 from dppca._validation import (
     check_bool,
+    check_choices,
     check_data,
     check_delta,
     check_epsilon,
@@ -50,18 +51,6 @@ _MECHANISM_NAMES = {
     "add": "Gaussian on all cells ({calibration} calibration, L2 sensitivity sqrt 2)",
     "sparse": "Laplace on occupied cells with threshold (stability histogram, L1 sensitivity 2)",
 }
-
-
-def check_methods(method: Any) -> tuple[str, ...]:
-    """One histogram method or a sequence of distinct ones, from ``HISTOGRAM_METHODS``."""
-    methods = (method,) if isinstance(method, str) else tuple(method)
-    if not methods:
-        raise ValueError(f"method must name at least one of {list(HISTOGRAM_METHODS)}.")
-    for name in methods:
-        check_option(name, "method", HISTOGRAM_METHODS)
-    if len(set(methods)) != len(methods):
-        raise ValueError(f"method must not repeat a method; got {list(methods)}.")
-    return methods
 
 
 def check_axes(axes: Any, p: int) -> tuple[int, int]:
@@ -362,7 +351,7 @@ def plan_score(
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     bins = check_bins(bins)
-    methods = check_methods(method)
+    methods = check_choices(method, "method", HISTOGRAM_METHODS)
     axes = check_axes(axes, p)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     inflate = check_real(inflate, "inflate", low=0.0, low_inclusive=True)

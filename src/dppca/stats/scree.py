@@ -34,6 +34,7 @@ from sklearn.isotonic import IsotonicRegression
 
 from dppca._validation import (
     check_bool,
+    check_choices,
     check_data,
     check_delta,
     check_epsilon,
@@ -376,17 +377,6 @@ def _check_int(value: Any, name: str) -> int:
     return int(value)
 
 
-def check_scree_methods(method: Any) -> tuple[str, ...]:
-    methods = (method,) if isinstance(method, str) else tuple(method)
-    if not methods:
-        raise ValueError(f"method must name at least one of {list(SCREE_METHODS)}.")
-    for name in methods:
-        check_option(name, "method", SCREE_METHODS)
-    if len(set(methods)) != len(methods):
-        raise ValueError(f"method must not repeat a method; got {list(methods)}.")
-    return methods
-
-
 def split_controls(methods: tuple[str, ...], control: Any, k: int) -> dict[str, dict[str, Any]]:
     """Per-method controls: a method's own dict, or (required for several methods) a dict keyed
     by method names."""
@@ -557,7 +547,7 @@ def dp_scree(
         raise ValueError(f"k must be an integer in [1, n_features={p}]; got {k}.")
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    methods = check_scree_methods(method)
+    methods = check_choices(method, "method", SCREE_METHODS)
     controls = split_controls(methods, control, k)
     for name in methods:
         check_scree_rows(name, controls[name], n)
