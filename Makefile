@@ -27,8 +27,20 @@ lint: $(VENV)/.installed-test
 test: lint
 	$(BIN)/python -m pytest
 
-bench: $(VENV)/.installed-bench
-	$(BIN)/python benchmarks/kendall_speed.py
+# Benchmarks run in their own environment: the peers need scikit-learn < 1.9.
+BENCH_VENV := .venv-bench
+
+$(BENCH_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e ".[bench]"
+	touch $@
+
+bench: $(BENCH_VENV)/.installed
+	$(BENCH_VENV)/bin/python benchmarks/kendall_speed.py
+	$(BENCH_VENV)/bin/python benchmarks/speed.py
+	$(BENCH_VENV)/bin/python benchmarks/accuracy.py --quick
+	$(BENCH_VENV)/bin/python benchmarks/privacy_audit.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(BENCH_VENV) build dist .pytest_cache .ruff_cache

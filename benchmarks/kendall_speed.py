@@ -29,6 +29,8 @@ import pandas as pd
 from dppca import kendall_matrix
 from dppca.stats import kendall
 
+from _common import markdown_table
+
 FULL_SIZES = [(2000, 20), (2000, 50), (5000, 20), (5000, 50), (20000, 20), (20000, 50)]
 QUICK_SIZES = [(300, 5), (600, 10)]
 DIRECT_BLOCK = 16
@@ -86,17 +88,6 @@ def blas_description() -> str:
         f"{pool.get('num_threads')} threads)"
         for pool in pools
     )
-
-
-def markdown_table(table: pd.DataFrame) -> str:
-    """A Markdown table with 4 significant digits (no optional dependency)."""
-
-    def cell(value: object) -> str:
-        return f"{value:.4g}" if isinstance(value, float) else str(value)
-
-    lines = ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(False)]
-    return "\n".join(lines)
 
 
 def run(sizes: list[tuple[int, int]], repeats: int) -> pd.DataFrame:

@@ -9,6 +9,10 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def _load(name: str):
+    import sys
+
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))  # the scripts import their shared helpers
     spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -30,3 +34,18 @@ def test_privacy_audit_quick(tmp_path):
     table = _load("privacy_audit").main(["--quick", "--out", str(tmp_path)])
     assert len(table) == 10 and (tmp_path / "privacy_audit_quick.md").exists()
     assert table["within claim"].all()
+
+
+def test_speed_quick(tmp_path):
+    table = _load("speed").main(["--quick", "--out", str(tmp_path)])
+    assert "g-DPPCA spherical (ours)" in set(table["method"])
+    assert (table["seconds"] > 0).all() and (tmp_path / "speed_quick.md").exists()
+
+
+def test_accuracy_tiny(tmp_path):
+    summary = _load("accuracy").main(["--tiny", "--out", str(tmp_path)])
+    assert {"g-DPPCA spherical (ours)", "AG", "AG, oracle tuning", "NSGGD"} <= set(
+        summary["method"]
+    )
+    assert summary["mean"].between(0, 1).all()
+    assert (tmp_path / "accuracy_tiny.csv").exists() and (tmp_path / "accuracy_tiny.md").exists()

@@ -1,0 +1,132 @@
+"""Competitor methods: accuracy with a huge epsilon, calibration, errors."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+
+import numpy as np
+import pytest
+
+from dppca.baselines import (
+    _symmetric_noise,
+    analyze_gauss,
+    diffprivlib_pca,
+    nsggd,
+    opendp_pca,
+    projector_pca,
+    sin_theta,
+    sklearn_pca,
+)
+from dppca.privacy.calibration import analytic_gaussian_multiplier, gdp_mu
+
+
+def _spiked(n=4000, d=8, seed=0):
+    rng = np.random.default_rng(seed)
+    U, _ = np.linalg.qr(rng.standard_normal((d, 2)))
+    Z = rng.standard_normal((n, d)) + rng.standard_normal((n, 2)) @ (np.sqrt(20.0) * U.T)
+    return Z, U
+
+
+def test_sin_theta():
+    e = np.eye(3)
+    assert sin_theta(e[:, :2], e[:, :2]) == pytest.approx(0.0, abs=1e-12)
+    assert sin_theta(e[:, :1], e[:, 1:2]) == pytest.approx(1.0)
+    tilted = np.array([[math.cos(0.3)], [math.sin(0.3)], [0.0]])
+    assert sin_theta(e[:, :1], tilted) == pytest.approx(math.sin(0.3))
+
+
+@pytest.mark.parametrize(
+    "method",
+    [
+        lambda X: analyze_gauss(X, 2, 1e6, 1e-6, clip_norm=30.0, random_state=0).components,
+        lambda X: nsggd(X, 2, 1e6, 1e-6, steps=200, random_state=0).components,
+        lambda X: (
+            projector_pca(
+                X, 2, 1e6, 1e-6, truncation=30.0, eigengap=10.0, random_state=0
+            ).components
+        ),
+        lambda X: sklearn_pca(X, 2),
+    ],
+)
+def test_huge_epsilon_recovers_the_spike(method):
+    X, U = _spiked()
+    assert sin_theta(method(X), U) < 0.1
+
+
+def test_noise_scales_follow_their_calibrations():
+    X, _ = _spiked(1000)
+    ag = analyze_gauss(X, 2, 1.0, 1e-6, clip_norm=5.0, random_state=0)
+    assert ag.sigma == pytest.approx(math.sqrt(2) * analytic_gaussian_multiplier(1.0, 1e-6))
+    walk = nsggd(X, 2, 1.0, 1e-6, steps=25, random_state=0)
+    assert walk.sigma == pytest.approx(2 * math.sqrt(25) / (1000 * gdp_mu(1.0, 1e-6)))
+    projector = projector_pca(X, 2, 1.0, 1e-6, truncation=5.0, eigengap=4.0, random_state=0)
+    sensitivity = 2 * math.sqrt(2 * 2) * (2 * 25.0 / 1000) / 4.0
+    assert projector.sigma == pytest.approx(sensitivity * analytic_gaussian_multiplier(1.0, 1e-6))
+    for result, epsilon in ((ag, 1.0), (walk, 1.0), (projector, 1.0)):
+        assert result.privacy.total.epsilon == epsilon
+
+
+def test_ag_noise_matrix_has_sigma_on_every_upper_entry():
+    rng = np.random.default_rng(0)
+    draws = np.array([_symmetric_noise(3, 2.0, rng) for _ in range(20000)])
+    assert np.array_equal(draws, draws.transpose(0, 2, 1))
+    sd = draws.std(axis=0)
+    assert np.all(np.abs(sd / 2.0 - 1) < 5 / math.sqrt(2 * 20000))
+
+
+def test_clipping_bounds_the_rows():
+    X = np.array([[100.0, 0.0], [0.0, 0.5], [3.0, 4.0]])
+    result = analyze_gauss(X, 1, 1e9, 1e-6, clip_norm=1.0, random_state=0)
+    # Rows are clipped to norm 1 then scaled to the unit ball: the top direction is e1 or e2.
+    assert np.max(np.abs(result.components[:, 0])) > 0.7
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda X: analyze_gauss(X, 2, 1.0, 1e-6, clip_norm=-1.0), ValueError, "clip_norm"),
+        (lambda X: analyze_gauss(X, 9, 1.0, 1e-6, clip_norm=1.0), ValueError, "k must be"),
+        (lambda X: nsggd(X, 2, 0.0, 1e-6), ValueError, "epsilon must be > 0"),
+        (lambda X: nsggd(X, 2, 1.0, 1e-6, steps=0), ValueError, "steps must be"),
+        (
+            lambda X: projector_pca(X, 2, 1.0, 2.0, truncation=1.0, eigengap=1.0),
+            ValueError,
+            "delta must be < 1",
+        ),
+        (
+            lambda X: projector_pca(X, 2, 1.0, 1e-6, truncation=1.0, eigengap=0.0),
+            ValueError,
+            "eigengap must be > 0",
+        ),
+        (
+            lambda X: analyze_gauss(X[:, :1].ravel(), 1, 1.0, 1e-6, clip_norm=1.0),
+            ValueError,
+            "X must be 2-D",
+        ),
+    ],
+)
+def test_errors(call, error, message):
+    X, _ = _spiked(50)
+    with pytest.raises(error, match=message):
+        call(X)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("diffprivlib") is None,
+    reason="diffprivlib is installed only in the benchmark environment",
+)
+def test_diffprivlib_adapter_does_not_modify_input():
+    X, _ = _spiked(2000)
+    before = X.copy()
+    components = diffprivlib_pca(X, 2, 1e4, data_norm=40.0, bounds=(-40.0, 40.0))
+    assert np.array_equal(X, before) and components.shape == (8, 2)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("opendp") is None,
+    reason="opendp is installed only in the benchmark environment",
+)
+def test_opendp_adapter():
+    X, _ = _spiked(500)
+    assert opendp_pca(X, 2, 10.0, row_norm=40.0).shape == (8, 2)
