@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import signal
 import time
 from collections.abc import Callable
 
@@ -65,7 +66,30 @@ def methods(
     return roster
 
 
-def timed(function: Callable[[], object]) -> float:
+class Stopped(Exception):
+    """A method ran past its time limit."""
+
+
+def _alarm(signum, frame):
+    raise Stopped
+
+
+def with_limit(function: Callable[[], object], seconds: float):
+    """``function()``, or raise :class:`Stopped` after ``seconds`` (Unix, main thread)."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return function()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def timed(function: Callable[[], object], limit: float = 120.0) -> float:
+    """Seconds taken by ``function()``; ``inf`` when stopped at ``limit``."""
     start = time.perf_counter()
-    function()
+    try:
+        with_limit(function, limit)
+    except Stopped:
+        return float("inf")
     return time.perf_counter() - start
