@@ -66,7 +66,7 @@ def methods(
     return roster
 
 
-class Stopped(Exception):
+class Stopped(BaseException):  # not caught by a library's "except Exception"
     """A method ran past its time limit."""
 
 
