@@ -40,6 +40,7 @@ bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/kendall_speed.py
 	$(BENCH_VENV)/bin/python benchmarks/speed.py
 	$(BENCH_VENV)/bin/python benchmarks/accuracy.py --quick
+	$(BENCH_VENV)/bin/python benchmarks/real_data.py
 	$(BENCH_VENV)/bin/python benchmarks/privacy_audit.py
 
 clean:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
-import signal
+import multiprocessing
 import time
 from collections.abc import Callable
 
@@ -66,30 +66,49 @@ def methods(
     return roster
 
 
-class Stopped(BaseException):  # not caught by a library's "except Exception"
+class Stopped(Exception):
     """A method ran past its time limit."""
 
 
-def _alarm(signum, frame):
-    raise Stopped
-
-
 def with_limit(function: Callable[[], object], seconds: float):
-    """``function()``, or raise :class:`Stopped` after ``seconds`` (Unix, main thread)."""
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    """``function()`` in a forked child process; raise :class:`Stopped` after ``seconds``.
+
+    A separate process is the only safe way to stop the peers' samplers, which loop inside
+    compiled code and callbacks.
+    """
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+
+    def target() -> None:
+        try:
+            sender.send(("ok", function()))
+        except BaseException as error:  # report any failure to the parent
+            sender.send(("error", f"{type(error).__name__}: {error}"))
+
+    process = context.Process(target=target)
+    process.start()
     try:
-        return function()
+        if not receiver.poll(seconds):
+            raise Stopped
+        status, value = receiver.recv()
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        if process.is_alive():
+            process.terminate()
+        process.join()
+    if status == "error":
+        raise RuntimeError(value)
+    return value
 
 
 def timed(function: Callable[[], object], limit: float = 120.0) -> float:
-    """Seconds taken by ``function()``; ``inf`` when stopped at ``limit``."""
-    start = time.perf_counter()
+    """Seconds taken by ``function()`` (measured in the child); ``inf`` when stopped."""
+
+    def measure() -> float:
+        start = time.perf_counter()
+        function()
+        return time.perf_counter() - start
+
     try:
-        with_limit(function, limit)
+        return with_limit(measure, limit)
     except Stopped:
         return float("inf")
-    return time.perf_counter() - start

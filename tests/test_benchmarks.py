@@ -49,3 +49,10 @@ def test_accuracy_tiny(tmp_path):
     )
     assert summary["mean"].between(0, 1).all()
     assert (tmp_path / "accuracy_tiny.csv").exists() and (tmp_path / "accuracy_tiny.md").exists()
+
+
+def test_real_data_tiny(tmp_path):
+    table = _load("real_data").main(["--tiny", "--out", str(tmp_path)])
+    assert set(table["data"]) == {"1000 Genomes (Kidd)", "Adult"}
+    assert table["sin_theta_vs_pca"].between(0, 1).all()
+    assert (tmp_path / "real_data_tiny.md").exists()
