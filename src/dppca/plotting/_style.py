@@ -153,3 +153,20 @@ def draw_arrows(ax, tips: np.ndarray, color: str) -> None:
                 gid="arrow",
             )
         )
+
+
+def finish_square(
+    ax,
+    tips: np.ndarray,
+    names: list[str],
+    color: str,
+    limit: float,
+    title: str | None,
+    labels: list[str],
+) -> None:
+    """Label the tips, set square limits ``+-limit`` with equal aspect, and finish the panel."""
+    label_points(ax, tips, names, color, limit)
+    ax.set_xlim(-limit, limit)
+    ax.set_ylim(-limit, limit)
+    ax.set_aspect("equal")
+    finish(ax, title, labels[0], labels[1])

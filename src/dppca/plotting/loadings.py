@@ -14,8 +14,7 @@ from dppca.plotting._style import (
     HEATMAP_LOW,
     axes_or_new,
     draw_arrows,
-    finish,
-    label_points,
+    finish_square,
 )
 
 LOADING_KINDS = ("vector", "point")
@@ -83,11 +82,7 @@ def plot_loadings(
         draw_arrows(ax, tips, color)
     else:
         ax.scatter(tips[:, 0], tips[:, 1], s=22, color=color, alpha=0.9, zorder=3, gid="points")
-    label_points(ax, tips, [str(name) for name in shown.index], color, limit)
-    ax.set_xlim(-limit, limit)
-    ax.set_ylim(-limit, limit)
-    ax.set_aspect("equal")
-    finish(ax, title, columns[0], columns[1])
+    finish_square(ax, tips, [str(name) for name in shown.index], color, limit, title, columns)
     return ax
 
 

@@ -14,6 +14,7 @@ from dppca.plotting._style import (
     axes_or_new,
     draw_arrows,
     finish,
+    finish_square,
     label_points,
     note,
 )
@@ -64,11 +65,7 @@ def plot_variables(
     else:
         limit = 1.2 * max(float(np.max(np.abs(tips))) if len(tips) else 0.1, 0.1)
     draw_arrows(ax, tips, color)
-    label_points(ax, tips, [str(name) for name in shown.index], color, limit)
-    ax.set_xlim(-limit, limit)
-    ax.set_ylim(-limit, limit)
-    ax.set_aspect("equal")
-    finish(ax, title, columns[0], columns[1])
+    finish_square(ax, tips, [str(name) for name in shown.index], color, limit, title, columns)
     return ax
 
 
