@@ -38,7 +38,7 @@ LAMBDA = 10.0
 SPIKES = 2
 #: Seconds one fit may take before it is stopped and recorded as missing (NaN); the peers'
 #: rejection samplers can run for minutes.
-LIMIT = {"full": 60.0, "quick": 5.0, "tiny": 5.0}
+LIMIT = {"full": 60.0, "quick": 2.0, "tiny": 2.0}
 DISTRIBUTIONS = ("gaussian", "t3", "cauchy", "outliers")
 FULL = {
     "d": [10, 50],
@@ -47,7 +47,7 @@ FULL = {
     "shift": [0.0, 5.0],
     "reps": 50,
 }
-QUICK = {"d": [10], "n": [500, 2000, 5000], "epsilon": [1.0], "shift": [0.0, 5.0], "reps": 8}
+QUICK = {"d": [10], "n": [500, 2000, 5000], "epsilon": [1.0], "shift": [0.0, 5.0], "reps": 5}
 TINY = {"d": [4], "n": [200], "epsilon": [2.0], "shift": [0.0], "reps": 2}
 
 
@@ -182,7 +182,7 @@ def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> pd.DataFrame:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--quick", action="store_true", help="d=10, 3 sizes, epsilon=1, 8 reps")
+    mode.add_argument("--quick", action="store_true", help="d=10, 3 sizes, epsilon=1, 5 reps")
     mode.add_argument("--tiny", action="store_true", help="seconds: for the test suite")
     parser.add_argument("--reps", type=int, help="override the repetitions")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
