@@ -154,13 +154,16 @@ def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
                 & (summary["epsilon"] == epsilon)
                 & (summary["shift"] == shift)
             ]
-            for name, line in part.groupby("method", sort=False):
+            colours = plt.get_cmap("tab20").colors
+            for index, (name, line) in enumerate(part.groupby("method", sort=False)):
                 ax.plot(
                     line["n"],
                     line["mean"],
                     marker="o",
                     label=name,
-                    linewidth=2.5 if "ours" in name else 1.2,
+                    color=colours[index % len(colours)],
+                    linestyle="--" if "oracle" in name else "-",
+                    linewidth=3.0 if "ours" in name else 1.2,
                 )
             ax.set(
                 xscale="log",
@@ -184,9 +187,14 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="d=10, 3 sizes, epsilon=1, 5 reps")
     mode.add_argument("--tiny", action="store_true", help="seconds: for the test suite")
+    mode.add_argument("--replot", type=Path, help="only redraw the figures from a results CSV")
     parser.add_argument("--reps", type=int, help="override the repetitions")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args(argv)
+    if args.replot:
+        summary = summarise(pd.read_csv(args.replot))
+        figures(summary, args.out)
+        return summary
     grid = dict(TINY if args.tiny else QUICK if args.quick else FULL)
     if args.reps:
         grid["reps"] = args.reps
