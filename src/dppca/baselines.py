@@ -130,8 +130,9 @@ def nsggd(
     orthonormal ``V`` (d x k), each of ``steps`` iterations computes the descent direction of
     the energy ``sum_i ||(I - V V') x_i||``, ``G = (1/n) sum_i r_i (x_i' V) / ||r_i||`` with
     ``r_i = (I - V V') x_i``, adds Gaussian noise projected on the tangent space, and moves
-    along the geodesic ``V W cos(eta S) W' + U sin(eta S) W'`` (``G = U S W'``), with
-    ``eta_t = step_size / sqrt(t)``.
+    along the geodesic ``V W cos(A) W' + U sin(A) W'`` (``G = U S W'``) with angles
+    ``A = eta_t S / max(S)``, ``eta_t = step_size / sqrt(t)``: the largest principal angle moved
+    per step is ``eta_t`` whatever the gradient's size (a normalised step).
 
     Privacy: each term has Frobenius norm ``||V' x_i|| <= 1``, so replacing a row moves ``G`` by
     at most ``2/n``. Every step uses all rows (no subsampling amplification is claimed), so the
@@ -154,8 +155,8 @@ def nsggd(
         G = (residuals / lengths).T @ projections / n
         G += (np.eye(d) - V @ V.T) @ (rng.standard_normal((d, k)) * sigma)
         U, S, Wt = np.linalg.svd(G, full_matrices=False)
-        eta = step_size / math.sqrt(t)
-        V = V @ Wt.T @ np.diag(np.cos(eta * S)) @ Wt + U @ np.diag(np.sin(eta * S)) @ Wt
+        angles = step_size / math.sqrt(t) * S / max(float(S.max()), 1e-300)
+        V = V @ Wt.T @ np.diag(np.cos(angles)) @ Wt + U @ np.diag(np.sin(angles)) @ Wt
         V, _ = np.linalg.qr(V)  # re-orthonormalise against rounding
     return BaselineResult(
         V,
