@@ -14,10 +14,24 @@ import dppca
 X = np.random.default_rng(5).standard_normal((300, 4)) * [3.0, 2.0, 1.0, 0.5]
 CALLS = {
     "dp_loading": lambda rs: dppca.dp_loading(X, 1.0, 1e-6, random_state=rs).directions,
+    # One Durfee quantile lands on a grid: two fresh draws coincide about 8% of the
+    # time on these data, so five levels are drawn (all five coincide about 4e-6).
     "dp_quantile": lambda rs: np.array(
-        [dppca.dp_quantile(X[:, 0], 0.5, 1.0, random_state=rs).value]
+        [
+            dppca.dp_quantile(X[:, 0], level, 1.0, random_state=rs).value
+            for level in (0.1, 0.3, 0.5, 0.7, 0.9)
+        ]
     ),
-    "dp_frame": lambda rs: dppca.dp_frame(X[:, :2], 1.0, random_state=rs).center,
+    # Frames release grid values: two fresh frames coincide about 6e-4 of the time on
+    # these data, so three frames are drawn.
+    "dp_frame": lambda rs: np.concatenate(
+        [
+            np.append(
+                (frame := dppca.dp_frame(X[:, pair], 1.0, random_state=rs)).center, frame.radius
+            )
+            for pair in ([0, 1], [1, 2], [2, 3])
+        ]
+    ),
     "dp_scree": lambda rs: dppca.dp_scree(
         X, 4, 1.0, 1e-6, loading_epsilon=1.0, loading_delta=1e-6, random_state=rs
     ).values["clipped"],

@@ -33,7 +33,8 @@ from dppca.stats.signs import SignTransform, make_sign_transform
 #: from explicit differences. Elsewhere the Laplacian form's relative rounding error is about
 #: ``eps / NEAR_DUPLICATE_RATIO`` per pair (about 2e-13).
 NEAR_DUPLICATE_RATIO = 1e-3
-#: The per-row test of the all-pairs kernel, ``rho2 <= 5 NEAR_DUPLICATE_RATIO ||y_i||^2``.
+#: The symmetric test of the all-pairs kernel,
+#: ``rho2 <= 5 NEAR_DUPLICATE_RATIO max(||y_i||^2, ||y_j||^2)``.
 ROW_NEAR_DUPLICATE_RATIO = 5 * NEAR_DUPLICATE_RATIO
 #: Squared distances below this (in working units, where the largest centred entry is in
 #: (1, 2]) are always computed explicitly: rows close to the centre and to each other would
@@ -106,16 +107,17 @@ def _laplacian_form(centred: np.ndarray, degrees: np.ndarray, cross: np.ndarray)
 
 
 def _all_pairs_sum(data: _WorkingData, sign: SignTransform, block_size: int) -> np.ndarray:
-    """Sum over all unordered pairs, as half the sum over ordered pairs, in row blocks.
+    """Sum over all unordered pairs in row blocks, each block against the rows from its start on.
 
-    Per block of rows ``i``: one product gives the squared distances
-    ``||y_i||^2 + ||y_j||^2 - 2 y_i.y_j`` (augmented factors), a second gives ``C_b [Y | 1]``
-    (the block's weighted sums and row weights). Pair ``(i, j)`` is treated as a near-duplicate
-    when ``rho2_ij <= ROW_NEAR_DUPLICATE_RATIO ||y_i||^2``: this per-row test contains every pair
-    with ``rho2 <= NEAR_DUPLICATE_RATIO (||y_i||^2 + ||y_j||^2)`` (because
-    ``rho >= | ||y_i|| - ||y_j|| |``), and outside it the computed ``rho2`` and the pair's
-    Laplacian terms keep a relative error near ``eps / NEAR_DUPLICATE_RATIO``. The test may flag
-    ``(i, j)`` but not ``(j, i)``; summing ordered pairs with weight 1/2 keeps that consistent.
+    Block ``b = [s, t)`` is paired with columns ``[s, n)``: the columns ``[s, t)`` hold each pair
+    of the block twice (weight 1/2), the columns ``[t, n)`` each pair once, so every unordered pair
+    is counted once and the work is about ``n^2 / 2`` entries. One product gives the squared
+    distances ``||y_i||^2 + ||y_j||^2 - 2 y_i.y_j`` (augmented factors), a second gives
+    ``C_b [Y | 1]`` (the weighted sums and row weights). Pair ``(i, j)`` is a near-duplicate when
+    ``rho2_ij <= ROW_NEAR_DUPLICATE_RATIO max(||y_i||^2, ||y_j||^2)``: this symmetric test
+    contains every pair with ``rho2 <= NEAR_DUPLICATE_RATIO (||y_i||^2 + ||y_j||^2)``, and outside
+    it the computed ``rho2`` and the pair's Laplacian terms keep a relative error near
+    ``eps / NEAR_DUPLICATE_RATIO``.
     """
     Y = data.centred
     n, p = Y.shape
@@ -125,29 +127,32 @@ def _all_pairs_sum(data: _WorkingData, sign: SignTransform, block_size: int) -> 
     right = np.hstack([-2.0 * Y, ones, squared[:, None]])
     values_and_ones = np.hstack([Y, ones])
     thresholds = np.maximum(ROW_NEAR_DUPLICATE_RATIO * squared, TINY_SQUARED_DISTANCE)
-    row_weights = np.zeros(n)
-    column_weights = np.zeros(n)
+    degrees = np.zeros(n)
     cross = np.zeros((p, p))
     explicit = np.zeros((p, p))
     for start in range(0, n, block_size):
         stop = min(start + block_size, n)
-        rho2 = left[start:stop] @ right.T
-        near = rho2 <= thresholds[start:stop, None]
-        diagonal = (np.arange(stop - start), np.arange(start, stop))
+        size = stop - start
+        rho2 = left[start:stop] @ right[start:].T
+        near = (rho2 <= thresholds[start:stop, None]) | (rho2 <= thresholds[None, start:])
+        own = near[:, :size]
+        own |= own.T.copy()  # rounding may make rho2 of a block's own pair slightly asymmetric
+        diagonal = (np.arange(size), np.arange(size))
         near[diagonal] = False
         rho2[diagonal] = np.inf  # +inf: weight 0 (the pair of a row with itself)
         if near.any():  # rare: near-duplicates leave the Laplacian form for explicit sums
             np.putmask(rho2, near, np.inf)
             rows, cols = np.nonzero(near)
-            explicit += _explicit_pair_sum(data, sign, rows + start, cols)
+            once = cols > rows  # the block's own pairs appear in both orders
+            explicit += _explicit_pair_sum(data, sign, rows[once] + start, cols[once] + start)
         with np.errstate(over="ignore"):
             weights = sign.laplacian_weights(rho2, data.scale)
-        products = weights @ values_and_ones
-        row_weights[start:stop] = products[:, p]
-        column_weights += weights.sum(axis=0)
+        weights[:, :size] *= 0.5
+        products = weights @ values_and_ones[start:]
+        degrees[start:stop] += products[:, p]
+        degrees[start:] += weights.sum(axis=0)
         cross += Y[start:stop].T @ products[:, :p]
-    degrees = (row_weights + column_weights) / 2.0
-    return _laplacian_form(Y, degrees, cross) + explicit / 2.0
+    return _laplacian_form(Y, degrees, 2.0 * cross) + explicit
 
 
 def _regular_design_sum(data: _WorkingData, sign: SignTransform, k: int, rng) -> np.ndarray:
