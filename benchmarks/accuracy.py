@@ -22,33 +22,59 @@ Usage: ``python benchmarks/accuracy.py [--quick | --tiny] [--reps R] [--out DIR]
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import itertools
+import os
 import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
+from dppca import kendall_matrix
 from dppca.baselines import sin_theta
+from dppca.stats.directions import descending_eigh, gaussian_kendall_release
 
 from _common import Stopped, markdown_table, methods, with_limit
 
 LAMBDA = 10.0
 SPIKES = 2
-#: Seconds one fit may take before it is stopped and recorded as missing (NaN); the peers'
-#: rejection samplers can run for minutes.
-LIMIT = {"full": 60.0, "quick": 2.0, "tiny": 2.0}
 DISTRIBUTIONS = ("gaussian", "t3", "cauchy", "outliers")
+#: The peers run by adapters (their samplers' run times are random and long): run in forked
+#: children, stopped after ``limit`` seconds and then recorded as missing; after three stops in
+#: one cell (d, n, distribution, centre, epsilon, tuning) a peer is not run again there.
+LIBRARY_PEERS = ("diffprivlib PCA", "OpenDP PCA")
+STRIKES = 3
 FULL = {
     "d": [10, 50],
-    "n": [500, 1000, 2000, 5000, 10000, 20000],
-    "epsilon": [0.5, 1, 2, 5],
+    "n": [500, 1000, 2000, 5000, 20000],
+    "epsilon": [0.5, 1.0, 2.0, 5.0],
     "shift": [0.0, 5.0],
     "reps": 50,
+    "limit": 2.0,
+    # diffprivlib needs minutes per fit at d = 50 and OpenDP seconds at d = 10 (speed.md):
+    "library_peers": {"d": [10], "n": [500, 2000, 5000], "reps": 10},
 }
-QUICK = {"d": [10], "n": [500, 2000, 5000], "epsilon": [1.0], "shift": [0.0, 5.0], "reps": 5}
-TINY = {"d": [4], "n": [200], "epsilon": [2.0], "shift": [0.0], "reps": 2}
+QUICK = {
+    "d": [10],
+    "n": [500, 2000, 5000],
+    "epsilon": [1.0],
+    "shift": [0.0, 5.0],
+    "reps": 5,
+    "limit": 2.0,
+    "library_peers": {"d": [10], "n": [500, 2000, 5000], "reps": 5},
+}
+TINY = {
+    "d": [4],
+    "n": [200],
+    "epsilon": [2.0],
+    "shift": [0.0],
+    "reps": 2,
+    "limit": 2.0,
+    "library_peers": {"d": [], "n": [], "reps": 0},
+}
 
 
 def sample(distribution: str, n: int, d: int, shift: float, rng: np.random.Generator):
@@ -66,120 +92,301 @@ def sample(distribution: str, n: int, d: int, shift: float, rng: np.random.Gener
     return z + shift, U
 
 
-def run(grid: dict, limit: float, seed: int = 0) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
+def spherical_releases(kendall: np.ndarray, n: int, epsilon: float, delta: float, seed: int):
+    """The two spherical g-DPPCA fits from one precomputed Kendall matrix.
+
+    ``gaussian_kendall_release`` is ``dp_loading``'s own mechanism (the test suite checks that
+    both give identical releases for a seed), so sharing the matrix between budgets and
+    calibrations only saves recomputing it.
+    """
+
+    def release(sensitivity: str, calibration: str):
+        def fit(_: np.ndarray) -> np.ndarray:
+            rng = np.random.default_rng(seed)
+            noisy, _, _ = gaussian_kendall_release(
+                kendall, n, 1.0, epsilon, delta, sensitivity, calibration, rng
+            )
+            return descending_eigh(noisy)[1][:, :SPIKES]
+
+        return fit
+
+    return {
+        "g-DPPCA spherical (ours)": release("tight", "analytic"),
+        "g-DPPCA spherical, paper calibration": release("paper", "classical"),
+    }
+
+
+def evaluate_cell(grid: dict, d: int, n: int, distribution: str, seed: int) -> pd.DataFrame:
+    """Every repetition of one (d, n, distribution) cell, at every centre, budget and method.
+
+    Each repetition draws one sample; its centred and shifted copies and every epsilon use it
+    (common random numbers, so the comparisons between settings are paired).
+    """
+    peers = grid["library_peers"]
+    peer_reps = peers["reps"] if d in peers["d"] and n in peers["n"] else 0
+    strikes: dict[tuple, int] = {}
+    rng = np.random.default_rng([seed, d, n, DISTRIBUTIONS.index(distribution)])
+    guess = 3.0 * np.sqrt(d + 2 * LAMBDA)
     rows = []
-    for d, n, epsilon, shift, distribution in itertools.product(
-        grid["d"], grid["n"], grid["epsilon"], grid["shift"], DISTRIBUTIONS
-    ):
-        guess = 3.0 * np.sqrt(d + 2 * LAMBDA)
-        start = time.perf_counter()
-        for rep in range(grid["reps"]):
-            X, U = sample(distribution, n, d, shift, rng)
+    for rep in range(grid["reps"]):
+        centred, U = sample(distribution, n, d, 0.0, rng)
+        for shift in grid["shift"]:
+            X = centred + shift
             reference, _ = sample(distribution, 2000, d, shift, np.random.default_rng(rep))
             oracle = float(np.quantile(np.linalg.norm(reference, axis=1), 0.95))
-            roster = methods(
-                SPIKES,
-                epsilon,
-                1.0 / n**2,
-                clip_norm=guess,
-                eigengap=LAMBDA / 2,
-                seed=int(rng.integers(2**31)),
-            )
-            oracle_roster = methods(
-                SPIKES,
-                epsilon,
-                1.0 / n**2,
-                clip_norm=oracle,
-                eigengap=LAMBDA,
-                seed=int(rng.integers(2**31)),
-            )
-            for name in ("AG", "projector PCA (SGPCA)", "diffprivlib PCA", "OpenDP PCA"):
-                if name in oracle_roster:
-                    roster[f"{name}, oracle tuning"] = oracle_roster[name]
-            for name, method in roster.items():
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    try:
-                        error = sin_theta(with_limit(lambda m=method, X=X: m(X), limit), U)
-                    except Stopped:
-                        error = float("nan")  # diffprivlib's sampler can run for minutes
-                rows.append(
-                    {
-                        "d": d,
-                        "n": n,
-                        "epsilon": epsilon,
-                        "shift": shift,
-                        "distribution": distribution,
-                        "rep": rep,
-                        "method": name,
-                        "sin_theta": error,
-                    }
+            kendall = kendall_matrix(X)
+            for epsilon in grid["epsilon"]:
+                delta = 1.0 / n**2
+                seeds = rng.integers(2**31, size=3)
+                roster = methods(
+                    SPIKES, epsilon, delta, clip_norm=guess, eigengap=LAMBDA / 2, seed=seeds[0]
                 )
-        print(
-            f"d={d} n={n} eps={epsilon} shift={shift} {distribution}: "
-            f"{time.perf_counter() - start:.1f}s",
-            flush=True,
-        )
+                oracle_roster = methods(
+                    SPIKES, epsilon, delta, clip_norm=oracle, eigengap=LAMBDA, seed=seeds[1]
+                )
+                for name in ("AG", "projector PCA (SGPCA)", *LIBRARY_PEERS):
+                    if name in oracle_roster:
+                        roster[f"{name}, oracle tuning"] = oracle_roster[name]
+                roster.update(spherical_releases(kendall, n, epsilon, delta, int(seeds[2])))
+                for name, method in roster.items():
+                    library = name.split(",")[0] in LIBRARY_PEERS
+                    cell = (shift, epsilon, name)
+                    if library and (rep >= peer_reps or strikes.get(cell, 0) >= STRIKES):
+                        continue
+                    start = time.perf_counter()
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        try:
+                            if library:
+                                components = with_limit(lambda m=method, X=X: m(X), grid["limit"])
+                            else:
+                                components = method(X)
+                            error = sin_theta(components, U)
+                        except Stopped:
+                            strikes[cell] = strikes.get(cell, 0) + 1
+                            error = float("nan")
+                    rows.append(
+                        {
+                            "d": d,
+                            "n": n,
+                            "epsilon": epsilon,
+                            "delta": delta,
+                            "shift": shift,
+                            "distribution": distribution,
+                            "rep": rep,
+                            "method": name,
+                            "sin_theta": error,
+                            "seconds": time.perf_counter() - start,
+                        }
+                    )
     return pd.DataFrame(rows)
 
 
+def _single_threaded() -> None:
+    threadpool_limits(1)  # two workers on two cores: one BLAS thread each
+
+
+def run(grid: dict, seed: int = 0, workers: int = 1, checkpoint: Path | None = None):
+    """All cells, the largest first, in ``workers`` processes; finished cells are appended to
+    ``checkpoint`` (a CSV) and skipped when the run is resumed."""
+    cells = sorted(
+        itertools.product(grid["d"], grid["n"], DISTRIBUTIONS),
+        key=lambda cell: -cell[0] * cell[1] ** 2,
+    )
+    parts = []
+    if checkpoint is not None and checkpoint.exists():
+        done = pd.read_csv(checkpoint)
+        parts.append(done)
+        finished = set(done[["d", "n", "distribution"]].itertuples(index=False, name=None))
+        cells = [cell for cell in cells if cell not in finished]
+
+    def keep(cell: tuple, part: pd.DataFrame) -> None:
+        parts.append(part)
+        if checkpoint is not None:
+            part.to_csv(checkpoint, mode="a", header=not checkpoint.exists(), index=False)
+        d, n, distribution = cell
+        print(f"d={d} n={n} {distribution}: {part['seconds'].sum():.0f} s of fits", flush=True)
+
+    if workers == 1:
+        for cell in cells:
+            keep(cell, evaluate_cell(grid, *cell, seed))
+    else:
+        with concurrent.futures.ProcessPoolExecutor(workers, initializer=_single_threaded) as pool:
+            futures = {pool.submit(evaluate_cell, grid, *cell, seed): cell for cell in cells}
+            for future in concurrent.futures.as_completed(futures):
+                keep(futures[future], future.result())
+    return pd.concat(parts, ignore_index=True)
+
+
 def summarise(results: pd.DataFrame) -> pd.DataFrame:
-    groups = results.groupby(["d", "n", "epsilon", "shift", "distribution", "method"], sort=False)[
-        "sin_theta"
-    ]
-    summary = groups.agg(["mean", "std", "count"]).reset_index()
+    """Per cell and method: mean sin Theta, the fits that finished, and a 95 % interval of the
+    mean (normal approximation, ``mean +- 1.96 sd / sqrt(count)``)."""
+    keys = ["d", "n", "epsilon", "shift", "distribution", "method"]
+    groups = results.groupby(keys, sort=False)
+    summary = groups["sin_theta"].agg(["mean", "std", "count"])
+    summary["runs"] = groups.size()
+    summary = summary.reset_index()
     half = 1.96 * summary["std"] / np.sqrt(summary["count"])
-    summary["95% interval"] = [
-        f"[{lo:.3f}, {hi:.3f}]"
-        for lo, hi in zip(summary["mean"] - half, summary["mean"] + half, strict=True)
-    ]
+    summary["low"], summary["high"] = summary["mean"] - half, summary["mean"] + half
     return summary.drop(columns=["std"])
 
 
+def _headline_epsilon(summary: pd.DataFrame) -> float:
+    values = sorted(summary["epsilon"].unique())
+    return 1.0 if 1.0 in values else values[0]
+
+
+def _line_style(name: str) -> dict:
+    return {
+        "linestyle": "--" if "oracle" in name else "-",
+        "linewidth": 3.0 if "ours" in name else 1.2,
+        "marker": "o",
+        "markersize": 3.5,
+    }
+
+
 def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
+    """One figure per distribution: error against n, one line per method, panels d x centre at
+    the headline epsilon; and one figure of error against epsilon at the middle n."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    epsilon = _headline_epsilon(summary)
+    dims, shifts = sorted(summary["d"].unique()), sorted(summary["shift"].unique())
+    names = list(dict.fromkeys(summary["method"]))
+    colours = dict(zip(names, itertools.cycle(plt.get_cmap("tab20").colors), strict=False))
     paths = []
-    d, epsilon = summary["d"].min(), summary["epsilon"].min()
+
+    def finish(figure, axes, title: str, name: str) -> None:
+        handles, labels = axes.flat[0].get_legend_handles_labels()
+        figure.legend(handles, labels, fontsize=7, loc="outside right upper", frameon=False)
+        figure.suptitle(title)
+        path = folder / name
+        figure.savefig(path, dpi=90)
+        plt.close(figure)
+        paths.append(path)
+
     for distribution in DISTRIBUTIONS:
-        figure, axes = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True, layout="constrained")
-        for ax, shift in zip(axes, (0.0, 5.0), strict=True):
+        figure, axes = plt.subplots(
+            len(dims),
+            len(shifts),
+            figsize=(5.2 * len(shifts) + 3, 3.6 * len(dims)),
+            sharey=True,
+            squeeze=False,
+            layout="constrained",
+        )
+        for (d, shift), ax in zip(itertools.product(dims, shifts), axes.flat, strict=True):
             part = summary[
                 (summary["distribution"] == distribution)
                 & (summary["d"] == d)
                 & (summary["epsilon"] == epsilon)
                 & (summary["shift"] == shift)
             ]
-            colours = plt.get_cmap("tab20").colors
-            for index, (name, line) in enumerate(part.groupby("method", sort=False)):
+            for name, line in part.groupby("method", sort=False):
                 ax.plot(
-                    line["n"],
-                    line["mean"],
-                    marker="o",
-                    label=name,
-                    color=colours[index % len(colours)],
-                    linestyle="--" if "oracle" in name else "-",
-                    linewidth=3.0 if "ours" in name else 1.2,
+                    line["n"], line["mean"], label=name, color=colours[name], **_line_style(name)
                 )
-            ax.set(
-                xscale="log",
-                xlabel="n",
-                ylabel="sin Theta (top-2 subspace)",
-                title=f"{distribution}, centre {shift:g}",
-                ylim=(0, 1.02),
-            )
+            ax.set(xscale="log", xlabel="n", ylabel="sin Theta (top-2 subspace)", ylim=(0, 1.02))
+            ax.set_title(f"d = {d}, centre {shift:g}", fontsize=10)
             ax.grid(True, color="0.9")
-        axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-        figure.suptitle(f"Error against n (d = {d}, epsilon = {epsilon:g}, delta = 1/n^2)")
-        path = folder / f"accuracy_{distribution}.png"
-        figure.savefig(path, dpi=90)
-        plt.close(figure)
-        paths.append(path)
+        finish(
+            figure,
+            axes,
+            f"{distribution}: error against n (epsilon = {epsilon:g}, delta = 1/n^2)",
+            f"accuracy_{distribution}.png",
+        )
+
+    sizes = sorted(summary["n"].unique())
+    n, d = sizes[len(sizes) // 2], dims[0]
+    figure, axes = plt.subplots(
+        len(shifts),
+        len(DISTRIBUTIONS),
+        figsize=(4 * len(DISTRIBUTIONS) + 3, 3.6 * len(shifts)),
+        sharey=True,
+        squeeze=False,
+        layout="constrained",
+    )
+    for (shift, distribution), ax in zip(
+        itertools.product(shifts, DISTRIBUTIONS), axes.flat, strict=True
+    ):
+        part = summary[
+            (summary["distribution"] == distribution)
+            & (summary["d"] == d)
+            & (summary["n"] == n)
+            & (summary["shift"] == shift)
+        ]
+        for name, line in part.groupby("method", sort=False):
+            ax.plot(
+                line["epsilon"], line["mean"], label=name, color=colours[name], **_line_style(name)
+            )
+        ax.set(xscale="log", xlabel="epsilon", ylabel="sin Theta", ylim=(0, 1.02))
+        ax.set_title(f"{distribution}, centre {shift:g}", fontsize=10)
+        ax.grid(True, color="0.9")
+    finish(
+        figure,
+        axes,
+        f"Error against epsilon (d = {d}, n = {n}, delta = 1/n^2)",
+        "accuracy_epsilon.png",
+    )
     return paths
+
+
+def pivot_table(summary: pd.DataFrame, d: int, n: int, epsilon: float) -> str:
+    """Methods by (distribution, centre): ``mean [low, high]`` at one (d, n, epsilon)."""
+    part = summary[(summary["d"] == d) & (summary["n"] == n) & (summary["epsilon"] == epsilon)]
+    if part.empty:
+        return ""
+    cells = part.assign(
+        column=part["distribution"] + ", centre " + part["shift"].map("{:g}".format),
+        value=[
+            f"{m:.3f} [{lo:.3f}, {hi:.3f}]" + ("" if c == r else f" ({c}/{r})")
+            for m, lo, hi, c, r in part[["mean", "low", "high", "count", "runs"]].itertuples(
+                index=False
+            )
+        ],
+    )
+    table = cells.pivot(index="method", columns="column", values="value")
+    table = table.reindex(
+        index=list(dict.fromkeys(part["method"])), columns=list(dict.fromkeys(cells["column"]))
+    )
+    return markdown_table(table.reset_index().fillna("not run"))
+
+
+def report(summary: pd.DataFrame, grid: dict, label: str, minutes: float, fit_hours: float) -> str:
+    """The Markdown summary: how the run was made, then one table per (d, n, epsilon) shown."""
+    epsilon = _headline_epsilon(summary)
+    sizes = sorted(summary["n"].unique())
+    dims = sorted(summary["d"].unique())
+    lines = [
+        f"# Accuracy ({label} run)",
+        "",
+        f"Wall time {minutes:.1f} minutes on {grid['workers']} worker(s) "
+        f"({fit_hours:.2f} hours of fits).",
+        "",
+        f"Grid: d {grid['d']}, n {grid['n']}, epsilon {grid['epsilon']}, delta = 1/n^2, centre "
+        f"{grid['shift']}, distributions {list(DISTRIBUTIONS)}, {grid['reps']} repetitions. "
+        f"diffprivlib and OpenDP: d {grid['library_peers']['d']}, n "
+        f"{grid['library_peers']['n']}, the first {grid['library_peers']['reps']} repetitions, "
+        f"each fit stopped after {grid['limit']:g} s (then missing) and a peer not run again in "
+        f"a cell after {STRIKES} stops.",
+        "",
+        "Each entry: mean sin Theta between the true and the estimated top-2 subspaces, a 95 % "
+        "interval of the mean, and (finished/attempted) when some fits were stopped. Model, "
+        "tuning and its public knowledge: see the docstring of `benchmarks/accuracy.py`. Every "
+        "cell is in `accuracy_" + label + "_summary.csv`.",
+    ]
+    shown = [(d, n, epsilon) for d in dims for n in dict.fromkeys([sizes[0], sizes[-1]])]
+    shown += [(dims[0], sizes[len(sizes) // 2], e) for e in sorted(summary["epsilon"].unique())]
+    for d, n, eps in dict.fromkeys(shown):
+        lines += [
+            "",
+            f"## d = {d}, n = {n}, epsilon = {eps:g}",
+            "",
+            pivot_table(summary, d, n, eps),
+        ]
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
@@ -189,31 +396,31 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     mode.add_argument("--tiny", action="store_true", help="seconds: for the test suite")
     mode.add_argument("--replot", type=Path, help="only redraw the figures from a results CSV")
     parser.add_argument("--reps", type=int, help="override the repetitions")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args(argv)
     if args.replot:
         summary = summarise(pd.read_csv(args.replot))
         figures(summary, args.out)
         return summary
+    label = "tiny" if args.tiny else "quick" if args.quick else "full"
     grid = dict(TINY if args.tiny else QUICK if args.quick else FULL)
+    grid["workers"] = 1 if args.tiny else args.workers
     if args.reps:
         grid["reps"] = args.reps
-    start = time.perf_counter()
-    label = "tiny" if args.tiny else "quick" if args.quick else "full"
-    results = run(grid, LIMIT[label])
-    summary = summarise(results)
     args.out.mkdir(parents=True, exist_ok=True)
-    results.to_csv(args.out / f"accuracy_{label}.csv", index=False)
+    checkpoint = args.out / f"accuracy_{label}.partial.csv"
+    start = time.perf_counter()
+    results = run(grid, workers=grid["workers"], checkpoint=checkpoint)
+    minutes = (time.perf_counter() - start) / 60
+    summary = summarise(results)
+    raw = args.out / (f"accuracy_{label}.csv" + ("" if args.tiny else ".gz"))
+    results.to_csv(raw, index=False)
+    checkpoint.unlink()
+    summary.to_csv(args.out / f"accuracy_{label}_summary.csv", index=False)
     if not args.tiny:
         figures(summary, args.out)
-    elapsed = time.perf_counter() - start
-    text = (
-        f"# Accuracy ({label} run: {elapsed / 60:.1f} minutes)\n\n"
-        f"Grid: {grid}. Mean sin Theta over repetitions, with a 95 % interval of the mean; a "
-        f"fit running over {LIMIT[label]:g} s is stopped and left out (count).\n\n"
-        + markdown_table(summary)
-        + "\n"
-    )
+    text = report(summary, grid, label, minutes, results["seconds"].sum() / 3600)
     (args.out / f"accuracy_{label}.md").write_text(text)
     print(text)
     return summary

@@ -262,3 +262,22 @@ def test_errors_are_raised_before_any_noise(kwargs, error, message):
         with pytest.raises(error, match=message):
             dp_loading(**arguments)
     assert rng.bit_generator.state == state
+
+
+@pytest.mark.parametrize("mechanism", ["analytic", "paper"])
+def test_release_of_a_precomputed_kendall_matrix_is_dp_loading_exactly(mechanism):
+    # The simulation study computes the Kendall matrix once per data set and releases it at
+    # several budgets through this function; it must be the very mechanism of dp_loading.
+    from dppca.stats.directions import gaussian_kendall_release
+
+    X, _ = _spiked(300)
+    kwargs = {"mechanism": "paper"} if mechanism == "paper" else {}
+    expected = dp_loading(X, 0.7, 1e-5, random_state=11, **kwargs)
+    settings = ("paper", "classical") if mechanism == "paper" else ("tight", "analytic")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrivacyWarning)
+        noisy, sigma, _ = gaussian_kendall_release(
+            kendall_matrix(X), 300, 1.0, 0.7, 1e-5, *settings, np.random.default_rng(11)
+        )
+    assert sigma == expected.sigma
+    assert np.array_equal(noisy, expected.kendall)

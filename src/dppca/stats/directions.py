@@ -212,6 +212,28 @@ class LoadingResult:
         )
 
 
+def gaussian_kendall_release(
+    kendall: np.ndarray,
+    n: int,
+    bound: float,
+    epsilon: float,
+    delta: float,
+    sensitivity: str,
+    calibration: str,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, float, float]:
+    """The Gaussian mechanism on a Kendall matrix of ``n`` rows with sign bound ``bound``.
+
+    ``K + E`` with ``E`` symmetric (vecd noise, SPEC 2.5) of standard deviation
+    ``sigma = Delta_F * multiplier(epsilon, delta)``; validated arguments, no ledger entry: the
+    caller (:func:`dp_loading`) records the release. Returns ``(K + E, sigma, Delta_F)``.
+    """
+    delta_f = kendall_sensitivity(bound, n, sensitivity)
+    sigma = delta_f * gaussian_multiplier(epsilon, delta, calibration)
+    noisy = kendall + symmetric_gaussian_noise(kendall.shape[0], sigma, rng)
+    return noisy, sigma, delta_f
+
+
 def dp_loading(
     X: Any,
     epsilon: float,
@@ -321,11 +343,10 @@ def dp_loading(
         )
         sign = make_sign_transform(transform, radius)
 
-    multiplier = gaussian_multiplier(kendall_epsilon, delta, calibration)
-    delta_f = kendall_sensitivity(sign.bound, n, sensitivity)
-    sigma = delta_f * multiplier
     kendall = kendall_sum(data, sign, k, rng) / pair_count(n, k)
-    noisy = kendall + symmetric_gaussian_noise(p, sigma, rng)
+    noisy, sigma, delta_f = gaussian_kendall_release(
+        kendall, n, sign.bound, kendall_epsilon, delta, sensitivity, calibration, rng
+    )
     ledger.record(
         "loading: Kendall matrix",
         f"Gaussian ({calibration} calibration, {sensitivity} sensitivity)",
