@@ -48,7 +48,13 @@ def test_accuracy_tiny(tmp_path):
         summary["method"]
     )
     assert summary["mean"].between(0, 1).all()
-    assert (tmp_path / "accuracy_tiny.csv").exists() and (tmp_path / "accuracy_tiny.md").exists()
+    assert (summary["low"] <= summary["mean"]).all() and (summary["mean"] <= summary["high"]).all()
+    assert (summary["count"] == 2).all() and (summary["runs"] == 2).all()
+    assert (tmp_path / "accuracy_tiny.csv").exists()
+    assert not (tmp_path / "accuracy_tiny.partial.csv").exists()  # the checkpoint is removed
+    report = (tmp_path / "accuracy_tiny.md").read_text()
+    assert "## d = 4, n = 200, epsilon = 2" in report
+    assert "| g-DPPCA spherical (ours) | " in report
 
 
 def test_real_data_tiny(tmp_path):
