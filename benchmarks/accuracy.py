@@ -10,13 +10,21 @@ delta = 1 / n^2. Error: the sine of the largest principal angle between the true
 top-2 subspaces; each cell reports the mean and a 95 % interval of the mean over repetitions.
 
 Public tuning of the baselines, and how a user would know it:
-* clip norm (AG, projector PCA, diffprivlib, OpenDP): "guess" = 3 sqrt(d + 2 lam), three times
-  the root-mean-square row norm of the centred Gaussian model (what a user who believes the
-  data are Gaussian and centred would pick); "oracle" = the 95th percentile of the row norms of
-  an independent sample from the true model (not available to a real user).
-* eigen-gap (projector PCA): "oracle" = lam, "guess" = lam / 2.
+* clip norm (AG, projector PCA's truncation, diffprivlib's ``data_norm``, OpenDP's row norm):
+  "guess" = 3 sqrt(d + 2 lam), three times the root-mean-square row norm of the centred Gaussian
+  model (what a user who believes the data are Gaussian and centred would pick); "oracle" = the
+  95th percentile of the row norms of an independent sample from the true model (not available
+  to a real user);
+* diffprivlib's ``bounds`` (it spends budget on a private mean): (-clip norm, clip norm) in every
+  coordinate, the same guess or oracle;
+* eigen-gap (projector PCA): "oracle" = lam, "guess" = lam / 2;
+* NSGGD and g-DPPCA need no tuning: NSGGD normalises rows to the unit sphere about the origin
+  (50 steps, step size 0.5 / sqrt(t)); g-DPPCA's signs are bounded by construction and its
+  winsorization radius is a private quantile (``radius="auto"``).
 
-Usage: ``python benchmarks/accuracy.py [--quick | --tiny] [--reps R] [--out DIR]``.
+Usage: ``python benchmarks/accuracy.py [--quick | --tiny] [--reps R] [--workers W] [--out DIR]``;
+``--replot DIR/accuracy_full.csv.gz`` redraws the figures and rewrites the summary from saved
+results.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import itertools
+import json
 import os
 import time
 import warnings
@@ -31,6 +40,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 from threadpoolctl import threadpool_limits
 
 from dppca import kendall_matrix
@@ -220,13 +230,14 @@ def run(grid: dict, seed: int = 0, workers: int = 1, checkpoint: Path | None = N
 
 def summarise(results: pd.DataFrame) -> pd.DataFrame:
     """Per cell and method: mean sin Theta, the fits that finished, and a 95 % interval of the
-    mean (normal approximation, ``mean +- 1.96 sd / sqrt(count)``)."""
+    mean (Student t: ``mean +- t_{0.975, count - 1} sd / sqrt(count)``)."""
     keys = ["d", "n", "epsilon", "shift", "distribution", "method"]
     groups = results.groupby(keys, sort=False)
     summary = groups["sin_theta"].agg(["mean", "std", "count"])
     summary["runs"] = groups.size()
     summary = summary.reset_index()
-    half = 1.96 * summary["std"] / np.sqrt(summary["count"])
+    quantile = stats.t.ppf(0.975, np.maximum(summary["count"] - 1, 1))
+    half = quantile * summary["std"] / np.sqrt(summary["count"])
     summary["low"], summary["high"] = summary["mean"] - half, summary["mean"] + half
     return summary.drop(columns=["std"])
 
@@ -354,16 +365,18 @@ def pivot_table(summary: pd.DataFrame, d: int, n: int, epsilon: float) -> str:
     return markdown_table(table.reset_index().fillna("not run"))
 
 
-def report(summary: pd.DataFrame, grid: dict, label: str, minutes: float, fit_hours: float) -> str:
+def report(summary: pd.DataFrame, run_facts: dict, label: str) -> str:
     """The Markdown summary: how the run was made, then one table per (d, n, epsilon) shown."""
+    grid = run_facts["grid"]
     epsilon = _headline_epsilon(summary)
     sizes = sorted(summary["n"].unique())
     dims = sorted(summary["d"].unique())
     lines = [
         f"# Accuracy ({label} run)",
         "",
-        f"Wall time {minutes:.1f} minutes on {grid['workers']} worker(s) "
-        f"({fit_hours:.2f} hours of fits).",
+        f"Wall time {run_facts['minutes']:.1f} minutes on {grid['workers']} worker(s) "
+        f"({run_facts['fit_hours']:.2f} hours of fits)"
+        + (" for the cells left after a resumed checkpoint." if run_facts["resumed"] else "."),
         "",
         f"Grid: d {grid['d']}, n {grid['n']}, epsilon {grid['epsilon']}, delta = 1/n^2, centre "
         f"{grid['shift']}, distributions {list(DISTRIBUTIONS)}, {grid['reps']} repetitions. "
@@ -373,9 +386,18 @@ def report(summary: pd.DataFrame, grid: dict, label: str, minutes: float, fit_ho
         f"a cell after {STRIKES} stops.",
         "",
         "Each entry: mean sin Theta between the true and the estimated top-2 subspaces, a 95 % "
-        "interval of the mean, and (finished/attempted) when some fits were stopped. Model, "
-        "tuning and its public knowledge: see the docstring of `benchmarks/accuracy.py`. Every "
-        "cell is in `accuracy_" + label + "_summary.csv`.",
+        "interval of the mean, and (finished/attempted) when some fits were stopped. Every "
+        "cell is in `accuracy_"
+        + label
+        + "_summary.csv`, every fit in `accuracy_"
+        + label
+        + ".csv"
+        + ("" if label == "tiny" else ".gz")
+        + "`.",
+        "",
+        "## Model and tuning",
+        "",
+        __doc__.split("\n\n", 1)[1].split("Usage:")[0].strip(),
     ]
     shown = [(d, n, epsilon) for d in dims for n in dict.fromkeys([sizes[0], sizes[-1]])]
     shown += [(dims[0], sizes[len(sizes) // 2], e) for e in sorted(summary["epsilon"].unique())]
@@ -400,9 +422,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args(argv)
     if args.replot:
-        summary = summarise(pd.read_csv(args.replot))
-        figures(summary, args.out)
-        return summary
+        return rewrite(args.replot)
     label = "tiny" if args.tiny else "quick" if args.quick else "full"
     grid = dict(TINY if args.tiny else QUICK if args.quick else FULL)
     grid["workers"] = 1 if args.tiny else args.workers
@@ -410,18 +430,33 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         grid["reps"] = args.reps
     args.out.mkdir(parents=True, exist_ok=True)
     checkpoint = args.out / f"accuracy_{label}.partial.csv"
+    resumed = checkpoint.exists()
     start = time.perf_counter()
     results = run(grid, workers=grid["workers"], checkpoint=checkpoint)
-    minutes = (time.perf_counter() - start) / 60
-    summary = summarise(results)
+    facts = {
+        "grid": grid,
+        "minutes": (time.perf_counter() - start) / 60,
+        "fit_hours": results["seconds"].sum() / 3600,
+        "resumed": resumed,
+    }
     raw = args.out / (f"accuracy_{label}.csv" + ("" if args.tiny else ".gz"))
     results.to_csv(raw, index=False)
     checkpoint.unlink()
-    summary.to_csv(args.out / f"accuracy_{label}_summary.csv", index=False)
-    if not args.tiny:
-        figures(summary, args.out)
-    text = report(summary, grid, label, minutes, results["seconds"].sum() / 3600)
-    (args.out / f"accuracy_{label}.md").write_text(text)
+    (args.out / f"accuracy_{label}_run.json").write_text(json.dumps(facts, indent=1) + "\n")
+    return rewrite(raw, figures_too=not args.tiny)
+
+
+def rewrite(raw: Path, figures_too: bool = True) -> pd.DataFrame:
+    """Summary CSV, figures and Markdown report from saved results (``accuracy_LABEL.csv[.gz]``
+    next to ``accuracy_LABEL_run.json``)."""
+    label = raw.name.split(".")[0].removeprefix("accuracy_")
+    summary = summarise(pd.read_csv(raw))
+    summary.to_csv(raw.parent / f"accuracy_{label}_summary.csv", index=False)
+    if figures_too:
+        figures(summary, raw.parent)
+    facts = json.loads((raw.parent / f"accuracy_{label}_run.json").read_text())
+    text = report(summary, facts, label)
+    (raw.parent / f"accuracy_{label}.md").write_text(text)
     print(text)
     return summary
 
