@@ -238,7 +238,9 @@ def summarise(results: pd.DataFrame) -> pd.DataFrame:
     summary = summary.reset_index()
     quantile = stats.t.ppf(0.975, np.maximum(summary["count"] - 1, 1))
     half = quantile * summary["std"] / np.sqrt(summary["count"])
-    summary["low"], summary["high"] = summary["mean"] - half, summary["mean"] + half
+    # sin Theta lies in [0, 1]: so does the interval
+    summary["low"] = (summary["mean"] - half).clip(lower=0.0)
+    summary["high"] = (summary["mean"] + half).clip(upper=1.0)
     return summary.drop(columns=["std"])
 
 
@@ -247,10 +249,27 @@ def _headline_epsilon(summary: pd.DataFrame) -> float:
     return 1.0 if 1.0 in values else values[0]
 
 
+#: One colour per method family (blues for g-DPPCA); a baseline's oracle-tuned run shares its
+#: colour with a dashed line, the non-private ceiling is dotted.
+COLOURS = {
+    "g-DPPCA spherical (ours)": "#08306b",
+    "g-DPPCA spherical, paper calibration": "#6baed6",
+    "g-DPPCA winsorized, auto radius": "#2171b5",
+    "AG": "tab:orange",
+    "NSGGD": "tab:green",
+    "projector PCA (SGPCA)": "tab:purple",
+    "diffprivlib PCA": "tab:red",
+    "OpenDP PCA": "tab:brown",
+    "PCA (non-private)": "0.35",
+}
+
+
 def _line_style(name: str) -> dict:
+    family = name.removesuffix(", oracle tuning")
     return {
-        "linestyle": "--" if "oracle" in name else "-",
-        "linewidth": 3.0 if "ours" in name else 1.2,
+        "color": COLOURS.get(family, "0.6"),
+        "linestyle": "--" if "oracle" in name else ":" if "non-private" in name else "-",
+        "linewidth": 3.0 if "ours" in name else 1.3,
         "marker": "o",
         "markersize": 3.5,
     }
@@ -266,8 +285,6 @@ def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
 
     epsilon = _headline_epsilon(summary)
     dims, shifts = sorted(summary["d"].unique()), sorted(summary["shift"].unique())
-    names = list(dict.fromkeys(summary["method"]))
-    colours = dict(zip(names, itertools.cycle(plt.get_cmap("tab20").colors), strict=False))
     paths = []
 
     def finish(figure, axes, title: str, name: str) -> None:
@@ -296,9 +313,7 @@ def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
                 & (summary["shift"] == shift)
             ]
             for name, line in part.groupby("method", sort=False):
-                ax.plot(
-                    line["n"], line["mean"], label=name, color=colours[name], **_line_style(name)
-                )
+                ax.plot(line["n"], line["mean"], label=name, **_line_style(name))
             ax.set(xscale="log", xlabel="n", ylabel="sin Theta (top-2 subspace)", ylim=(0, 1.02))
             ax.set_title(f"d = {d}, centre {shift:g}", fontsize=10)
             ax.grid(True, color="0.9")
@@ -329,10 +344,11 @@ def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
             & (summary["shift"] == shift)
         ]
         for name, line in part.groupby("method", sort=False):
-            ax.plot(
-                line["epsilon"], line["mean"], label=name, color=colours[name], **_line_style(name)
-            )
+            ax.plot(line["epsilon"], line["mean"], label=name, **_line_style(name))
         ax.set(xscale="log", xlabel="epsilon", ylabel="sin Theta", ylim=(0, 1.02))
+        budgets = sorted(summary["epsilon"].unique())
+        ax.set_xticks(budgets, [f"{value:g}" for value in budgets])
+        ax.minorticks_off()
         ax.set_title(f"{distribution}, centre {shift:g}", fontsize=10)
         ax.grid(True, color="0.9")
     finish(
@@ -344,6 +360,14 @@ def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
     return paths
 
 
+def _entry(mean: float, low: float, high: float, count: int, runs: int) -> str:
+    """``mean [low, high]``, with ``(finished/attempted)`` when fits were stopped."""
+    if count == 0:
+        return f"stopped ({count}/{runs})"
+    text = f"{mean:.3f}" + (f" [{low:.3f}, {high:.3f}]" if count > 1 else "")
+    return text + ("" if count == runs else f" ({count}/{runs})")
+
+
 def pivot_table(summary: pd.DataFrame, d: int, n: int, epsilon: float) -> str:
     """Methods by (distribution, centre): ``mean [low, high]`` at one (d, n, epsilon)."""
     part = summary[(summary["d"] == d) & (summary["n"] == n) & (summary["epsilon"] == epsilon)]
@@ -352,10 +376,8 @@ def pivot_table(summary: pd.DataFrame, d: int, n: int, epsilon: float) -> str:
     cells = part.assign(
         column=part["distribution"] + ", centre " + part["shift"].map("{:g}".format),
         value=[
-            f"{m:.3f} [{lo:.3f}, {hi:.3f}]" + ("" if c == r else f" ({c}/{r})")
-            for m, lo, hi, c, r in part[["mean", "low", "high", "count", "runs"]].itertuples(
-                index=False
-            )
+            _entry(*values)
+            for values in part[["mean", "low", "high", "count", "runs"]].itertuples(index=False)
         ],
     )
     table = cells.pivot(index="method", columns="column", values="value")
