@@ -275,9 +275,10 @@ def _line_style(name: str) -> dict:
     }
 
 
-def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
+def figures(summary: pd.DataFrame, folder: Path, label: str) -> list[Path]:
     """One figure per distribution: error against n, one line per method, panels d x centre at
-    the headline epsilon; and one figure of error against epsilon at the middle n."""
+    the headline epsilon; and, with several budgets, one figure of error against epsilon at the
+    middle n (``accuracy_LABEL_NAME.png``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -291,7 +292,7 @@ def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
         handles, labels = axes.flat[0].get_legend_handles_labels()
         figure.legend(handles, labels, fontsize=7, loc="outside right upper", frameon=False)
         figure.suptitle(title)
-        path = folder / name
+        path = folder / f"accuracy_{label}_{name}.png"
         figure.savefig(path, dpi=90)
         plt.close(figure)
         paths.append(path)
@@ -321,9 +322,12 @@ def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
             figure,
             axes,
             f"{distribution}: error against n (epsilon = {epsilon:g}, delta = 1/n^2)",
-            f"accuracy_{distribution}.png",
+            distribution,
         )
 
+    budgets = sorted(summary["epsilon"].unique())
+    if len(budgets) == 1:
+        return paths
     sizes = sorted(summary["n"].unique())
     n, d = sizes[len(sizes) // 2], dims[0]
     figure, axes = plt.subplots(
@@ -346,7 +350,6 @@ def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
         for name, line in part.groupby("method", sort=False):
             ax.plot(line["epsilon"], line["mean"], label=name, **_line_style(name))
         ax.set(xscale="log", xlabel="epsilon", ylabel="sin Theta", ylim=(0, 1.02))
-        budgets = sorted(summary["epsilon"].unique())
         ax.set_xticks(budgets, [f"{value:g}" for value in budgets])
         ax.minorticks_off()
         ax.set_title(f"{distribution}, centre {shift:g}", fontsize=10)
@@ -355,7 +358,7 @@ def figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
         figure,
         axes,
         f"Error against epsilon (d = {d}, n = {n}, delta = 1/n^2)",
-        "accuracy_epsilon.png",
+        "epsilon",
     )
     return paths
 
@@ -475,7 +478,7 @@ def rewrite(raw: Path, figures_too: bool = True) -> pd.DataFrame:
     summary = summarise(pd.read_csv(raw))
     summary.to_csv(raw.parent / f"accuracy_{label}_summary.csv", index=False)
     if figures_too:
-        figures(summary, raw.parent)
+        figures(summary, raw.parent, label)
     facts = json.loads((raw.parent / f"accuracy_{label}_run.json").read_text())
     text = report(summary, facts, label)
     (raw.parent / f"accuracy_{label}.md").write_text(text)
