@@ -5,8 +5,9 @@ For each (n, d), in one run on the same data:
 * ``ours``: :func:`dppca.kendall_matrix` (graph-Laplacian form, row-blocked, near-duplicate safe);
 * ``direct``: a direct block-pair numpy kernel that forms every difference ``x_i - x_j``
   explicitly, normalises it and accumulates ``D^T D`` over row blocks;
-* ``products``: only the two dense products our kernel needs, ``X_b X^T`` and ``W X`` over the
-  same row blocks, timed alone (a floor for any implementation of the Laplacian form).
+* ``products``: only the two dense products our kernel needs, ``X_b X_{b:}^T`` and
+  ``W X_{b:}`` over the same row blocks (each against the rows from its start on), timed alone
+  (a floor for any implementation of the Laplacian form).
 
 Each time is the best of ``--repeats`` runs. Peak memory is the tracemalloc peak of one call
 (numpy reports its allocations to tracemalloc). Prints a Markdown table and saves it with a CSV.
@@ -50,13 +51,14 @@ def direct_kernel(X: np.ndarray) -> np.ndarray:
 
 
 def dense_products(X: np.ndarray) -> np.ndarray:
-    """The two products of the Laplacian form over the kernel's own row blocks, nothing else."""
+    """The two products of the Laplacian form over the kernel's own row blocks (each block
+    against the rows from its start on), nothing else."""
     n, d = X.shape
     block = kendall.block_rows(n)
     total = np.zeros((block, d))
     for start in range(0, n, block):
-        gram = X[start : start + block] @ X.T
-        total[: gram.shape[0]] += gram @ X
+        gram = X[start : start + block] @ X[start:].T
+        total[: gram.shape[0]] += gram @ X[start:]
     return total
 
 
