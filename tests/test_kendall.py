@@ -70,6 +70,24 @@ def test_spherical_matches_direct_kernel(name):
     assert np.max(np.abs(fast - direct_kendall(X))) <= TOLERANCE
 
 
+@pytest.mark.parametrize("block_size", [1, 7, 64])
+@pytest.mark.parametrize("name", DATASETS)
+def test_row_blocks_match_direct_kernel(name, block_size):
+    # Blocks of 1 and 7 put the near-duplicate pairs (rows r and r + 50) in different blocks,
+    # blocks of 64 put them in one block: both paths of the triangular scheme meet the reference.
+    from dppca.stats.kendall import kendall_sum, pair_count
+    from dppca.stats.signs import SphericalSign, WinsorizedSign
+
+    X = DATASETS[name]()
+    n = X.shape[0]
+    fast = kendall_sum(X, SphericalSign(), block_size=block_size) / pair_count(n, None)
+    assert np.max(np.abs(fast - direct_kendall(X))) <= TOLERANCE
+    radius = _radius(X)
+    fast = kendall_sum(X, WinsorizedSign(radius), block_size=block_size) / pair_count(n, None)
+    reference = direct_kendall(X, winsorized_h2(radius))
+    assert np.max(np.abs(fast - reference)) / radius**2 <= TOLERANCE
+
+
 @pytest.mark.parametrize("scale", [1e-300, 1e300, 1e307])
 def test_spherical_works_beyond_the_required_scales(scale):
     X = _random(seed=8) * scale
