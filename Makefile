@@ -23,6 +23,7 @@ demo: $(VENV)/.installed-base
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 test: lint
 	$(BIN)/python -m pytest

@@ -2,11 +2,12 @@
 
 For each (n, d), in one run on the same data:
 
-* ``ours``: :func:`dppca.kendall_matrix` (graph-Laplacian form, row-blocked, near-duplicate safe);
+* ``ours``: :func:`dppca.kendall_matrix` (graph-Laplacian form in tiles, near-duplicate safe,
+  with a proven floating-point error bound);
 * ``direct``: a direct block-pair numpy kernel that forms every difference ``x_i - x_j``
   explicitly, normalises it and accumulates ``D^T D`` over row blocks;
-* ``products``: only the two dense products our kernel needs, ``X_b X_{b:}^T`` and
-  ``W X_{b:}`` over the same row blocks (each against the rows from its start on), timed alone
+* ``products``: only the two dense products our kernel needs per tile, ``X_a X_b^T`` and
+  ``W X_b`` over the same tiles (each row block against the blocks from its own on), timed alone
   (a floor for any implementation of the Laplacian form).
 
 Each time is the best of ``--repeats`` runs. Peak memory is the tracemalloc peak of one call
@@ -51,14 +52,14 @@ def direct_kernel(X: np.ndarray) -> np.ndarray:
 
 
 def dense_products(X: np.ndarray) -> np.ndarray:
-    """The two products of the Laplacian form over the kernel's own row blocks (each block
-    against the rows from its start on), nothing else."""
+    """The two products of the Laplacian form over the kernel's own tiles, nothing else."""
     n, d = X.shape
-    block = kendall.block_rows(n)
-    total = np.zeros((block, d))
-    for start in range(0, n, block):
-        gram = X[start : start + block] @ X[start:].T
-        total[: gram.shape[0]] += gram @ X[start:]
+    block = kendall.TILE_ROWS
+    total = np.zeros((min(block, n), d))
+    for first in range(0, n, block):
+        for second in range(first, n, block):
+            gram = X[first : first + block] @ X[second : second + block].T
+            total[: gram.shape[0]] += gram @ X[second : second + block]
     return total
 
 

@@ -43,6 +43,12 @@ def test_paper_mechanism_reproduces_the_r_sigma():
         assert result.settings["calibration"] == "classical"
 
 
+def _error_bound(X, laplacian=True):
+    from dppca.stats.kendall import kendall_error_bound
+
+    return kendall_error_bound(X.shape[1], laplacian=laplacian)
+
+
 def test_paper_mechanism_warns_for_epsilon_at_least_one():
     X, _ = _spiked(50)
     with pytest.warns(PrivacyWarning):
@@ -54,13 +60,13 @@ def test_default_sigma_is_about_055_of_the_papers():
     ours = dp_loading(X, 1.0, 1e-5, random_state=0).sigma
     with pytest.warns(PrivacyWarning):
         paper = dp_loading(X, 1.0, 1e-5, mechanism="paper", random_state=0).sigma
+    tight = 2 * math.sqrt(2) / 300 + 2 * _error_bound(X)  # plus the kernel's float term
     expected_ratio = (
-        2
-        * math.sqrt(2)
+        tight
         * analytic_gaussian_multiplier(1.0, 1e-5)
-        / (4 * math.sqrt(2 * math.log(1.25e5)))
+        / (4 * math.sqrt(2 * math.log(1.25e5)) / 300)
     )
-    assert ours / paper == pytest.approx(expected_ratio, rel=1e-8)
+    assert ours / paper == pytest.approx(expected_ratio, rel=1e-12)
     assert 0.54 < ours / paper < 0.55
 
 
@@ -143,9 +149,9 @@ def test_auto_radius_spends_ten_percent_and_stays_within_budget():
     diffs = X[:1500] - X[1500:]
     truth = np.median(np.linalg.norm(diffs, axis=1)) / math.sqrt(2)
     assert result.radius == pytest.approx(truth, rel=0.1)
+    unit = 2 * math.sqrt(2) / 3000 + 2 * _error_bound(X)
     assert result.sigma == pytest.approx(
-        2 * math.sqrt(2) * result.radius**2 / 3000 * analytic_gaussian_multiplier(0.9, 1e-6),
-        rel=1e-8,
+        unit * result.radius**2 * analytic_gaussian_multiplier(0.9, 1e-6), rel=1e-12
     )
 
 
@@ -156,7 +162,10 @@ def test_public_radius_and_callable_transform():
     assert _sin_theta(result.directions[:, :2], truth) < 0.2
     custom = dp_loading(X, 2.0, 1e-6, transform=np.sqrt, radius=2.0, random_state=0)
     assert custom.settings["transform"] == "custom:sqrt"
-    assert custom.sigma == pytest.approx(result.sigma / 4, rel=1e-12)
+    # A callable h is computed pair by pair, whose float term is smaller than the Laplacian form's.
+    unit = 2 * math.sqrt(2) / 2000
+    expected = (unit + 2 * _error_bound(X, laplacian=False)) / (unit + 2 * _error_bound(X)) / 4
+    assert custom.sigma == pytest.approx(result.sigma * expected, rel=1e-12)
 
 
 def test_incomplete_design_is_accurate():
@@ -277,7 +286,7 @@ def test_release_of_a_precomputed_kendall_matrix_is_dp_loading_exactly(mechanism
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyWarning)
         noisy, sigma, _ = gaussian_kendall_release(
-            kendall_matrix(X), 300, 1.0, 0.7, 1e-5, *settings, np.random.default_rng(11)
+            kendall_matrix(X), 300, _error_bound(X), 0.7, 1e-5, *settings, np.random.default_rng(11)
         )
     assert sigma == expected.sigma
     assert np.array_equal(noisy, expected.kendall)

@@ -59,8 +59,10 @@ DATASETS = {
 
 
 def _radius(X):
-    """A public-looking radius in the data's units (the median half-distance of a few pairs)."""
-    return float(np.median(np.linalg.norm(X[1:40] - X[:39], axis=1))) / np.sqrt(2)
+    """A public-looking radius in the data's units (the median half-distance of a few pairs),
+    within the allowed range of radii."""
+    radius = float(np.median(np.linalg.norm(X[1:40] - X[:39], axis=1))) / np.sqrt(2)
+    return min(radius, 1e150)
 
 
 @pytest.mark.parametrize("name", DATASETS)
@@ -70,22 +72,22 @@ def test_spherical_matches_direct_kernel(name):
     assert np.max(np.abs(fast - direct_kendall(X))) <= TOLERANCE
 
 
-@pytest.mark.parametrize("block_size", [1, 7, 64])
+@pytest.mark.parametrize(("tile_rows", "chunk_pairs"), [(1, 1), (7, 3), (64, 8192)])
 @pytest.mark.parametrize("name", DATASETS)
-def test_row_blocks_match_direct_kernel(name, block_size):
-    # Blocks of 1 and 7 put the near-duplicate pairs (rows r and r + 50) in different blocks,
-    # blocks of 64 put them in one block: both paths of the triangular scheme meet the reference.
-    from dppca.stats.kendall import kendall_sum, pair_count
+def test_tiles_and_chunks_match_direct_kernel(name, tile_rows, chunk_pairs):
+    # Tiles of 1 and 7 rows put the near-duplicate pairs (rows r and r + 50) in different tiles,
+    # tiles of 64 in one (diagonal) tile; chunks of 1 and 3 pairs split the explicit sums.
+    from dppca.stats.kendall import unit_kendall
     from dppca.stats.signs import SphericalSign, WinsorizedSign
 
     X = DATASETS[name]()
-    n = X.shape[0]
-    fast = kendall_sum(X, SphericalSign(), block_size=block_size) / pair_count(n, None)
+    sizes = {"tile_rows": tile_rows, "chunk_pairs": chunk_pairs}
+    fast = unit_kendall(X, SphericalSign(), **sizes)
     assert np.max(np.abs(fast - direct_kendall(X))) <= TOLERANCE
     radius = _radius(X)
-    fast = kendall_sum(X, WinsorizedSign(radius), block_size=block_size) / pair_count(n, None)
+    fast = unit_kendall(X, WinsorizedSign(radius), **sizes)
     reference = direct_kendall(X, winsorized_h2(radius))
-    assert np.max(np.abs(fast - reference)) / radius**2 <= TOLERANCE
+    assert np.max(np.abs(fast - reference / radius**2)) <= TOLERANCE
 
 
 @pytest.mark.parametrize("scale", [1e-300, 1e300, 1e307])
@@ -153,14 +155,14 @@ def test_spherical_is_translation_scale_and_rotation_equivariant():
     assert np.max(np.abs(kendall_matrix(X @ rotation) - rotation.T @ K @ rotation)) <= TOLERANCE
 
 
-def test_block_boundaries_do_not_matter():
-    from dppca.stats.kendall import kendall_sum
+def test_tile_boundaries_do_not_matter():
+    from dppca.stats.kendall import unit_kendall
     from dppca.stats.signs import SphericalSign
 
     X = _near_duplicates()
-    sums = [kendall_sum(X, SphericalSign(), block_size=size) for size in (1, 7, 64, 1000)]
-    for other in sums[1:]:
-        assert np.max(np.abs(other - sums[0])) <= 1e-10  # sums over n(n-1)/2 = 4950 pairs
+    matrices = [unit_kendall(X, SphericalSign(), tile_rows=size) for size in (1, 7, 64, 1000)]
+    for other in matrices[1:]:
+        assert np.max(np.abs(other - matrices[0])) <= 1e-14
 
 
 @pytest.mark.parametrize("k", [2, 6, 40])
@@ -204,7 +206,8 @@ def test_input_is_not_modified_and_dataframes_work():
         ({"transform": 3}, TypeError, "transform must be one of"),
         ({"transform": "winsorized"}, ValueError, "needs a positive numeric radius"),
         ({"transform": "winsorized", "radius": -1.0}, ValueError, "radius must be > 0"),
-        ({"transform": "winsorized", "radius": 1e200}, ValueError, "finite square"),
+        ({"transform": "winsorized", "radius": 1e200}, ValueError, "between 1e-150 and 1e"),
+        ({"transform": "winsorized", "radius": 1e-160}, ValueError, "between 1e-150 and 1e"),
         ({"transform": "spherical", "radius": 1.0}, ValueError, "radius applies to"),
         ({"transform": np.log1p}, ValueError, "needs its public bound"),
         ({"pairs": 3}, ValueError, "even integer"),
@@ -219,12 +222,35 @@ def test_parameter_errors(kwargs, error, message):
         kendall_matrix(_random(), **kwargs)
 
 
-def test_callable_h_errors():
+def test_callable_h_errors_come_from_public_test_norms_only():
     X = _random()
-    with pytest.raises(ValueError, match="non-finite"):
+    with pytest.raises(ValueError, match="NaN on the public test norms"):
         kendall_matrix(X, lambda s: np.where(s > 1, np.nan, 1.0), 1.0)
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(ValueError, match="same shape"):
         kendall_matrix(X, lambda s: 1.0, 1.0)
+    with pytest.raises(ValueError, match="same shape"):
+        kendall_matrix(X, lambda s: 1 / 0, 1.0)
+
+
+def test_callable_h_failing_on_the_data_counts_as_its_bound():
+    """Past the public checks, whatever h cannot give (NaN, an exception) is h_max: no error
+    can tell the data apart."""
+    X = _random()
+    data_norms = direct_kendall(X)  # only to make sure the data's norms are all below 100
+    assert np.isfinite(data_norms).all()
+
+    def nan_between(s):  # finite on the public test norms, NaN on (2.5, 100)
+        return np.where((s > 2.5) & (s < 100), np.nan, 0.5)
+
+    def raising_between(s):
+        if np.any((s > 2.5) & (s < 100)):
+            raise RuntimeError("boom")
+        return np.full_like(s, 0.5)
+
+    expected = direct_kendall(X, lambda s: np.where(s > 2.5, 1.0, 0.25))
+    assert np.max(np.abs(kendall_matrix(X, nan_between, 1.0) - expected)) <= TOLERANCE
+    capped_everywhere = direct_kendall(X, lambda s: np.ones_like(s))
+    assert np.max(np.abs(kendall_matrix(X, raising_between, 1.0) - capped_everywhere)) <= TOLERANCE
 
 
 @settings(max_examples=150, deadline=None)
@@ -270,3 +296,61 @@ def test_property_winsorized_and_incomplete_designs(
     incomplete = kendall_matrix(X, pairs=k, random_state=5)
     expected = pair_outer_sum(X, *design) / (rows * k / 2)
     assert np.max(np.abs(incomplete - expected)) <= TOLERANCE
+
+
+def _exact_reference(X, h2=spherical_h2):
+    """The direct kernel with every entry summed exactly (``math.fsum``) over the pairs: its
+    only error is each pair's own rounding, about ``(p + 8) u``."""
+    import math
+
+    n, p = X.shape
+    rows, cols = np.triu_indices(n, k=1)
+    terms = np.stack([pair_outer_sum(X, [i], [j], h2) for i, j in zip(rows, cols, strict=True)])
+    flat = terms.reshape(len(terms), -1)
+    return np.array([math.fsum(flat[:, e]) for e in range(p * p)]).reshape(p, p) / len(rows)
+
+
+def _cancelling(n=150, p=4, seed=9):
+    """Two thirds of the rows near 0 (so each tile's median shift sits there) and a third in a
+    cluster 1e3 away whose pairs are just far enough apart to stay in the Laplacian form: their
+    squared distance is a few times 5e-3 of their squared norms, the most cancellation allowed."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, p))
+    cluster = rng.permutation(n)[: n // 3]
+    X[cluster] = 1e3 + 60.0 * rng.standard_normal((len(cluster), p))
+    return X
+
+
+@pytest.mark.parametrize("name", ["cancelling", "offset 1e6", "near-duplicates", "cauchy"])
+@pytest.mark.parametrize("transform", ["spherical", "winsorized", "custom"])
+def test_error_is_within_the_proven_bound(name, transform):
+    from dppca.stats.kendall import unit_error_bound, unit_kendall
+    from dppca.stats.signs import make_sign_transform
+
+    X = _cancelling() if name == "cancelling" else DATASETS[name]()[:60]
+    radius = _radius(X)
+    sign, h2 = {
+        "spherical": (make_sign_transform("spherical", None), spherical_h2),
+        "winsorized": (make_sign_transform("winsorized", radius), winsorized_h2(radius)),
+        "custom": (
+            make_sign_transform(lambda s: np.log1p(s / radius), 2.0),
+            lambda s: np.minimum(np.log1p(s / radius), 2.0) ** 2,
+        ),
+    }[transform]
+    computed = unit_kendall(X, sign, tile_rows=32)
+    exact = _exact_reference(X, h2) / sign.bound**2
+    error = np.linalg.norm(computed - exact)
+    bound = unit_error_bound(X.shape[1], sign, None)
+    assert error <= bound
+    assert error <= 1e-13  # in practice the error is far below the proven bound
+
+
+def test_error_bound_is_tiny_against_the_sensitivity():
+    """E does not depend on n; 2E adds under 1e-4 of the sensitivity 2 sqrt(2) / n up to
+    n = 1e5 for the Laplacian form (all pairs) and up to n = 1e8 for explicit pairs."""
+    from dppca.stats.kendall import kendall_error_bound
+
+    laplacian, explicit = (kendall_error_bound(50, laplacian=flag) for flag in (True, False))
+    assert 1e-10 < laplacian < 1e-9 and 1e-12 < explicit < 1e-11
+    assert 2 * laplacian / (2 * np.sqrt(2) / 1e5) < 1e-4
+    assert 2 * explicit / (2 * np.sqrt(2) / 1e8) < 2e-4

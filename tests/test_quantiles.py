@@ -118,10 +118,18 @@ def test_input_not_modified():
     assert np.array_equal(x, before)
 
 
+def test_values_below_the_lower_bound_count_as_the_bound():
+    """Whether a value lies below a public bound is private: such values are clamped to the
+    bound, never refused."""
+    x = np.arange(20.0) - 5.0
+    low = dp_quantile(x, 0.3, 1.0, lower=0.0, random_state=4)
+    clamped = dp_quantile(np.maximum(x, 0.0), 0.3, 1.0, lower=0.0, random_state=4)
+    assert low.value == clamped.value
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"x": np.arange(10.0) - 5, "lower": 0.0}, ValueError, "public lower bound"),
         ({"q": 1.0}, ValueError, "q must be < 1"),
         ({"q": 0.0}, ValueError, "q must be > 0"),
         ({"epsilon": 0.0}, ValueError, "epsilon must be > 0"),

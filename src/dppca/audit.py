@@ -149,9 +149,11 @@ def _scenarios() -> dict[str, Scenario]:
         stability_parameters,
     )
     from dppca.privacy.quantiles import durfee_signed_quantile, durfee_upper_quantile
+    from dppca.stats import directions as loading
     from dppca.stats.directions import dp_loading
     from dppca.stats.frame import private_frame
     from dppca.stats.scree import dp_scree
+    from dppca.stats.signs import SphericalSign
 
     n = 10
     far = np.zeros((n, 2))
@@ -163,6 +165,23 @@ def _scenarios() -> dict[str, Scenario]:
     def kendall(which, epsilon, rng):
         released = dp_loading(kendall_data[which], epsilon, 1e-3, random_state=rng).kendall
         return released[0, 0] - released[1, 1]
+
+    # One row at 1e200 among rows at 1e-200, against the same rows with that one replaced by a
+    # tiny row: a kernel scaled by a global statistic loses every pair of tiny rows in the first.
+    mixed_rng = np.random.default_rng(5)
+    tiny = mixed_rng.standard_normal((50, 3)) * 1e-200
+    huge = tiny.copy()
+    huge[0] = [1e200, -3e199, 5e199]
+    mixed_data = (huge, tiny)
+    # The test statistic projects the release on the difference of the two matrices the
+    # implementation itself computes (the likelihood-ratio direction of a Gaussian mechanism).
+    sign = SphericalSign()
+    direction = loading.unit_kendall(huge, sign) - loading.unit_kendall(tiny, sign)
+    direction /= np.linalg.norm(direction)
+
+    def mixed(which, epsilon, rng):
+        released = dp_loading(mixed_data[which], epsilon, 1e-3, random_state=rng).kendall
+        return float(np.sum(released * direction))
 
     values = np.r_[np.full(10, 1.0), np.full(10, 100.0)]
     moved = values.copy()
@@ -242,6 +261,9 @@ def _scenarios() -> dict[str, Scenario]:
 
     return {
         "Kendall matrix (Gaussian)": Scenario("Kendall matrix (Gaussian)", 1.0, 1e-3, kendall),
+        "Kendall matrix, mixed extreme scales": Scenario(
+            "Kendall matrix, mixed extreme scales", 1.0, 1e-3, mixed
+        ),
         "one-sided quantile": Scenario("one-sided quantile", 1.0, 0.0, upper),
         "two-sided quantile": Scenario("two-sided quantile", 1.0, 0.0, signed, 8.0),
         "frame": Scenario("frame", 1.0, 0.0, frame, 12.0),

@@ -35,6 +35,7 @@ from dppca.stats.directions import (
     check_sign_settings,
     descending_eigh,
     dp_loading,
+    sample_covariance,
 )
 from dppca.stats.frame import Frame
 from dppca.stats.histogram import HISTOGRAM_METHODS, cell_index, grid_cells
@@ -670,8 +671,7 @@ def dp_pca(
 
 def _nonprivate_pca(data, directions, k, plan, release, codes, levels) -> NonPrivatePCA:
     """Ordinary PCA, sign-aligned to the private directions and binned on the private frame."""
-    p = data.shape[1]
-    eigenvalues, vectors = descending_eigh(np.cov(data, rowvar=False).reshape(p, p))
+    eigenvalues, vectors = descending_eigh(sample_covariance(data))
     vectors = align_columns(vectors, directions)
     top = np.maximum(eigenvalues[:k], 0.0)
     scores = finite_scores(data @ vectors[:, [plan.axes[0] - 1, plan.axes[1] - 1]])

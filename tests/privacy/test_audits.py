@@ -38,3 +38,23 @@ def test_bound_on_a_known_gaussian_shift():
     first, second = rng.normal(0, 1, 100_000), rng.normal(1, 1, 100_000)
     bound = epsilon_lower_bound(first, second, 1e-3)
     assert 1.0 < bound < 3.1
+
+
+def test_audit_flags_a_kernel_scaled_by_a_global_statistic(monkeypatch):
+    """The mixed-scale audit catches the flaw it was written for: a kernel that first divides
+    the data by one global power of two (set by the largest value) loses every pair of tiny
+    rows next to a huge one, and the audit then bounds epsilon far above its claim."""
+    import math
+
+    import dppca.stats.directions as directions
+
+    exact_kernel = directions.unit_kendall
+
+    def globally_scaled(X, sign, k=None, rng=None):
+        exponent = math.frexp(float(np.max(np.abs(X))))[1]
+        with np.errstate(under="ignore"):
+            return exact_kernel(np.ldexp(X, -exponent), sign, k, rng)
+
+    monkeypatch.setattr(directions, "unit_kendall", globally_scaled)
+    result = audit(scenarios()["Kendall matrix, mixed extreme scales"], 2000, seed=13)
+    assert result.lower_bound > 2 * result.claimed_epsilon

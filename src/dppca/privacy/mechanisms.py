@@ -7,6 +7,7 @@ noise scale it used so that callers can record it next to the ledger entry.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -17,6 +18,22 @@ from dppca.privacy.calibration import gaussian_multiplier
 #: goes down by 1 and another up by 1.
 HISTOGRAM_L2_SENSITIVITY = math.sqrt(2.0)
 HISTOGRAM_L1_SENSITIVITY = 2.0
+
+
+def check_noise_scale(scale: float, what: str) -> float:
+    """Refuse a noise scale that is not a positive, finite, normal float.
+
+    A zero, subnormal or infinite scale would release the data (almost) exactly or nothing at
+    all, and subnormal arithmetic loses the noise's precision. Called with public values only,
+    before any budget is charged.
+    """
+    if not (math.isfinite(scale) and scale >= sys.float_info.min):
+        raise ValueError(
+            f"The noise scale of {what} would be {scale!r}, which is not a positive normal float "
+            f"(between {sys.float_info.min:.3g} and {sys.float_info.max:.3g}). Change epsilon, "
+            "delta or the bounds, or rescale the data by a public constant."
+        )
+    return scale
 
 
 def symmetric_gaussian_noise(p: int, sigma: float, rng: np.random.Generator) -> np.ndarray:

@@ -28,13 +28,19 @@ from dppca._validation import (
 from dppca.exceptions import DurfeeStepLimitWarning
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.privacy.mechanisms import check_noise_scale
 
 DEFAULT_BETA = 1.01
 DEFAULT_MAX_STEPS = 5000
+#: The longest grid a search may use (its noise is drawn for every grid point).
+MAX_STEPS_LIMIT = 10**6
 
 
-def _grid(lower: float, beta: float, max_steps: int) -> np.ndarray:
-    """``lower + beta^i - 1``, ``i = 1..max_steps``; non-finite points become the largest float."""
+def durfee_grid(lower: float, beta: float, max_steps: int) -> np.ndarray:
+    """``lower + beta^i - 1``, ``i = 1..max_steps``; non-finite points become the largest float.
+
+    Every answer of the one-sided search is a point of this public grid.
+    """
     with np.errstate(over="ignore"):
         steps = np.expm1(np.arange(1, max_steps + 1) * np.log(beta))
         grid = lower + steps
@@ -53,7 +59,7 @@ def _upper_search(
 ) -> tuple[int, bool]:
     """The one-sided search on sorted data: the selected step ``i`` (1-based) and whether the
     step limit was reached (then ``i = max_steps``)."""
-    grid = _grid(lower, beta, max_steps)
+    grid = durfee_grid(lower, beta, max_steps)
     counts = np.searchsorted(sorted_values, grid, side="left")  # #{x < t_i}, O(log n) each
     scale = 2.0 / epsilon
     target = q * sorted_values.size + rng.exponential(scale)
@@ -67,16 +73,23 @@ def _upper_search(
 def _check_search(
     q: Any, epsilon: Any, beta: Any, max_steps: Any
 ) -> tuple[float, float, float, int]:
-    return (
-        check_real(q, "q", low=0.0, high=1.0),
-        check_epsilon(epsilon),
-        check_real(beta, "beta", low=1.0),
-        check_positive_int(max_steps, "max_steps"),
-    )
+    q, epsilon = check_real(q, "q", low=0.0, high=1.0), check_epsilon(epsilon)
+    beta, max_steps = check_real(beta, "beta", low=1.0), check_positive_int(max_steps, "max_steps")
+    if max_steps > MAX_STEPS_LIMIT:
+        raise ValueError(f"max_steps must be at most {MAX_STEPS_LIMIT}; got {max_steps}.")
+    check_noise_scale(2.0 / epsilon, f"a Durfee quantile search at epsilon={epsilon:g}")
+    return q, epsilon, beta, max_steps
 
 
-def _check_values(x: Any) -> np.ndarray:
-    values = check_vector(x, "x")
+def _sorted_values(x: Any, lower: float | None = None) -> np.ndarray:
+    """The values sorted, with overflow mapped to the largest floats and (one-sided search)
+    values below ``lower`` raised to it: the search then has nothing to refuse once the budget
+    is charged (an error at that point would depend on the data)."""
+    largest = np.finfo(np.float64).max
+    values = np.asarray(x, dtype=np.float64)
+    values = np.nan_to_num(values, nan=0.0, posinf=largest, neginf=-largest)
+    if lower is not None:
+        values = np.maximum(values, lower)
     return np.sort(values)
 
 
@@ -105,7 +118,7 @@ def durfee_upper_quantile(
     Parameters
     ----------
     x : array-like of shape (n,)
-        Finite values, all ``>= lower``.
+        Values; any below ``lower`` count as ``lower`` (no error: this runs after the charge).
     q : float
         Level in (0, 1).
     epsilon : float
@@ -128,18 +141,13 @@ def durfee_upper_quantile(
     DurfeeStepLimitWarning
         When no grid point was selected; the last grid point is returned.
     """
-    sorted_values = _check_values(x)
     q, epsilon, beta, max_steps = _check_search(q, epsilon, beta, max_steps)
     lower = check_real(lower, "lower")
-    if sorted_values[0] < lower:
-        raise ValueError(
-            f"x must lie at or above the public lower bound lower={lower!r}; use the two-sided "
-            "search (lower=None) when no lower bound is known."
-        )
+    sorted_values = _sorted_values(x, lower)
     step, capped = _upper_search(sorted_values, q, epsilon, rng, lower, beta, max_steps)
     if capped:
         _warn_capped(max_steps, stacklevel=3)
-    return float(_grid(lower, beta, step)[-1])
+    return float(durfee_grid(lower, beta, step)[-1])
 
 
 def durfee_signed_quantile(
@@ -166,7 +174,7 @@ def durfee_signed_quantile(
     DurfeeStepLimitWarning
         Once, when either branch reached the step limit.
     """
-    sorted_values = _check_values(x)
+    sorted_values = _sorted_values(x)
     q, epsilon, beta, max_steps = _check_search(q, epsilon, beta, max_steps)
     largest = np.finfo(np.float64).max
     with np.errstate(over="ignore"):
@@ -180,7 +188,7 @@ def durfee_signed_quantile(
         _warn_capped(max_steps, stacklevel=3)
     for sign, (step, capped) in zip((1.0, -1.0), branches, strict=True):
         if not capped and step > 1:
-            return sign * float(_grid(0.0, beta, step - 1)[-1])
+            return sign * float(durfee_grid(0.0, beta, step - 1)[-1])
     return 0.0
 
 
@@ -223,7 +231,9 @@ def dp_quantile(
         value.
     lower : float, optional
         A public lower bound on ``x``: the one-sided search on the grid ``lower + beta^i - 1``.
-        None (default): the two-sided search, answers on ``+-(beta^k - 1)``.
+        Values below it count as ``lower`` (clamped, not refused: whether any value lies below
+        a bound is itself private). None (default): the two-sided search, answers on
+        ``+-(beta^k - 1)``.
     beta : float, default 1.01
         Grid ratio (> 1). The answer's resolution at ``v`` is about ``(beta - 1)(|v| + 1)``
         (relative to ``lower`` in the one-sided search), so data far below 1 in magnitude should be
@@ -251,8 +261,8 @@ def dp_quantile(
     """
     values = check_vector(x, "x")
     _check_search(q, epsilon, beta, max_steps)
-    if lower is not None and values.min() < check_real(lower, "lower"):
-        raise ValueError(f"x must lie at or above the public lower bound lower={lower!r}.")
+    if lower is not None:
+        lower = check_real(lower, "lower")
     rng = check_random_state(random_state)
     charge(accountant, Budget(epsilon, 0.0), "dp_quantile")
     if lower is None:

@@ -29,11 +29,16 @@ from dppca._validation import (
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS, gaussian_multiplier
-from dppca.privacy.mechanisms import symmetric_gaussian_noise
-from dppca.privacy.quantiles import durfee_upper_quantile
-from dppca.stats.kendall import check_pairs, kendall_sum, pair_count
+from dppca.privacy.mechanisms import check_noise_scale, symmetric_gaussian_noise
+from dppca.privacy.quantiles import (
+    DEFAULT_BETA,
+    DEFAULT_MAX_STEPS,
+    durfee_grid,
+    durfee_upper_quantile,
+)
+from dppca.stats.kendall import check_pairs, unit_error_bound, unit_kendall
 from dppca.stats.sensitivity import SENSITIVITIES, kendall_sensitivity
-from dppca.stats.signs import SignTransform, make_sign_transform
+from dppca.stats.signs import SignTransform, WinsorizedSign, make_sign_transform
 
 MECHANISMS = ("gaussian", "paper")
 
@@ -55,6 +60,20 @@ def align_columns(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Flip each column of ``vectors`` to have a non-negative inner product with ``reference``."""
     signs = np.where(np.einsum("ij,ij->j", vectors, reference) < 0, -1.0, 1.0)
     return vectors * signs
+
+
+def sample_covariance(data: np.ndarray) -> np.ndarray:
+    """The sample covariance (**not private**; for references only), computed on the data scaled
+    by a power of two so that nothing overflows; entries beyond the largest float are clamped."""
+    largest = float(np.max(np.abs(data)))
+    exponent = math.frexp(largest)[1] if largest > 0 else 0
+    p = data.shape[1]
+    with np.errstate(under="ignore"):
+        covariance = np.cov(np.ldexp(data, -exponent), rowvar=False).reshape(p, p)
+    with np.errstate(over="ignore", under="ignore"):
+        covariance = np.ldexp(covariance, 2 * exponent)
+    largest_float = np.finfo(np.float64).max
+    return np.clip(covariance, -largest_float, largest_float)
 
 
 def descending_eigh(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -128,13 +147,25 @@ def check_sign_settings(
 
 
 def _pair_half_distances(X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``||x_a - x_b|| / sqrt(2)`` over disjoint pairs of a random permutation (each row once)."""
+    """``||x_a - x_b|| / sqrt(2)`` over disjoint pairs of a random permutation (each row once).
+
+    Each distance is computed from its own pair (halved first where the difference overflows,
+    scaled by its largest entry); distances beyond the largest float become the largest float.
+    """
     order = rng.permutation(X.shape[0])
     half = X.shape[0] // 2
-    diffs = X[order[0 : 2 * half : 2]] - X[order[1 : 2 * half : 2]]
+    first, second = X[order[0 : 2 * half : 2]], X[order[1 : 2 * half : 2]]
+    with np.errstate(over="ignore", invalid="ignore"):
+        diffs = first - second
+    halved = ~np.isfinite(diffs).all(axis=1)
+    diffs[halved] = first[halved] * 0.5 - second[halved] * 0.5
     largest = np.max(np.abs(diffs), axis=1, keepdims=True)
-    unit = diffs / np.where(largest > 0, largest, 1.0)  # scaled first: no overflow in the norm
-    return largest[:, 0] * np.sqrt(np.einsum("ij,ij->i", unit, unit)) / math.sqrt(2.0)
+    with np.errstate(under="ignore"):
+        unit = diffs / np.where(largest > 0, largest, 1.0)
+    lengths = np.sqrt(np.einsum("ij,ij->i", unit, unit)) / math.sqrt(2.0)
+    with np.errstate(over="ignore"):
+        distances = largest[:, 0] * lengths * np.where(halved, 2.0, 1.0)
+    return np.minimum(distances, np.finfo(np.float64).max)
 
 
 @dataclass(frozen=True)
@@ -212,25 +243,40 @@ class LoadingResult:
         )
 
 
-def gaussian_kendall_release(
-    kendall: np.ndarray,
+def unit_noise(
     n: int,
-    bound: float,
+    float_error: float,
+    epsilon: float,
+    delta: float,
+    sensitivity: str,
+    calibration: str,
+) -> tuple[float, float]:
+    """``(sigma, Delta_F)`` of the unit-space release: ``Delta_F`` from
+    :func:`~dppca.stats.sensitivity.kendall_sensitivity` with the kernel's error bound, ``sigma =
+    Delta_F * multiplier(epsilon, delta)``. Public values only."""
+    delta_f = kendall_sensitivity(1.0, n, sensitivity, float_error=float_error)
+    return delta_f * gaussian_multiplier(epsilon, delta, calibration), delta_f
+
+
+def gaussian_kendall_release(
+    unit_matrix: np.ndarray,
+    n: int,
+    float_error: float,
     epsilon: float,
     delta: float,
     sensitivity: str,
     calibration: str,
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, float, float]:
-    """The Gaussian mechanism on a Kendall matrix of ``n`` rows with sign bound ``bound``.
+    """The Gaussian mechanism on a unit-space Kendall matrix of ``n`` rows.
 
-    ``K + E`` with ``E`` symmetric (vecd noise, SPEC 2.5) of standard deviation
-    ``sigma = Delta_F * multiplier(epsilon, delta)``; validated arguments, no ledger entry: the
+    ``K + E`` with ``E`` symmetric (vecd noise, SPEC 2.4) of standard deviation ``sigma`` from
+    :func:`unit_noise`; ``float_error`` is the kernel's error bound
+    (:func:`~dppca.stats.kendall.unit_error_bound`). Validated arguments, no ledger entry: the
     caller (:func:`dp_loading`) records the release. Returns ``(K + E, sigma, Delta_F)``.
     """
-    delta_f = kendall_sensitivity(bound, n, sensitivity)
-    sigma = delta_f * gaussian_multiplier(epsilon, delta, calibration)
-    noisy = kendall + symmetric_gaussian_noise(kendall.shape[0], sigma, rng)
+    sigma, delta_f = unit_noise(n, float_error, epsilon, delta, sensitivity, calibration)
+    noisy = unit_matrix + symmetric_gaussian_noise(unit_matrix.shape[0], sigma, rng)
     return noisy, sigma, delta_f
 
 
@@ -328,12 +374,23 @@ def dp_loading(
     k = check_pairs(pairs, n)
     non_private = check_bool(non_private, "non_private")
     rng = check_random_state(random_state)
-    charge(accountant, Budget(epsilon, delta), "dp_loading")
-
-    ledger = PrivacyLedger()
     kendall_epsilon = epsilon
     if auto_radius:
         radius_epsilon, kendall_epsilon = split_epsilon(epsilon, [radius_share, 1.0 - radius_share])
+    # Every noise scale is fixed by public values before the charge: refuse one that is not a
+    # positive normal float (for an automatic radius, at both ends of its search grid).
+    float_error = unit_error_bound(p, sign or WinsorizedSign(1.0), k)
+    sigma, delta_f = unit_noise(n, float_error, kendall_epsilon, delta, sensitivity, calibration)
+    check_noise_scale(sigma, "the Kendall matrix (in units of the sign bound squared)")
+    bounds = (
+        durfee_grid(0.0, DEFAULT_BETA, DEFAULT_MAX_STEPS)[[0, -1]] if auto_radius else [sign.bound]
+    )
+    for bound in bounds:
+        check_noise_scale(sigma * bound**2, f"the Kendall matrix with sign bound {bound:g}")
+    charge(accountant, Budget(epsilon, delta), "dp_loading")
+
+    ledger = PrivacyLedger()
+    if auto_radius:
         distances = _pair_half_distances(data, rng)
         radius = durfee_upper_quantile(distances, radius_level, radius_epsilon, rng, lower=0.0)
         ledger.record(
@@ -343,23 +400,23 @@ def dp_loading(
         )
         sign = make_sign_transform(transform, radius)
 
-    kendall = kendall_sum(data, sign, k, rng) / pair_count(n, k)
-    noisy, sigma, delta_f = gaussian_kendall_release(
-        kendall, n, sign.bound, kendall_epsilon, delta, sensitivity, calibration, rng
+    unit = unit_kendall(data, sign, k, rng)
+    noisy, _, _ = gaussian_kendall_release(
+        unit, n, float_error, kendall_epsilon, delta, sensitivity, calibration, rng
     )
     ledger.record(
         "loading: Kendall matrix",
         f"Gaussian ({calibration} calibration, {sensitivity} sensitivity)",
         Budget(kendall_epsilon, delta),
     )
-    eigenvalues, directions = descending_eigh(noisy)
-
+    unit_eigenvalues, directions = descending_eigh(noisy)
+    scale = sign.bound**2  # post-processing: back to the caller's units
     reference = None
     if non_private:
-        _, kendall_vectors = descending_eigh(kendall)
-        _, pca_vectors = descending_eigh(np.cov(data, rowvar=False).reshape(p, p))
+        _, kendall_vectors = descending_eigh(unit)
+        _, pca_vectors = descending_eigh(sample_covariance(data))
         reference = NonPrivateLoading(
-            kendall=kendall,
+            kendall=unit * scale,
             kendall_directions=align_columns(kendall_vectors, directions),
             pca_directions=align_columns(pca_vectors, directions),
         )
@@ -375,10 +432,10 @@ def dp_loading(
     }
     return LoadingResult(
         directions=directions,
-        kendall=noisy,
-        eigenvalues=eigenvalues,
-        sigma=sigma,
-        sensitivity=delta_f,
+        kendall=noisy * scale,
+        eigenvalues=unit_eigenvalues * scale,
+        sigma=sigma * scale,
+        sensitivity=delta_f * scale,
         radius=None if sign.name == "spherical" else sign.bound,
         feature_names=names,
         n_samples=n,

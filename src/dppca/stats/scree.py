@@ -53,6 +53,7 @@ from dppca.stats.directions import (
     check_direction_source,
     descending_eigh,
     dp_loading,
+    sample_covariance,
 )
 
 SCREE_METHODS = ("clipped", "pmwm", "huber")
@@ -103,6 +104,22 @@ def paired_squares(Y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.nan_to_num(W, nan=np.inf)
 
 
+def column_means(values: np.ndarray) -> np.ndarray:
+    """Column means with exactly rounded sums (``math.fsum``): each is within ``2u`` of the exact
+    mean, ``u = 2^-53``, however many rows there are."""
+    return np.array([math.fsum(column) for column in values.T]) / values.shape[0]
+
+
+def float_factor(m: int) -> float:
+    """``1 + 4 u m``: the factor that covers the rounding of :func:`column_means` of ``m`` rows.
+
+    A mean of values in a band of width ``w`` moves by at most ``w / m`` when one row changes;
+    each computed mean is within ``2 u w`` of the exact one (the values lie within ``w`` of a
+    public point), so two computed means differ by at most ``(w / m) (1 + 4 u m)``.
+    """
+    return 1.0 + 4.0 * 2.0**-53 * m
+
+
 def joint_gaussian(
     base: np.ndarray,
     widths: np.ndarray,
@@ -113,11 +130,11 @@ def joint_gaussian(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``base + N(0, diag(sd^2))`` with ``sd_l = widths_l sqrt(k) / (m mu(epsilon, delta))``.
 
-    ``base_l / widths_l`` moves by at most ``1/m`` per component when one pair changes, so the
-    scaled vector has L2 sensitivity ``sqrt(k) / m``: Gaussian noise of that over ``mu`` is
-    ``mu``-GDP, hence (epsilon, delta)-DP.
+    ``base_l / widths_l`` moves by at most ``1/m`` per component when one pair changes (times
+    :func:`float_factor` for the computed means), so the scaled vector has L2 sensitivity
+    ``sqrt(k) / m``: Gaussian noise of that over ``mu`` is ``mu``-GDP, hence (epsilon, delta)-DP.
     """
-    sd = widths * math.sqrt(len(base)) / (m * gdp_mu(epsilon, delta))
+    sd = widths * math.sqrt(len(base)) * float_factor(m) / (m * gdp_mu(epsilon, delta))
     return base + rng.standard_normal(len(base)) * sd, sd
 
 
@@ -168,7 +185,7 @@ def _clipped(W, epsilon, delta, rng, control, ledger, label):
     else:
         mean_epsilon = epsilon
         clips = control["C_clip"]
-    base = np.minimum(W, clips).mean(axis=0)
+    base = column_means(np.minimum(W, clips))
     values, sd = joint_gaussian(base, np.broadcast_to(clips, (k,)), m, mean_epsilon, delta, rng)
     ledger.record(f"{label}: clipped means", "joint Gaussian (GDP)", Budget(mean_epsilon, delta))
     details["noise_sd"] = sd
@@ -213,7 +230,7 @@ def _pmwm(W, epsilon, delta, rng, control, ledger, label):
         f"Durfee one-sided quantiles (levels {trim:.3g}, {1 - trim:.3g})",
         Budget(quantile_epsilon, 0.0),
     )
-    base = np.clip(W_m, lows, highs).mean(axis=0)
+    base = column_means(np.clip(W_m, lows, highs))
     values, sd = joint_gaussian(base, highs - lows, len(W_m), mean_epsilon, delta, rng)
     ledger.record(f"{label}: winsorized means", "joint Gaussian (GDP)", Budget(mean_epsilon, delta))
     return values, {"lower": lows, "upper": highs, "trim": trim, "noise_sd": sd}
@@ -271,10 +288,10 @@ def _huber(W, epsilon, delta, rng, control, ledger, label):
         denominator = 1.0
     thresholds = np.sqrt(scales) * math.sqrt(tuning * m / denominator)
     mu = gdp_mu(descent_epsilon, delta)
-    sd = 2.0 * control["eta0"] * thresholds * math.sqrt(k * steps) / (m * mu)
+    sd = 2.0 * control["eta0"] * thresholds * math.sqrt(k * steps) * float_factor(m) / (m * mu)
     theta = np.full(k, float(control["mu0"]))
     for _ in range(steps):
-        gradient = np.clip(W - theta, -thresholds, thresholds).mean(axis=0)
+        gradient = column_means(np.clip(W - theta, -thresholds, thresholds))
         step = theta + control["eta0"] * gradient + rng.standard_normal(k) * sd
         theta = np.maximum(step, 0.0)  # each iterate is projected onto [0, inf)
     ledger.record(
@@ -436,8 +453,7 @@ class NonPrivateScree:
 
 
 def nonprivate_scree(data: np.ndarray, Y: np.ndarray, k: int) -> NonPrivateScree:
-    p = data.shape[1]
-    eigenvalues, _ = descending_eigh(np.cov(data, rowvar=False).reshape(p, p))
+    eigenvalues, _ = descending_eigh(sample_covariance(data))
     top = np.maximum(eigenvalues[:k], 0.0)
     return NonPrivateScree(top, proportions(top), Y.var(axis=0, ddof=1))
 

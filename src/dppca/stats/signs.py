@@ -1,13 +1,13 @@
 """Generalized spatial signs ``g(t) = h(||t||) t / ||t||`` (Kim and Jung 2025, Section 3).
 
-Each transform knows its bound ``||g||_inf = sup h`` (which sets the sensitivity of the Kendall
-matrix) and the weight it gives a pair in the graph-Laplacian form of the Kendall matrix: for a
-difference ``d`` of two rows, ``g(z) g(z)^T = c d d^T`` with ``z = d / sqrt(2)`` and
-``c = h(||z||)^2 / ||d||^2``.
+Each transform knows its public bound ``h_max = ||g||_inf`` (which sets the sensitivity of the
+Kendall matrix). The kernel works in *unit space*: it computes the Kendall matrix of
+``g / h_max``, whose signs have norm at most 1, so its sensitivity and noise never depend on how
+large or small ``h_max`` is; the release is rescaled by ``h_max^2`` afterwards (post-processing).
 
-The kernel works on internally rescaled data: a pair whose difference has norm ``rho`` in the
-working units has ``||z|| = scale * rho / sqrt(2)`` in the caller's units, and its Laplacian
-weight in working units is ``h(||z||)^2 / rho^2``.
+Norms reach the transforms as ``mantissa * 2**exponent`` (the half-difference norm
+``s = ||x_i - x_j|| / sqrt(2)`` in the caller's units), so that no norm of finite data overflows
+or underflows on the way.
 """
 
 from __future__ import annotations
@@ -22,35 +22,59 @@ from dppca._validation import check_real
 
 TRANSFORMS = ("spherical", "winsorized")
 
+#: The smallest and largest allowed bound ``h_max`` (winsorization radius or declared bound): its
+#: square, the scale of the release, stays a normal float with room for noise and eigenvalues.
+MIN_BOUND = 1e-150
+MAX_BOUND = 1e150
+
+#: Norms on which a callable ``h`` is tried before any budget is charged (public values only).
+PROBE_NORMS = np.array([0.0, 5e-324, 1e-300, 1e-8, 0.5, 1.0, 2.0, 1e8, 1e300, math.inf])
+
 
 def _check_bound(value: Any, name: str) -> float:
     bound = check_real(value, name, low=0.0)
-    if not math.isfinite(bound * bound):
-        raise ValueError(f"{name} must have a finite square (at most about 1e154); got {value!r}.")
+    if not MIN_BOUND <= bound <= MAX_BOUND:
+        raise ValueError(
+            f"{name} must be between {MIN_BOUND:g} and {MAX_BOUND:g} (so that {name}**2, the "
+            f"scale of the release and its noise, is a normal float); got {value!r}. Rescale the "
+            "data by a public constant."
+        )
     return bound
 
 
+def _ratio(mantissas: np.ndarray, exponents: Any, bound: float) -> np.ndarray:
+    """``s / bound`` for ``s = mantissas * 2**exponents``, without overflow (inf when huge)."""
+    bound_mantissa, bound_exponent = math.frexp(bound)
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(mantissas / bound_mantissa, np.asarray(exponents) - bound_exponent)
+
+
 class SignTransform:
-    """Base class: ``h`` and its public bound ``h_max = ||g||_inf``."""
+    """Base class: ``h``, its public bound ``h_max = ||g||_inf`` and its unit-space weights."""
 
     name: str = ""
     bound: float = 1.0
+    #: Whether the all-pairs kernel may use the graph-Laplacian form (``h`` depends on the pair
+    #: norm only through a Lipschitz function, so a norm computed to a tiny relative error gives a
+    #: weight with a tiny relative error). A callable ``h`` may jump anywhere: every pair is then
+    #: computed from its own explicit difference.
+    laplacian: bool = True
 
-    def squared_h(self, norms: np.ndarray) -> np.ndarray:
-        """``min(|h(s)|, h_max)^2`` at the half-difference norms ``s = ||z||`` (caller's units)."""
+    def unit_h2(self, mantissas: np.ndarray, exponents: Any) -> np.ndarray:
+        """``(h(s) / h_max)^2`` at ``s = mantissas * 2**exponents``, each in ``[0, 1]``."""
         raise NotImplementedError
 
-    def laplacian_weights(self, rho2: np.ndarray, scale: float) -> np.ndarray:
-        """``h(scale * rho / sqrt 2)^2 / rho^2`` for squared working-unit distances ``rho2 > 0``.
+    def unit_weights(self, rho2: np.ndarray, exponent: int) -> np.ndarray:
+        """Laplacian weights ``(h(s) / h_max)^2 / rho2`` for squared working-unit distances.
 
-        Entries equal to ``+inf`` mark pairs left out of the Laplacian form: their weight is 0
-        and ``h`` is not evaluated there. May overwrite ``rho2``.
+        ``s = sqrt(rho2) / sqrt(2) * 2**exponent`` in the caller's units. Entries equal to
+        ``+inf`` mark pairs left out of the Laplacian form: their weight is 0. Overwrites
+        ``rho2``.
         """
-        included = np.isfinite(rho2)
-        weights = np.zeros_like(rho2)
-        values = rho2[included]
-        weights[included] = self.squared_h(np.sqrt(values) * (scale / math.sqrt(2.0))) / values
-        return weights
+        raise NotImplementedError
+
+    def check(self) -> None:
+        """Checks of ``h`` on public values, run before any budget is charged."""
 
     def settings(self) -> dict[str, Any]:
         return {"transform": self.name, "bound": self.bound}
@@ -62,10 +86,10 @@ class SphericalSign(SignTransform):
     name = "spherical"
     bound = 1.0
 
-    def squared_h(self, norms: np.ndarray) -> np.ndarray:
-        return np.ones_like(norms)
+    def unit_h2(self, mantissas: np.ndarray, exponents: Any) -> np.ndarray:
+        return np.ones_like(mantissas)
 
-    def laplacian_weights(self, rho2: np.ndarray, scale: float) -> np.ndarray:
+    def unit_weights(self, rho2: np.ndarray, exponent: int) -> np.ndarray:
         return np.reciprocal(rho2, out=rho2)
 
 
@@ -78,15 +102,17 @@ class WinsorizedSign(SignTransform):
         self.radius = _check_bound(radius, "radius")
         self.bound = self.radius
 
-    def squared_h(self, norms: np.ndarray) -> np.ndarray:
-        return np.minimum(norms, self.radius) ** 2
+    def unit_h2(self, mantissas: np.ndarray, exponents: Any) -> np.ndarray:
+        return np.minimum(_ratio(mantissas, exponents, self.radius), 1.0) ** 2
 
-    def laplacian_weights(self, rho2: np.ndarray, scale: float) -> np.ndarray:
-        # min(r^2, scale^2 rho^2 / 2) / rho^2 = min(r^2 / rho^2, scale^2 / 2); an overflowing
-        # scale^2 is +inf, which leaves the correct first term.
-        with np.errstate(over="ignore"):
-            cap = scale * scale / 2.0
-        weights = np.divide(self.radius**2, rho2, out=rho2)
+    def unit_weights(self, rho2: np.ndarray, exponent: int) -> np.ndarray:
+        # min(1, s/r)^2 / rho2 = min(1 / rho2, (2**exponent / r)^2 / 2): the cap is computed from
+        # the mantissa and exponent of r, so it overflows to +inf (no cap) or underflows to a
+        # negligible weight instead of failing.
+        mantissa, bound_exponent = math.frexp(self.radius)
+        with np.errstate(over="ignore", under="ignore"):
+            cap = float(np.ldexp(0.5 / mantissa**2, 2 * (exponent - bound_exponent)))
+        weights = np.reciprocal(rho2, out=rho2)
         return np.minimum(weights, cap, out=weights)
 
     def settings(self) -> dict[str, Any]:
@@ -97,25 +123,51 @@ class CustomSign(SignTransform):
     """A user ``h`` with a declared public bound: the kernel uses ``min(|h(s)|, h_max)``.
 
     The bound holds whatever ``h`` returns, so the privacy guarantee rests on ``h_max`` alone.
-    Non-finite values of ``h`` raise ``ValueError``.
+    ``h`` is tried on public norms (0 to +inf) before any budget is charged, and must return an
+    array of its input's shape without NaN there (an infinite value is capped like any other).
+    On the data, anything ``h`` cannot give (an exception, NaN, a wrong shape) counts as
+    ``h_max``: an error at that point would itself reveal something about the data.
     """
 
     name = "custom"
+    laplacian = False
 
     def __init__(self, h: Callable[[np.ndarray], Any], bound: float) -> None:
         self.h = h
         self.bound = _check_bound(bound, "radius")
 
-    def squared_h(self, norms: np.ndarray) -> np.ndarray:
-        values = np.asarray(self.h(norms), dtype=np.float64)
-        if values.shape != norms.shape:
+    def _values(self, norms: np.ndarray) -> np.ndarray | None:
+        try:
+            values = np.asarray(self.h(norms.copy()), dtype=np.float64)
+        except Exception:
+            return None
+        return values if values.shape == norms.shape else None
+
+    def check(self) -> None:
+        with np.errstate(all="ignore"):
+            values = self._values(PROBE_NORMS)
+        if values is None:
             raise ValueError(
-                f"transform h must return an array of the shape of its input {norms.shape}; "
-                f"got shape {values.shape}."
+                "transform h must accept an array of norms (0 to inf) and return an array of the "
+                f"same shape; on the public test norms {PROBE_NORMS.tolist()} it did not."
             )
-        if not np.isfinite(values).all():
-            raise ValueError("transform h returned non-finite values.")
-        return np.minimum(np.abs(values), self.bound) ** 2
+        if np.isnan(values).any():
+            raise ValueError(
+                "transform h returned NaN on the public test norms "
+                f"{PROBE_NORMS.tolist()}: {values.tolist()}."
+            )
+
+    def unit_h2(self, mantissas: np.ndarray, exponents: Any) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            norms = np.ldexp(mantissas, exponents)
+            values = self._values(norms)
+            if values is None:
+                return np.ones_like(mantissas)
+            capped = np.where(np.isnan(values), self.bound, np.minimum(np.abs(values), self.bound))
+            return np.minimum(capped / self.bound, 1.0) ** 2
+
+    def unit_weights(self, rho2: np.ndarray, exponent: int) -> np.ndarray:
+        raise NotImplementedError("a callable h is computed pair by pair, not in Laplacian form")
 
     def settings(self) -> dict[str, Any]:
         name = getattr(self.h, "__name__", type(self.h).__name__)
@@ -123,11 +175,11 @@ class CustomSign(SignTransform):
 
 
 def make_sign_transform(transform: Any, radius: Any) -> SignTransform:
-    """Build the sign transform named by ``transform`` and ``radius``.
+    """Build (and check) the sign transform named by ``transform`` and ``radius``.
 
-    ``"spherical"`` takes no radius; ``"winsorized"`` needs a positive finite ``radius`` (an
-    ``"auto"`` radius is resolved privately by :func:`dppca.dp_loading` before this call); a
-    callable ``h`` needs its declared bound ``h_max`` as ``radius``.
+    ``"spherical"`` takes no radius; ``"winsorized"`` needs a positive ``radius`` (an ``"auto"``
+    radius is resolved privately by :func:`dppca.dp_loading` before this call); a callable ``h``
+    needs its declared bound ``h_max`` as ``radius``.
     """
     if callable(transform):
         if radius is None or isinstance(radius, str):
@@ -135,7 +187,9 @@ def make_sign_transform(transform: Any, radius: Any) -> SignTransform:
                 "A callable transform needs its public bound h_max as radius (a positive number); "
                 f"got radius={radius!r}."
             )
-        return CustomSign(transform, radius)
+        sign: SignTransform = CustomSign(transform, radius)
+        sign.check()
+        return sign
     if not isinstance(transform, str):
         raise TypeError(
             f"transform must be one of {list(TRANSFORMS)} or a callable h; got {transform!r}."
