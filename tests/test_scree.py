@@ -97,7 +97,9 @@ def _standardised_noise(method, control, epsilon, draws=600):
             base = np.clip(W, details["lower"], details["upper"]).mean(axis=0)
         else:  # one step from mu0 = 0 with eta0 = 1: the clipped mean gradient
             base = np.clip(W, -details["thresholds"], details["thresholds"]).mean(axis=0)
-        noisy = details["noise_sd"] > 0  # equal winsorizing bounds: a constant, released exactly
+        # Equal winsorizing bounds give a constant mean, released with the floor noise of a width
+        # of 2^-1000 (noise scales are always normal floats).
+        noisy = details["noise_sd"] > 1e-250
         assert np.allclose(details["raw"][~noisy], base[~noisy])
         residuals.extend((details["raw"][noisy] - base[noisy]) / details["noise_sd"][noisy])
     return np.array(residuals)
@@ -248,7 +250,16 @@ BAD = [
     ({"control": {"clip_level": 1.5}}, ValueError, "clip_level must be < 1"),
     ({"method": "pmwm", "control": {**PMWM, "b": -1.0}}, ValueError, "b must be > 0"),
     ({"method": "pmwm", "control": {**PMWM, "eta": 0.5}}, ValueError, "eta must be < 0.5"),
-    ({"method": "huber", "control": {**HUBER, "k_max_m2": -40}}, ValueError, "larger than"),
+    ({"method": "huber", "control": {**HUBER, "k_max_m2": -40}}, ValueError, "k_min_m2 < k_max"),
+    ({"method": "huber", "control": {**HUBER, "k_max_m2": 1024}}, ValueError, "<= 1000"),
+    ({"method": "huber", "control": {**HUBER, "k_min_m2": -(10**9)}}, ValueError, "-1000 <="),
+    ({"control": {"C_clip": 1e-320}}, ValueError, "C_clip must lie between"),
+    ({"control": {"C_clip": 1e305}}, ValueError, "C_clip must lie between"),
+    (
+        {"method": "pmwm", "control": {**PMWM, "b": 1e300}},
+        ValueError,
+        "b must lie between",
+    ),
     ({"method": "huber", "control": {**HUBER, "T": 0}}, ValueError, "T must be an integer >= 1"),
     ({"method": ("clipped", "pmwm"), "control": PMWM}, ValueError, "keyed by method"),
     ({"control": {"huber": HUBER}}, ValueError, "not requested"),

@@ -195,7 +195,7 @@ def test_histogram_counts_change_by_at_most_one_in_two_cells():
     from dppca import PrivacyLedger
     from dppca.stats.frame import Frame
     from dppca.stats.histogram import cell_index
-    from dppca.stats.scores import finite_scores
+    from dppca.stats.directions import finite_scores
 
     rng = np.random.default_rng(3)
     frame = Frame(np.array([0.5, -1.0]), 2.0, 2.0 / 1.2, 0.2, PrivacyLedger())

@@ -17,11 +17,11 @@ from dppca._validation import (
     check_real,
 )
 from dppca.privacy.budget import Budget, PrivacyLedger
-from dppca.stats.directions import dp_loading
+from dppca.stats.directions import dp_loading, project
 from dppca.stats.scree import (
     SCREE_METHODS,
     check_scree_control,
-    check_scree_rows,
+    check_scree_plan,
     proportions,
     scree_release,
 )
@@ -130,7 +130,8 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         -------
         self
         """
-        X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
+        with np.errstate(over="ignore", invalid="ignore"):  # finite extremes sum to inf here
+            X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         n_features = X.shape[1]
         n_components = check_positive_int(self.n_components, "n_components")
         if n_components > n_features:
@@ -144,8 +145,11 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             scree = check_option(self.scree, "scree", SCREE_METHODS)
             share = check_real(self.scree_share, "scree_share", low=0.0, high=1.0)
             control = check_scree_control(scree, self.scree_control, n_features)
-            check_scree_rows(scree, control, X.shape[0])
             parts = budget.split(loading=1.0 - share, scree=share)
+            scree_budget = parts["scree"]
+            check_scree_plan(
+                scree, control, X.shape[0], n_features, scree_budget.epsilon, scree_budget.delta
+            )
             budget = parts["loading"]
         rng = check_random_state(self.random_state)
         result = dp_loading(
@@ -162,7 +166,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         ledger = PrivacyLedger(list(result.privacy.entries))
         if scree is not None:
             values, _ = scree_release(
-                np.asarray(X, dtype=np.float64) @ result.directions,
+                project(np.asarray(X, dtype=np.float64), result.directions),
                 scree,
                 control,
                 parts["scree"].epsilon,

@@ -40,11 +40,11 @@ from dppca.stats.directions import (
 from dppca.stats.frame import Frame
 from dppca.stats.histogram import HISTOGRAM_METHODS, cell_index, grid_cells
 from dppca.stats.sampling import sample_scores
-from dppca.stats.scores import empirical_scores, finite_scores, plan_score, score_release
+from dppca.stats.scores import empirical_scores, plan_score, project, score_release
 from dppca.stats.scree import (
     SCREE_METHODS,
     check_scree_control,
-    check_scree_rows,
+    check_scree_plan,
     proportions,
     scree_release,
 )
@@ -597,7 +597,7 @@ def dp_pca(
     scree = check_option(scree, "scree", SCREE_METHODS)
     score = check_option(score, "score", HISTOGRAM_METHODS)
     control = check_scree_control(scree, scree_control, k)
-    check_scree_rows(scree, control, n)
+    check_scree_plan(scree, control, n, k, budgets["scree"].epsilon, budgets["scree"].delta)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     plan = plan_score(
         budgets["score"].epsilon, budgets["score"].delta, bins, score, axes, k, calibration
@@ -622,7 +622,7 @@ def dp_pca(
     ledger.extend(loading.privacy)
     directions = loading.directions
     scree_values, scree_details = scree_release(
-        data @ directions[:, :k],
+        project(data, directions[:, :k]),
         scree,
         control,
         budgets["scree"].epsilon,
@@ -674,7 +674,7 @@ def _nonprivate_pca(data, directions, k, plan, release, codes, levels) -> NonPri
     eigenvalues, vectors = descending_eigh(sample_covariance(data))
     vectors = align_columns(vectors, directions)
     top = np.maximum(eigenvalues[:k], 0.0)
-    scores = finite_scores(data @ vectors[:, [plan.axes[0] - 1, plan.axes[1] - 1]])
+    scores = project(data, vectors[:, [plan.axes[0] - 1, plan.axes[1] - 1]])
     cells = grid_cells(release.frame, plan.bins)
     index = cell_index(scores, release.frame, plan.bins)
     empirical = empirical_scores(scores, plan.axis_labels, index, cells, codes, levels)
@@ -685,5 +685,5 @@ def _nonprivate_pca(data, directions, k, plan, release, codes, levels) -> NonPri
         scores=empirical.scores,
         histogram=empirical.histogram,
         groups=empirical.groups,
-        variable_sd=data.std(axis=0, ddof=1),
+        variable_sd=np.sqrt(np.diag(sample_covariance(data))),
     )

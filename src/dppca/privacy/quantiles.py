@@ -94,6 +94,8 @@ def _sorted_values(x: Any, lower: float | None = None) -> np.ndarray:
 
 
 def _warn_capped(max_steps: int, stacklevel: int) -> None:
+    """Warn that a search ran off its grid. Whether AboveThreshold stopped, and where, is its
+    (differentially private) output, so the warning is post-processing and reveals nothing more."""
     warnings.warn(
         f"Durfee quantile search reached max_steps={max_steps} without stopping; returning "
         "the last grid point. Increase max_steps or beta (or rescale the data by a public "

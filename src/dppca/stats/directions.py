@@ -62,6 +62,25 @@ def align_columns(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return vectors * signs
 
 
+def project(data: np.ndarray, directions: np.ndarray) -> np.ndarray:
+    """Scores ``data @ directions`` of validated rows, each finite (see :func:`finite_scores`).
+
+    A row's scores depend on that row alone, so replacing a row changes one row of scores.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        return finite_scores(data @ directions)
+
+
+def finite_scores(scores: np.ndarray) -> np.ndarray:
+    """Scores with overflow mapped to the largest floats (NaN, from inf - inf, to 0).
+
+    Validated data are finite, but projections of values near 1e308 can overflow; each row still
+    gives one finite point, so the quantiles and counts keep their sensitivity.
+    """
+    largest = np.finfo(np.float64).max
+    return np.nan_to_num(scores, nan=0.0, posinf=largest, neginf=-largest)
+
+
 def sample_covariance(data: np.ndarray) -> np.ndarray:
     """The sample covariance (**not private**; for references only), computed on the data scaled
     by a power of two so that nothing overflows; entries beyond the largest float are clamped."""

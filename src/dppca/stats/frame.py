@@ -79,7 +79,8 @@ def private_frame(
             "Durfee two-sided quantile (median)",
             Budget(thirds[axis], 0.0),
         )
-    distances = np.hypot(scores[:, 0] - center[0], scores[:, 1] - center[1])
+    with np.errstate(over="ignore"):  # beyond the largest float: clamped by the search
+        distances = np.hypot(scores[:, 0] - center[0], scores[:, 1] - center[1])
     quantile_radius = durfee_upper_quantile(distances, RADIAL_LEVEL, thirds[2], rng, lower=0.0)
     ledger.record(
         f"{prefix}: radius",

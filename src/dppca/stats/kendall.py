@@ -246,7 +246,8 @@ def _all_pairs(
     blocks = [(start, min(start + tile_rows, n)) for start in range(0, n, tile_rows)]
     for index, first in enumerate(blocks):
         if sign.laplacian:
-            shift = np.median(X[slice(*first)], axis=0)
+            # The lower median is a value of the block: finite, never an overflowing average.
+            shift = np.quantile(X[slice(*first)], 0.5, axis=0, method="lower")
             for second in blocks[index:]:
                 _laplacian_tile(X, first, second, shift, sign, total, chunk_pairs)
             continue

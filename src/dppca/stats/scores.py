@@ -31,7 +31,12 @@ from dppca._validation import (
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS
-from dppca.stats.directions import LoadingResult, check_direction_source, dp_loading
+from dppca.stats.directions import (
+    LoadingResult,
+    check_direction_source,
+    dp_loading,
+    project,
+)
 from dppca.stats.frame import DEFAULT_INFLATE, Frame, private_frame
 from dppca.stats.histogram import (
     HISTOGRAM_METHODS,
@@ -380,16 +385,6 @@ class ScoreRelease:
     nonprivate: NonPrivateScores | None
 
 
-def finite_scores(scores: np.ndarray) -> np.ndarray:
-    """Scores with overflow mapped to the largest floats (NaN, from inf - inf, to 0).
-
-    Validated data are finite, but projections of values near 1e308 can overflow; each row still
-    gives one finite point, so the quantiles and counts keep their sensitivity.
-    """
-    largest = np.finfo(np.float64).max
-    return np.nan_to_num(scores, nan=0.0, posinf=largest, neginf=-largest)
-
-
 def score_release(
     data: np.ndarray,
     directions: np.ndarray,
@@ -404,7 +399,7 @@ def score_release(
     """The frame and histograms of the scores on ``directions`` (entries go to ``ledger``)."""
     n = data.shape[0]
     axes = plan.axes
-    scores = finite_scores(data @ directions[:, [axes[0] - 1, axes[1] - 1]])
+    scores = project(data, directions[:, [axes[0] - 1, axes[1] - 1]])
     frame = private_frame(
         scores,
         plan.frame_epsilon,

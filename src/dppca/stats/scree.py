@@ -47,12 +47,14 @@ from dppca.exceptions import DurfeeStepLimitWarning
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import gdp_mu
+from dppca.privacy.mechanisms import check_noise_scale
 from dppca.privacy.quantiles import durfee_signed_quantile, durfee_upper_quantile
 from dppca.stats.directions import (
     LoadingResult,
     check_direction_source,
     descending_eigh,
     dp_loading,
+    project,
     sample_covariance,
 )
 
@@ -86,8 +88,8 @@ CONTROL_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 #: The smallest number of pairs each method needs.
 MIN_PAIRS = {"clipped": 1, "pmwm": 1, "huber": 4}
-#: A noisy quantile of log W far out in the grid is capped here, so clip levels and noise stay
-#: finite (exp(600) = 4e260).
+#: A noisy quantile of log W far out in the grid is capped at +-600 here, so clip levels and noise
+#: stay finite and positive (exp(600) = 4e260); they are then clamped into ``width_range``.
 _LOG_CAP = 600.0
 
 
@@ -120,6 +122,34 @@ def float_factor(m: int) -> float:
     return 1.0 + 4.0 * 2.0**-53 * m
 
 
+def noise_per_width(m: int, k: int, epsilon: float, delta: float) -> float:
+    """``sqrt(k) (1 + 4 u m) / (m mu(epsilon, delta))``: the joint mechanism's noise sd per unit
+    of a component's width (public values only)."""
+    return math.sqrt(k) * float_factor(m) / (m * gdp_mu(epsilon, delta))
+
+
+def width_range(m: int, k: int, epsilon: float, delta: float) -> tuple[float, float]:
+    """The widths (clip levels, winsorizing ranges) whose noise is a normal float and whose sums
+    of ``m`` values stay finite: ``[2^-1000, 2^1000] / noise_per_width``, capped at
+    ``2^1000 / m``.
+
+    Automatic clip levels are clamped into this public range, and a width below it is raised to
+    its lower end for the noise (more noise than needed, never less). Raises ``ValueError`` when
+    the range is empty (only for absurd budgets), before any charge.
+    """
+    unit = noise_per_width(m, k, epsilon, delta)
+    with np.errstate(over="ignore"):
+        low = float(np.float64(2.0**-1000) / unit)
+        high = min(float(np.float64(2.0**1000) / unit), 2.0**1000 / m)
+    if not (math.isfinite(low) and low <= high):
+        raise ValueError(
+            f"The scree's noise cannot be a normal float at epsilon={epsilon:g}, delta={delta:g} "
+            f"with m={m} pairs and k={k} components (noise sd per unit width {unit:.3g}); use a "
+            "less extreme budget."
+        )
+    return low, high
+
+
 def joint_gaussian(
     base: np.ndarray,
     widths: np.ndarray,
@@ -128,13 +158,15 @@ def joint_gaussian(
     delta: float,
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``base + N(0, diag(sd^2))`` with ``sd_l = widths_l sqrt(k) / (m mu(epsilon, delta))``.
+    """``base + N(0, diag(sd^2))`` with ``sd_l = w_l sqrt(k) / (m mu(epsilon, delta))`` (times
+    :func:`float_factor`), ``w_l`` the width raised to the lower end of :func:`width_range`.
 
     ``base_l / widths_l`` moves by at most ``1/m`` per component when one pair changes (times
     :func:`float_factor` for the computed means), so the scaled vector has L2 sensitivity
     ``sqrt(k) / m``: Gaussian noise of that over ``mu`` is ``mu``-GDP, hence (epsilon, delta)-DP.
     """
-    sd = widths * math.sqrt(len(base)) * float_factor(m) / (m * gdp_mu(epsilon, delta))
+    low, _ = width_range(m, len(base), epsilon, delta)
+    sd = np.maximum(widths, low) * noise_per_width(m, len(base), epsilon, delta)
     return base + rng.standard_normal(len(base)) * sd, sd
 
 
@@ -173,9 +205,11 @@ def _clipped(W, epsilon, delta, rng, control, ledger, label):
                     logs[:, column], control["clip_level"], each, rng, beta=control["clip_beta"]
                 )
                 log_level = _round_up_negative(log_level, control["clip_beta"])
-                levels[column] = math.exp(min(log_level, _LOG_CAP))
+                levels[column] = math.exp(min(max(log_level, -_LOG_CAP), _LOG_CAP))
         _summarise_capped(caught, label)
-        clips = control["clip_multiplier"] * levels
+        clips = np.clip(
+            control["clip_multiplier"] * levels, *width_range(m, k, mean_epsilon, delta)
+        )
         ledger.record(
             f"{label}: clip levels of {k} components",
             f"Durfee two-sided quantiles of log W (level {control['clip_level']:g})",
@@ -241,7 +275,9 @@ def _private_scale(values, epsilon, rng, k_min, k_max, blocks):
     half-differences placed in bins ``2^k_min .. 2^k_max``, Laplace(2/epsilon) counts, argmax."""
     shuffled = values[rng.permutation(len(values))]
     half = len(shuffled) // 2
-    squares = (shuffled[1 : 2 * half : 2] - shuffled[0 : 2 * half : 2]) ** 2 / 2.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        squares = (shuffled[1 : 2 * half : 2] - shuffled[0 : 2 * half : 2]) ** 2 / 2.0
+    squares = np.nan_to_num(squares, nan=np.inf)  # inf - inf: the squared gap is at least huge
     blocks = min(blocks, len(squares))
     size = len(squares) // blocks
     medians = [
@@ -254,6 +290,23 @@ def _private_scale(values, epsilon, rng, k_min, k_max, blocks):
     counts = np.bincount(exponents - k_min, minlength=k_max - k_min + 1).astype(float)
     noisy = np.maximum(counts + rng.laplace(0.0, 2.0 / epsilon, size=len(counts)), 0.0)
     return 2.0 ** (k_min + int(np.argmax(noisy)))
+
+
+def _huber_thresholds(scales, m: int, k: int, descent_epsilon: float):
+    """Clipping thresholds ``sqrt(scale) sqrt((epsilon / k) m / sqrt((1 + log m) log m))``."""
+    log_m = math.log(m)
+    denominator = math.sqrt((1 + log_m) * log_m)
+    if not (denominator > 0 and math.isfinite(denominator)):
+        denominator = 1.0
+    return np.sqrt(scales) * math.sqrt(descent_epsilon / k * m / denominator)
+
+
+def _huber_noise(scales, m: int, k: int, descent_epsilon: float, delta: float, control):
+    """Noise sd of each gradient step: ``2 eta0 threshold sqrt(k T) (1 + 4um) / (m mu)``."""
+    steps = control["T"] if control["T"] is not None else math.ceil(math.log(m))
+    thresholds = _huber_thresholds(scales, m, k, descent_epsilon)
+    mu = gdp_mu(descent_epsilon, delta)
+    return 2.0 * control["eta0"] * thresholds * math.sqrt(k * steps) * float_factor(m) / (m * mu)
 
 
 def _huber(W, epsilon, delta, rng, control, ledger, label):
@@ -281,14 +334,8 @@ def _huber(W, epsilon, delta, rng, control, ledger, label):
         "Laplace dyadic histogram of block medians",
         Budget(scale_epsilon, 0.0),
     )
-    tuning = descent_epsilon / k
-    log_m = math.log(m)
-    denominator = math.sqrt((1 + log_m) * log_m)
-    if not (denominator > 0 and math.isfinite(denominator)):
-        denominator = 1.0
-    thresholds = np.sqrt(scales) * math.sqrt(tuning * m / denominator)
-    mu = gdp_mu(descent_epsilon, delta)
-    sd = 2.0 * control["eta0"] * thresholds * math.sqrt(k * steps) * float_factor(m) / (m * mu)
+    thresholds = _huber_thresholds(scales, m, k, descent_epsilon)
+    sd = _huber_noise(scales, m, k, descent_epsilon, delta, control)
     theta = np.full(k, float(control["mu0"]))
     for _ in range(steps):
         gradient = column_means(np.clip(W - theta, -thresholds, thresholds))
@@ -368,9 +415,11 @@ def _validate_control(method: str, c: dict[str, Any], k: int) -> dict[str, Any]:
     else:
         c["k_min_m2"] = _check_int(c["k_min_m2"], "k_min_m2")
         c["k_max_m2"] = _check_int(c["k_max_m2"], "k_max_m2")
-        if c["k_max_m2"] <= c["k_min_m2"]:
+        limit = HUBER_EXPONENT_LIMIT
+        if not -limit <= c["k_min_m2"] < c["k_max_m2"] <= limit:
             raise ValueError(
-                f"k_max_m2 must be larger than k_min_m2; got {c['k_min_m2']}, {c['k_max_m2']}."
+                f"k_min_m2 and k_max_m2 must satisfy -{limit} <= k_min_m2 < k_max_m2 <= {limit} "
+                f"(bins 2^k are normal floats); got {c['k_min_m2']}, {c['k_max_m2']}."
             )
         c["m2_frac"] = check_real(c["m2_frac"], "m2_frac", low=0.0, high=1.0)
         c["mu0"] = check_real(c["mu0"], "mu0")
@@ -381,11 +430,49 @@ def _validate_control(method: str, c: dict[str, Any], k: int) -> dict[str, Any]:
     return c
 
 
-def check_scree_rows(method: str, control: dict[str, Any], n: int) -> None:
-    """Each method needs a least number of pairs (Huber 4; PMWM with split_mode 2)."""
+#: Huber's dyadic scale bins ``2^k`` must stay normal floats (and their count bounded).
+HUBER_EXPONENT_LIMIT = 1000
+
+
+def check_scree_plan(
+    method: str, control: dict[str, Any], n: int, k: int, epsilon: float, delta: float
+) -> None:
+    """Checks that need the data's size and the budget, run before any charge: each method's
+    least number of pairs (Huber 4; PMWM with split_mode 2), and noise scales that are normal
+    floats for every value the private steps can produce (public clip levels and bounds must
+    lie in :func:`width_range`)."""
     pairs = 2 if method == "pmwm" and control["split_mode"] else MIN_PAIRS[method]
     if n // 2 < pairs:
         raise ValueError(f"Scree method {method!r} needs at least {2 * pairs} rows; got {n}.")
+    m = n // 2
+    if method == "clipped":
+        if isinstance(control["C_clip"], str):
+            mean_epsilon = split_epsilon(
+                epsilon, [control["clip_share"], 1 - control["clip_share"]]
+            )
+            width_range(m, k, mean_epsilon[1], delta)
+            return
+        low, high = width_range(m, k, epsilon, delta)
+        _check_widths("C_clip", control["C_clip"], low, high)
+    elif method == "pmwm":
+        rows = m - m // 2 if control["split_mode"] else m
+        low, high = width_range(rows, k, epsilon / 2.0, delta)
+        _check_widths("b", control["b"], 0.0, high)
+    else:
+        _, descent_epsilon = split_epsilon(epsilon, [control["m2_frac"], 1 - control["m2_frac"]])
+        check_noise_scale(2.0 * k / (epsilon * control["m2_frac"]), "Huber's private scale")
+        for exponent in (control["k_min_m2"], control["k_max_m2"]):
+            sd = _huber_noise(2.0**exponent, m, k, descent_epsilon, delta, control)
+            check_noise_scale(sd, f"Huber's gradient steps at scale 2^{exponent}")
+
+
+def _check_widths(name: str, values: Any, low: float, high: float) -> None:
+    values = np.asarray(values, dtype=np.float64)
+    if np.any(values < low) or np.any(values > high):
+        raise ValueError(
+            f"{name} must lie between {low:.3g} and {high:.3g} at this budget and number of rows "
+            f"(so that the noise is a normal float and sums stay finite); got {values.tolist()}."
+        )
 
 
 def _check_int(value: Any, name: str) -> int:
@@ -566,7 +653,7 @@ def dp_scree(
     methods = check_choices(method, "method", SCREE_METHODS)
     controls = split_controls(methods, control, k)
     for name in methods:
-        check_scree_rows(name, controls[name], n)
+        check_scree_plan(name, controls[name], n, k, epsilon, delta)
     mono = check_bool(mono, "mono")
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
@@ -582,7 +669,7 @@ def dp_scree(
         loading = dp_loading(data, *loading_budget, random_state=rng)
         ledger.extend(loading.privacy)
         given = loading.directions
-    Y = data @ given[:, :k]
+    Y = project(data, given[:, :k])
     values, pve, settings = {}, {}, {"mono": mono, "controls": controls}
     for name in methods:
         values[name], settings[name] = scree_release(
