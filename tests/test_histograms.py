@@ -82,10 +82,12 @@ def test_probabilities_sum_to_one_or_zero():
     counts = np.array([500.0, 300.0, 0.0, 200.0])
     noise = noise_parameters(("add", "sparse"), 1.0, 1e-6, "analytic")
     for method in ("add", "sparse"):
-        prob = private_probabilities(counts, method, noise, rng)
+        prob, total = private_probabilities(counts, method, noise, rng)
+        assert total > 0
         assert prob.sum() == pytest.approx(1.0, abs=1e-12) and prob.min() >= 0
     tiny = noise_parameters(("sparse",), 0.01, 1e-6, "analytic")
-    prob = private_probabilities(np.array([3.0, 2.0]), "sparse", tiny, rng)
+    prob, total = private_probabilities(np.array([3.0, 2.0]), "sparse", tiny, rng)
+    assert total == 0
     assert np.array_equal(prob, np.zeros(2))
 
 

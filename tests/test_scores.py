@@ -109,8 +109,12 @@ def test_groups_share_one_frame_and_are_charged_once():
     )
     assert np.array_equal(grouped.frame.center, plain.frame.center)
     assert grouped.frame.radius == plain.frame.radius
-    assert list(grouped.groups) == list(pd.unique(labels))
-    assert grouped.group_sizes == {g: int(np.sum(labels == g)) for g in pd.unique(labels)}
+    assert list(grouped.groups) == ["a", "b", "c"]  # sorted by label, not by first appearance
+    # Sizes are private estimates from the noisy counts (the sparse threshold drops small
+    # cells, more of a small group's): they add up to n and land near the truth.
+    assert sum(grouped.group_sizes.values()) == len(labels)
+    for level, estimate in grouped.group_sizes.items():
+        assert estimate == pytest.approx(np.sum(labels == level), rel=0.2)
     for level, tables in grouped.groups.items():
         assert tables["sparse"]["prob"].sum() == pytest.approx(1.0)
         reference = grouped.nonprivate.groups[level]["prob"].to_numpy()
@@ -121,7 +125,7 @@ def test_groups_share_one_frame_and_are_charged_once():
     pooled = grouped.histograms["sparse"]["prob"]
     assert pooled.sum() == pytest.approx(1.0)
     categories = grouped.nonprivate.scores["group"].cat.categories
-    assert list(categories) == list(pd.unique(labels))
+    assert list(categories) == ["a", "b", "c"]
 
 
 def test_group_histograms_separate_the_clusters():

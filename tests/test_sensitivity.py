@@ -193,9 +193,9 @@ def test_histogram_counts_change_by_at_most_one_in_two_cells():
     """Replacing a row moves at most one count down and one up, whatever the values: cell
     boundaries, points far outside the frame, huge magnitudes."""
     from dppca import PrivacyLedger
+    from dppca.stats.directions import finite_scores
     from dppca.stats.frame import Frame
     from dppca.stats.histogram import cell_index
-    from dppca.stats.directions import finite_scores
 
     rng = np.random.default_rng(3)
     frame = Frame(np.array([0.5, -1.0]), 2.0, 2.0 / 1.2, 0.2, PrivacyLedger())

@@ -1,7 +1,10 @@
 """Public group labels for group-wise releases.
 
-Labels, and therefore group sizes, are treated as public and fixed (SPEC 3.4): that is what lets
-every group's histogram use the full histogram budget (parallel composition).
+The *set* of labels is public; which row carries which label is not (SPEC 3.4). Replacing one
+row, label included, moves one count of the concatenated group histograms down and one up, so
+every group's histogram may use the full histogram budget (parallel composition). Groups are
+ordered by label, never by appearance (the first row's label would show), and no exact group
+count is released: sizes and weights are estimated from the noisy counts.
 """
 
 from __future__ import annotations
@@ -26,8 +29,16 @@ def take_group_column(X: Any, groups: Any) -> tuple[Any, Any]:
     return X.drop(columns=groups), X[groups].to_numpy()
 
 
+def _sorted_levels(levels: list[Any]) -> list[Any]:
+    """Labels in sorted order; labels that do not compare (mixed types) by type, then text."""
+    try:
+        return sorted(levels)
+    except TypeError:
+        return sorted(levels, key=lambda label: (type(label).__name__, str(label)))
+
+
 def encode_groups(labels: Any, n_rows: int) -> tuple[np.ndarray, list[Any]]:
-    """Integer codes per row and the levels in order of first appearance."""
+    """Integer codes per row and the levels, sorted by label (never by first appearance)."""
     if isinstance(labels, pd.Series | pd.Index | pd.Categorical):
         array = np.asarray(labels)
     else:
@@ -43,5 +54,7 @@ def encode_groups(labels: Any, n_rows: int) -> tuple[np.ndarray, list[Any]]:
         raise ValueError(f"groups must have one label per row of X ({n_rows}); got {len(array)}.")
     if pd.isna(array).any():
         raise ValueError("groups must not contain missing labels (NaN or None).")
-    codes, levels = pd.factorize(array, sort=False)
-    return codes, list(levels)
+    _, found = pd.factorize(array, sort=False)
+    levels = _sorted_levels(list(found))
+    codes = pd.Index(levels).get_indexer(array)
+    return codes, levels

@@ -51,7 +51,7 @@ from dppca.stats.scree import (
 
 COMPONENTS = ("loading", "scree", "score")
 FORMAT = "dppca.DPPCAResult"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def check_split(split: Any, total: Budget) -> dict[str, Budget]:
@@ -147,11 +147,11 @@ class DPPCAResult:
         The private square frame of the score plot.
     histogram : DataFrame
         The private score histogram (cells and ``prob``); with groups, the mixture of the group
-        histograms with the public group proportions.
+        histograms weighted by their noisy total counts.
     groups : dict or None
         Per group label, its private histogram (normalised within the group).
     group_sizes : dict or None
-        Public group sizes.
+        Private estimates of the group sizes (from the noisy histogram counts).
     feature_names : list of str
     n_samples, k : int
     axes, bins : tuple of int
@@ -358,7 +358,7 @@ class DPPCAResult:
             else [
                 {
                     "label": _json_label(label),
-                    "size": self.group_sizes[label],
+                    "estimated_size": self.group_sizes[label],
                     "histogram": _table_to_dict(table),
                 }
                 for label, table in self.groups.items()
@@ -420,7 +420,7 @@ class DPPCAResult:
         groups = group_sizes = None
         if data["groups"] is not None:
             groups = {item["label"]: _table_from_dict(item["histogram"]) for item in data["groups"]}
-            group_sizes = {item["label"]: item["size"] for item in data["groups"]}
+            group_sizes = {item["label"]: item["estimated_size"] for item in data["groups"]}
         nonprivate = None
         if "nonprivate" in data:
             ref = data["nonprivate"]

@@ -71,9 +71,11 @@ def _plain_language(result: DPPCAResult) -> str:
         f"probability of at most {total.delta:.2g} (δ). So the report reveals very little "
         "about any single person, whatever else an attacker knows. Smaller ε means stronger "
         "protection and more noise.</p>"
-        "<p>The number of rows is treated as public. Group labels, when used, are treated as "
-        "public. Drawing the figures and the synthetic points spends no further budget: they "
-        "are computed from the released values only.</p>"
+        "<p>The number of rows, the column names and the set of group labels are treated as "
+        "public. Which person has which label is protected: group sizes and weights are "
+        "private estimates from the noisy counts, and no exact count of any group is shown. "
+        "Drawing the figures and the synthetic points spends no further budget: they are "
+        "computed from the released values only.</p>"
     )
 
 
@@ -114,7 +116,7 @@ def write_report(
         )
     groups = ""
     if result.group_sizes is not None:
-        groups = f"; groups (public): {', '.join(map(str, result.group_sizes))}"
+        groups = f"; group labels (public): {', '.join(map(str, result.group_sizes))}"
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>

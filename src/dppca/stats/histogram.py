@@ -17,6 +17,7 @@ import pandas as pd
 from dppca._validation import check_positive_int
 from dppca.exceptions import EmptyHistogramError
 from dppca.privacy.mechanisms import (
+    check_noise_scale,
     gaussian_histogram,
     histogram_gaussian_sigma,
     stability_histogram,
@@ -75,10 +76,12 @@ def noise_parameters(
     """The (public) noise parameters of each method, in counts, computed once per release."""
     parameters = {}
     if "add" in methods:
-        parameters["add_sigma"] = histogram_gaussian_sigma(epsilon, delta, calibration)
+        sigma = histogram_gaussian_sigma(epsilon, delta, calibration)
+        parameters["add_sigma"] = check_noise_scale(sigma, "the additive histogram")
     if "sparse" in methods:
         scale, threshold = stability_parameters(epsilon, delta)
-        parameters["sparse_scale"], parameters["sparse_threshold"] = scale, threshold
+        parameters["sparse_scale"] = check_noise_scale(scale, "the sparse histogram")
+        parameters["sparse_threshold"] = threshold
     return parameters
 
 
@@ -89,25 +92,26 @@ def private_probabilities(
     rng: np.random.Generator,
     *,
     where: str = "",
-) -> np.ndarray:
-    """Release ``counts`` by ``method`` with the parameters ``noise`` and normalise.
+) -> tuple[np.ndarray, float]:
+    """Release ``counts`` by ``method`` with the parameters ``noise``; return the proportions and
+    the noisy total count (both post-processing of the noisy counts).
 
     ``"add"``: Gaussian on every cell, negatives to 0; an all-zero result raises
-    :class:`EmptyHistogramError` (seed 002, Section 4.1). ``"sparse"``: stability histogram; an
-    all-zero result is returned as zeros (Section 4.2). Normalising is post-processing.
+    :class:`EmptyHistogramError` (seed 002, Section 4.1; the error is a function of the release).
+    ``"sparse"``: stability histogram; an all-zero result is returned as zeros (Section 4.2).
     """
     if method == "add":
         noisy = gaussian_histogram(counts, noise["add_sigma"], rng)
-        total = noisy.sum()
+        total = float(noisy.sum())
         if total <= 0:
             raise EmptyHistogramError(
                 f"The additive DP histogram{where} is all zero after noise and clipping; use a "
                 "larger epsilon or fewer bins. (Its budget has been spent.)"
             )
-        return noisy / total
+        return noisy / total, total
     noisy = stability_histogram(counts, noise["sparse_scale"], noise["sparse_threshold"], rng)
-    total = noisy.sum()
-    return noisy / total if total > 0 else noisy
+    total = float(noisy.sum())
+    return (noisy / total if total > 0 else noisy), total
 
 
 def with_probabilities(cells: pd.DataFrame, prob: np.ndarray) -> pd.DataFrame:

@@ -3,7 +3,8 @@
 A cell is drawn with its private probability; the point is the cell's centre (``"center"``) or a
 uniform point in it (``"uniform"``), plus ``N(0, diag((gamma Dx)^2, (gamma Dy)^2))`` with ``Dx``,
 ``Dy`` the cell widths and ``gamma`` the bandwidth scale (0.5 for center, 0.25 for uniform by
-default; 0 adds nothing). Group sample sizes follow the public group sizes by the
+default; 0 adds nothing). Group sample sizes follow the private estimates of the group sizes by
+the
 largest-remainder rule.
 """
 
@@ -79,7 +80,8 @@ def sample_scores(
     score_result : ScoreResult or DPPCAResult
     n : int, optional
         Number of points; default the (public) number of rows. With groups, split across groups
-        in proportion to the public group sizes by the largest-remainder rule.
+        in proportion to the private estimates of the group sizes (from the noisy counts) by the
+        largest-remainder rule.
     method : {"center", "uniform"}, default "uniform"
     bandwidth_scale : float, optional
         ``gamma`` >= 0; default 0.5 for center and 0.25 for uniform.

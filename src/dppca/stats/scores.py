@@ -47,6 +47,7 @@ from dppca.stats.histogram import (
     private_probabilities,
     with_probabilities,
 )
+from dppca.stats.sampling import largest_remainder
 
 #: Share of the score epsilon spent on the frame; the rest (and all of delta) goes to each
 #: histogram method.
@@ -99,12 +100,13 @@ class ScoreResult:
         The private square frame.
     histograms : dict of str to DataFrame
         Per method, the cells (``xmin, xmax, ymin, ymax``, x fastest) and private ``prob``.
-        With groups, the mixture of the group histograms with the public weights ``n_g / n``
+        With groups, the mixture of the group histograms weighted by their noisy total counts
         (post-processing).
     groups : dict or None
         Per group label, ``{method: DataFrame}``, each normalised within the group.
     group_sizes : dict or None
-        The public group sizes.
+        Private estimates of the group sizes: ``n`` split in proportion to each group's noisy
+        total count (the first method's), post-processing. No exact group count is released.
     axes : tuple of int
         The 1-based PC numbers on the x and y axes.
     bins : tuple of int
@@ -420,7 +422,7 @@ def score_release(
     if codes is None:
         counts = np.bincount(index, minlength=size)
         for name in plan.methods:
-            prob = private_probabilities(counts, name, plan.noise, rng)
+            prob, _ = private_probabilities(counts, name, plan.noise, rng)
             histograms[name] = with_probabilities(cells, prob)
             ledger.record(
                 f"score: histogram ({name})",
@@ -428,20 +430,23 @@ def score_release(
                 budget,
             )
     else:
-        sizes = np.bincount(codes, minlength=len(levels))
-        group_sizes = {level: int(count) for level, count in zip(levels, sizes, strict=True)}
         group_counts = [np.bincount(index[codes == g], minlength=size) for g in range(len(levels))]
         by_group = {level: {} for level in levels}
         for name in plan.methods:
-            mixture = np.zeros(size)
+            probabilities, totals = [], np.zeros(len(levels))
             for g, level in enumerate(levels):
-                prob = private_probabilities(
+                prob, totals[g] = private_probabilities(
                     group_counts[g], name, plan.noise, rng, where=f" of group {level!r}"
                 )
                 by_group[level][name] = with_probabilities(cells, prob)
-                mixture += sizes[g] / n * prob
+                probabilities.append(prob)
+            # Group weights and sizes come from the noisy totals: no exact count is used.
+            weights = totals / totals.sum() if totals.sum() > 0 else np.zeros(len(levels))
+            mixture = weights @ np.array(probabilities)
             total = mixture.sum()
             histograms[name] = with_probabilities(cells, mixture / total if total > 0 else mixture)
+            if group_sizes is None:
+                group_sizes = estimated_group_sizes(levels, totals, n)
             ledger.record(
                 f"score: histogram ({name}), {len(levels)} groups in parallel",
                 _MECHANISM_NAMES[name].format(calibration=plan.calibration),
@@ -451,6 +456,14 @@ def score_release(
     if non_private:
         reference = empirical_scores(scores, plan.axis_labels, index, cells, codes, levels)
     return ScoreRelease(frame, histograms, by_group, group_sizes, reference)
+
+
+def estimated_group_sizes(levels: list[Any], totals: np.ndarray, n: int) -> dict[Any, int]:
+    """Private estimates of the group sizes: the public ``n`` split in proportion to the groups'
+    noisy total counts by the largest-remainder rule (equally when every total is 0)."""
+    shares = totals if totals.sum() > 0 else np.ones(len(levels))
+    sizes = largest_remainder(shares, n)
+    return {level: int(size) for level, size in zip(levels, sizes, strict=True)}
 
 
 def empirical_scores(
