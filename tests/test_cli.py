@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -61,7 +62,7 @@ def test_run_writes_release_figures_and_report(csv, tmp_path, capsys):
     report = (out / "report.html").read_text()
     assert "data:image/png;base64," in report and "What the guarantee means" in report
     assert "Kim, M. and Jung, S. (2025)" in report and "NOT differentially private" not in report
-    assert not (out / "nonprivate_reference.json").exists()
+    assert not (out / "nonprivate").exists()
 
 
 def test_run_with_reference_columns_and_split(csv, tmp_path):
@@ -97,10 +98,14 @@ def test_run_with_reference_columns_and_split(csv, tmp_path):
     )
     assert code == 0
     assert "nonprivate" not in json.loads((out / "release.json").read_text())
-    reference = json.loads((out / "nonprivate_reference.json").read_text())
+    reference = json.loads((out / "nonprivate" / "reference.json").read_text())
     assert "NOT differentially private" in reference["nonprivate"]["warning"]
-    assert (out / "page_nonprivate.png").exists()
-    assert "NOT differentially private" in (out / "report.html").read_text()
+    assert (out / "nonprivate" / "page.png").stat().st_size > 1000
+    assert "NOT differentially private" in (out / "nonprivate" / "report.html").read_text()
+    # The report a user publishes holds nothing of the reference.
+    report = (out / "report.html").read_text()
+    assert "NOT differentially private" not in report and "nonprivate" not in report
+    assert sorted(p.name for p in out.iterdir() if "nonprivate" in p.name) == ["nonprivate"]
     assert json.loads((out / "release.json").read_text())["budgets"]["loading"][0] == 1.0
 
 
@@ -161,7 +166,106 @@ def test_datasets_and_module_entry_point():
 def test_demo(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--seed", "0", "--quiet"]) == 0
-    assert (out / "report.html").exists() and (out / "page_nonprivate.png").exists()
+    assert (out / "report.html").exists() and (out / "nonprivate" / "page.png").exists()
     release = json.loads((out / "release.json").read_text())
     assert release["n_samples"] == 2504 and len(release["groups"]) == 5
     assert "Report:" in capsys.readouterr().out
+
+
+def _run(csv, out, *extra):
+    arguments = ["run", str(csv), "--epsilon", "2", "--delta", "1e-6", "--group", "site"]
+    return main([*arguments, *extra, "--out", str(out), "--quiet"])
+
+
+def test_a_used_folder_needs_overwrite_and_then_keeps_nothing_of_the_earlier_run(
+    csv, tmp_path, capsys
+):
+    out = tmp_path / "result"
+    assert _run(csv, out, "--nonprivate-reference", "--seed", "1") == 0
+    assert (out / "nonprivate" / "reference.json").exists()
+    (out / "notes.txt").write_text("the user's own file")
+    before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    capsys.readouterr()
+    assert _run(csv, out) == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert len(error) == 1 and "not empty" in error[0] and "--overwrite" in error[0]
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before  # untouched
+    assert _run(csv, out, "--overwrite") == 0
+    assert not (out / "nonprivate").exists() and not (out / "notes.txt").exists()
+    assert (out / "release.json").exists()
+    assert not list(tmp_path.glob(".dppca-*"))
+
+
+def test_an_empty_folder_may_be_used(csv, tmp_path):
+    out = tmp_path / "empty"
+    out.mkdir()
+    assert _run(csv, out) == 0 and (out / "report.html").exists()
+
+
+def test_a_failed_run_leaves_no_folder_and_keeps_an_earlier_one(csv, tmp_path):
+    out = tmp_path / "new"
+    assert _run(csv, out, "--k", "99") == 2
+    assert not out.exists() and not list(tmp_path.glob(".dppca-*"))
+    kept = tmp_path / "kept"
+    assert _run(csv, kept) == 0
+    release = (kept / "release.json").read_text()
+    assert _run(csv, kept, "--overwrite", "--k", "99") == 2
+    assert (kept / "release.json").read_text() == release
+
+
+def _unwritable(tmp_path):
+    """A folder this process cannot create: inside a read-only folder, or, for root (who may
+    write anywhere), under /sys."""
+    import os
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    if not os.access(locked, os.W_OK):
+        return locked / "out"
+    try:
+        (Path("/sys") / "dppca-probe").mkdir()
+    except OSError:
+        return Path("/sys") / "dppca-out"
+    pytest.skip("no folder here is unwritable for this user")
+
+
+def test_an_unwritable_folder_gives_one_line_and_exit_2(csv, tmp_path, capsys):
+    assert _run(csv, _unwritable(tmp_path)) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("dppca: error: cannot write the output")
+    assert "Traceback" not in captured.err
+
+
+def test_an_output_path_that_cannot_be_a_folder_gives_one_line_and_exit_2(csv, tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert _run(csv, blocker / "out") == 2  # a folder inside a regular file
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("dppca: error:")
+
+
+def test_seeded_figures_do_not_replay_the_noise(csv, tmp_path, monkeypatch):
+    """With --seed, the noise and the figures' synthetic points use independent streams."""
+    import dppca.cli
+    import dppca.report
+
+    seen = {}
+    original_pca, original_figures = dppca.pipeline.dp_pca, dppca.report.write_figures
+
+    def spy_pca(*args, random_state=None, **kwargs):
+        seen["noise"] = random_state
+        return original_pca(*args, random_state=random_state, **kwargs)
+
+    def spy_figures(result, folder, *, random_state, **kwargs):
+        seen["figures"] = random_state
+        return original_figures(result, folder, random_state=random_state, **kwargs)
+
+    monkeypatch.setattr(dppca.pipeline, "dp_pca", spy_pca)
+    monkeypatch.setattr(dppca.report, "write_figures", spy_figures)
+    assert _run(csv, tmp_path / "a", "--seed", "7") == 0
+    noise = np.random.default_rng(seen["noise"]).random(1000)
+    figures = seen["figures"].random(1000)
+    assert not np.isin(figures, noise).any()
+    assert not np.isin(figures, np.random.default_rng(7).random(1000)).any()

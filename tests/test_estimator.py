@@ -116,3 +116,37 @@ def test_scree_parameter_errors():
         DPPCA(scree="clipped", scree_share=1.0).fit(_data())
     with pytest.raises(ValueError, match="needs the control parameter"):
         DPPCA(scree="huber").fit(_data())
+
+
+def test_accountant_is_charged_by_every_fit_and_shared_by_clones():
+    from dppca import Accountant, BudgetExceededError
+
+    X = np.random.default_rng(0).standard_normal((200, 4))
+    accountant = Accountant(Budget(2.5, 1e-5))
+    model = DPPCA(2, epsilon=1.0, delta=1e-6, accountant=accountant)
+    model.fit(X)
+    assert accountant.spent.isclose(Budget(1.0, 1e-6))
+    twin = clone(model)
+    assert twin.accountant is accountant
+    twin.fit(X)
+    assert accountant.spent.isclose(Budget(2.0, 2e-6))
+    components = twin.components_.copy()
+    with pytest.raises(BudgetExceededError):
+        twin.fit(X)  # refused before any noise: the earlier fit stays as it was
+    assert np.array_equal(twin.components_, components)
+    assert accountant.spent.isclose(Budget(2.0, 2e-6))
+
+
+def test_invalid_settings_are_refused_before_the_accountant_is_charged():
+    from dppca import Accountant
+
+    X = np.random.default_rng(0).standard_normal((200, 4))
+    accountant = Accountant(Budget(10.0, 1e-3))
+    for settings in (
+        {"sign_transform": "winsorized", "radius": 1e-160},
+        {"pairs": 3},
+        {"epsilon": 1e10, "delta": 0.5, "sign_transform": "winsorized", "radius": 1e-150},
+    ):
+        with pytest.raises(ValueError):
+            DPPCA(accountant=accountant, **settings).fit(X)
+    assert accountant.spent == Budget(0.0, 0.0)

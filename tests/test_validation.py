@@ -68,3 +68,45 @@ def test_global_numpy_random_state_is_not_used():
     np.random.seed(2)  # noqa: NPY002
     second = dp_loading(X, 1.0, 1e-6, random_state=4).directions
     assert np.array_equal(first, second)
+
+
+def _masked_and_sparse():
+    from scipy import sparse
+
+    X = np.random.default_rng(0).standard_normal((30, 3))
+    masked = np.ma.masked_array(X, mask=X > 1.0)
+    return {
+        "masked": masked,
+        "sparse matrix": sparse.csr_matrix(X),
+        "sparse array": sparse.csr_array(X),
+    }
+
+
+@pytest.mark.parametrize("kind", ["masked", "sparse matrix", "sparse array"])
+def test_masked_arrays_and_sparse_matrices_are_refused_everywhere(kind):
+    import dppca
+
+    value = _masked_and_sparse()[kind]
+    message = "masked array" if kind == "masked" else "scipy sparse matrix"
+    calls = [
+        lambda: dppca.dp_loading(value, 1.0, 1e-6),
+        lambda: dppca.dp_pca(value, 1.0, 1e-6),
+        lambda: dppca.kendall_matrix(value),
+        lambda: dppca.DPPCA().fit(value),
+    ]
+    if kind == "masked":
+        calls.append(lambda: dppca.dp_quantile(value[:, 0], 0.5, 1.0))
+    for call in calls:
+        with pytest.raises(TypeError, match=f"X is a {message}|x is a {message}"):
+            call()
+
+
+@pytest.mark.parametrize("value", [None, 3, 2.5, {"add"}.pop])
+def test_choices_that_are_not_names_are_refused_with_the_parameter(value):
+    import dppca
+
+    X = np.random.default_rng(0).standard_normal((40, 3))
+    with pytest.raises(TypeError, match="method must be one of"):
+        dppca.dp_score(X, 1.0, 1e-6, bins=3, method=value, directions=np.eye(3))
+    with pytest.raises(TypeError, match="method must be one of"):
+        dppca.dp_scree(X, 2, 1.0, 1e-6, method=value, directions=np.eye(3))

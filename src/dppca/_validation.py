@@ -83,7 +83,14 @@ def check_option(value: Any, name: str, options: Sequence[str]) -> str:
 
 def check_choices(value: Any, name: str, options: Sequence[str]) -> tuple[str, ...]:
     """One option or a non-empty sequence of distinct options."""
-    chosen = (value,) if isinstance(value, str) else tuple(value)
+    if isinstance(value, str):
+        chosen: tuple[Any, ...] = (value,)
+    elif isinstance(value, Sequence):
+        chosen = tuple(value)
+    else:
+        raise TypeError(
+            f"{name} must be one of {list(options)} or a sequence of them; got {_describe(value)}."
+        )
     if not chosen:
         raise ValueError(f"{name} must name at least one of {list(options)}.")
     for item in chosen:
@@ -124,10 +131,28 @@ def check_random_state(random_state: Any) -> np.random.Generator:
     )
 
 
+def refuse_masked_or_sparse(value: Any, name: str) -> None:
+    """Masked arrays would be silently unmasked and sparse matrices densified or misread: both
+    are refused, with the conversion to make."""
+    if isinstance(value, np.ma.MaskedArray):
+        raise TypeError(
+            f"{name} is a masked array; its masked values would be used as if present. Fill them "
+            f"or drop their rows first (e.g. {name}.filled(...) or {name}.compressed())."
+        )
+    from scipy import sparse
+
+    if sparse.issparse(value):
+        raise TypeError(
+            f"{name} is a scipy sparse matrix; pass a dense array ({name}.toarray()). Implicit "
+            "zeros are data points here, not missing values."
+        )
+
+
 def check_vector(x: Any, name: str, *, min_size: int = 1) -> np.ndarray:
     """A 1-D array (or pandas Series) of finite real numbers, copied to float64."""
     if isinstance(x, str | bytes) or x is None:
         raise TypeError(f"{name} must be a 1-D array of real numbers; got {_describe(x)}.")
+    refuse_masked_or_sparse(x, name)
     if isinstance(x, pd.Series):
         if not pd.api.types.is_numeric_dtype(x.dtype) or pd.api.types.is_complex_dtype(x.dtype):
             raise TypeError(f"{name} must hold real numbers; got a Series of dtype {x.dtype}.")
@@ -196,6 +221,7 @@ def check_data(X: Any, name: str = "X", *, min_rows: int = 2) -> tuple[np.ndarra
     else:
         if isinstance(X, str | bytes) or X is None:
             raise TypeError(f"{name} must be a 2-D array or DataFrame; got {_describe(X)}.")
+        refuse_masked_or_sparse(X, name)
         try:
             array = np.asarray(X)
         except (ValueError, TypeError) as error:

@@ -1,7 +1,11 @@
 """The ``dppca`` command line: ``dppca run``, ``dppca demo`` and ``dppca datasets``.
 
-Errors in the input (missing file, non-numeric column, NaN, unknown option, bad epsilon) are
-reported in one line on stderr with exit code 2, and no output folder is left behind.
+Errors in the input (missing file, non-numeric column, NaN, unknown option, bad epsilon, an
+output folder that is in use or cannot be written) are reported in one line on stderr with exit
+code 2, and no output folder is left behind. A run is written into a temporary folder next to
+``--out`` and moved into place only when it succeeded; a folder that is not empty is replaced
+only with ``--overwrite`` (then no file of the earlier run survives). The non-private reference,
+when asked for, goes into its own subfolder ``nonprivate/``, never into the report.
 """
 
 from __future__ import annotations
@@ -71,10 +75,12 @@ def _parser() -> _Parser:
         action="store_true",
         help="also write the NON-private ordinary PCA reference",
     )
-    run.add_argument("--out", required=True, help="output folder")
+    run.add_argument("--out", required=True, help="output folder (new or empty)")
+    run.add_argument("--overwrite", action="store_true", help="replace a non-empty --out")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     demo = commands.add_parser("demo", help="the full report on embedded 1000 Genomes data")
     demo.add_argument("--out", default="dppca-demo", help="output folder (default ./dppca-demo)")
+    demo.add_argument("--overwrite", action="store_true", help="replace a non-empty --out")
     demo.add_argument("--seed", type=int, help="random seed (for research only)")
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
     commands.add_parser("datasets", help="list the embedded data sets")
@@ -99,20 +105,35 @@ def _read_csv(path: str, columns: Sequence[str] | None, group: str | None):
     return table[wanted]
 
 
-def _write(out: str, produce) -> Path:
-    """Build the output in a temporary folder and move it into ``out`` only on success."""
+def _check_out(out: str, overwrite: bool) -> Path:
+    """The output folder: new, empty, or (with ``--overwrite``) a folder to replace. Checked
+    before any computation, so a refused run spends nothing."""
     target = Path(out).resolve()
     if target.exists() and not target.is_dir():
         raise UsageError(f"--out {out} exists and is not a folder")
+    if target.is_dir() and any(target.iterdir()) and not overwrite:
+        raise UsageError(
+            f"--out {out} is not empty; choose a new folder or pass --overwrite to replace it"
+        )
+    return target
+
+
+def _write(target: Path, produce) -> Path:
+    """Build the output in a temporary folder next to ``target`` and move it into place only on
+    success; an earlier folder there is replaced whole (none of its files survive)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".dppca-", dir=target.parent))
+    retired = None
     try:
         report = produce(staging)
-        target.mkdir(exist_ok=True)
-        for item in staging.iterdir():
-            os.replace(item, target / item.name)
+        if target.exists():
+            retired = Path(tempfile.mkdtemp(prefix=".dppca-old-", dir=target.parent))
+            os.replace(target, retired / "previous")
+        os.replace(staging, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        if retired is not None:
+            shutil.rmtree(retired, ignore_errors=True)
     return target / report.name
 
 
@@ -120,8 +141,12 @@ def _release(data, args: Any, *, title: str, source: str, groups: Any, seed, pro
     import numpy as np
 
     from dppca.pipeline import dp_pca
-    from dppca.report import write_figures, write_report
+    from dppca.report import write_figures, write_nonprivate_report, write_report
 
+    target = _check_out(args.out, args.overwrite)
+    # Independent streams for the noise and for the figures' synthetic points, so that a seed
+    # never replays the noise's random words in a published figure.
+    noise_seed, figure_seed, reference_seed = np.random.SeedSequence(seed).spawn(3)
     split = None
     if args.split is not None:
         split = dict(zip(("loading", "scree", "score"), args.split, strict=True))
@@ -138,24 +163,27 @@ def _release(data, args: Any, *, title: str, source: str, groups: Any, seed, pro
         axes=tuple(args.axes),
         groups=groups,
         non_private=args.nonprivate_reference,
-        random_state=seed,
+        random_state=noise_seed,
     )
-    sampling_rng = np.random.default_rng(seed)
+    sampling_rng = np.random.default_rng(figure_seed)
 
     def produce(folder: Path) -> Path:
         (folder / "release.json").write_text(result.to_json(indent=1))
-        if args.nonprivate_reference:
-            (folder / "nonprivate_reference.json").write_text(
-                result.to_json(include_nonprivate=True, indent=1)
-            )
         progress.step("drawing figures")
-        images = write_figures(
-            result, folder, nonprivate=args.nonprivate_reference, random_state=sampling_rng
-        )
+        images = write_figures(result, folder, random_state=sampling_rng)
         progress.step("writing the report")
-        return write_report(result, folder, images, title=title, source=source)
+        report = write_report(result, folder, images, title=title, source=source)
+        if args.nonprivate_reference:
+            write_nonprivate_report(
+                result,
+                folder / "nonprivate",
+                title=title,
+                source=source,
+                random_state=np.random.default_rng(reference_seed),
+            )
+        return report
 
-    return _write(args.out, produce)
+    return _write(target, produce)
 
 
 def _run(args: argparse.Namespace) -> Path:
@@ -190,6 +218,7 @@ def _demo(args: argparse.Namespace) -> Path:
         axes=(1, 2),
         nonprivate_reference=True,
         out=args.out,
+        overwrite=args.overwrite,
     )
     return _release(
         genotypes,
@@ -224,7 +253,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = " ".join(str(error).split())
         print(f"dppca: error: {message}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as error:  # an output folder that cannot be created or written
+        where = f": {error.filename}" if error.filename else ""
+        print(f"dppca: error: cannot write the output ({error.strerror}){where}", file=sys.stderr)
+        return EXIT_USAGE
     print(f"Report: {report}")
+    reference = report.parent / "nonprivate" / "report.html"
+    if reference.exists():
+        print(f"Non-private reference (NOT private, do not publish): {reference}")
     return 0
 
 

@@ -15,9 +15,11 @@ from dppca._validation import (
     check_positive_int,
     check_random_state,
     check_real,
+    refuse_masked_or_sparse,
 )
+from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
-from dppca.stats.directions import dp_loading, project
+from dppca.stats.directions import loading_release, plan_loading, project
 from dppca.stats.scree import (
     SCREE_METHODS,
     check_scree_control,
@@ -58,7 +60,14 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     scree_control : dict, optional
         Parameters of the scree method.
     random_state : None, int, SeedSequence or Generator, default None
-        Seeds are for research and tests; use None for a real release.
+        Seeds are for research and tests; use None for a real release. **Never refit with a
+        fixed integer seed on data that differ in a few rows**: the same seed draws the same
+        noise, and the difference of the two releases then shows the difference of the data
+        exactly, with no privacy at all. A Generator draws fresh noise at every fit.
+    accountant : Accountant, optional
+        Charged with ``(epsilon, delta)`` by every ``fit`` (after validation, before any noise),
+        so that refits draw on one total budget and stop when it is spent. The accountant is
+        shared, never copied (``sklearn.base.clone`` keeps the same one).
 
     Attributes
     ----------
@@ -104,6 +113,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         scree_share: float = 0.5,
         scree_control: dict[str, Any] | None = None,
         random_state: Any = None,
+        accountant: Accountant | None = None,
     ) -> None:
         self.n_components = n_components
         self.epsilon = epsilon
@@ -117,6 +127,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.scree_share = scree_share
         self.scree_control = scree_control
         self.random_state = random_state
+        self.accountant = accountant
 
     def fit(self, X: Any, y: Any = None) -> DPPCA:
         """Spend the budget once and set the private directions.
@@ -130,6 +141,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         -------
         self
         """
+        refuse_masked_or_sparse(X, "X")
         with np.errstate(over="ignore", invalid="ignore"):  # finite extremes sum to inf here
             X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         n_features = X.shape[1]
@@ -139,7 +151,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 f"n_components must be an integer in [1, n_features={n_features}]; got "
                 f"n_components={n_components}."
             )
-        budget = Budget(check_epsilon(self.epsilon), check_delta(self.delta))
+        total = budget = Budget(check_epsilon(self.epsilon), check_delta(self.delta))
         scree = None
         if self.scree is not None:
             scree = check_option(self.scree, "scree", SCREE_METHODS)
@@ -151,9 +163,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 scree, control, X.shape[0], n_features, scree_budget.epsilon, scree_budget.delta
             )
             budget = parts["loading"]
-        rng = check_random_state(self.random_state)
-        result = dp_loading(
-            X,
+        data = np.asarray(X, dtype=np.float64)
+        plan = plan_loading(
+            data.shape,
             budget.epsilon,
             budget.delta,
             transform=self.sign_transform,
@@ -161,12 +173,15 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             sensitivity=self.sensitivity,
             calibration=self.calibration,
             pairs=self.pairs,
-            random_state=rng,
         )
+        rng = check_random_state(self.random_state)
+        charge(self.accountant, total, "DPPCA.fit")
+        names = [f"X{j + 1}" for j in range(n_features)]
+        result = loading_release(data, names, plan, rng)
         ledger = PrivacyLedger(list(result.privacy.entries))
         if scree is not None:
             values, _ = scree_release(
-                project(np.asarray(X, dtype=np.float64), result.directions),
+                project(data, result.directions),
                 scree,
                 control,
                 parts["scree"].epsilon,

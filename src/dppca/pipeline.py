@@ -32,9 +32,9 @@ from dppca.privacy.calibration import CALIBRATIONS
 from dppca.stats.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
 from dppca.stats.directions import (
     align_columns,
-    check_sign_settings,
     descending_eigh,
-    dp_loading,
+    loading_release,
+    plan_loading,
     sample_covariance,
 )
 from dppca.stats.frame import Frame
@@ -605,20 +605,19 @@ def dp_pca(
     mono = check_bool(mono, "mono")
     non_private = check_bool(non_private, "non_private")
     codes, levels = encode_groups(labels, n) if labels is not None else (None, None)
-    check_sign_settings(transform, radius)
-    rng = check_random_state(random_state)
-    charge(accountant, total, "dp_pca")
-
-    ledger = PrivacyLedger()
-    loading = dp_loading(
-        data,
+    loading_plan = plan_loading(
+        data.shape,
         budgets["loading"].epsilon,
         budgets["loading"].delta,
         transform=transform,
         radius=radius,
         calibration=calibration,
-        random_state=rng,
     )
+    rng = check_random_state(random_state)
+    charge(accountant, total, "dp_pca")
+
+    ledger = PrivacyLedger()
+    loading = loading_release(data, names, loading_plan, rng)
     ledger.extend(loading.privacy)
     directions = loading.directions
     scree_values, scree_details = scree_release(

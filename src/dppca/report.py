@@ -1,5 +1,6 @@
 """Write a :class:`~dppca.DPPCAResult` to a folder: JSON, every panel as PNG and SVG, and one
-self-contained HTML report (figures embedded)."""
+self-contained HTML report (figures embedded). The non-private reference, when computed, is
+written by :func:`write_nonprivate_report` into a folder of its own, never into the report."""
 
 from __future__ import annotations
 
@@ -32,9 +33,9 @@ def _save(figure, folder: Path, name: str) -> bytes:
 
 
 def write_figures(
-    result: DPPCAResult, folder: Path, *, nonprivate: bool, random_state: Any, progress=None
+    result: DPPCAResult, folder: Path, *, random_state: Any, progress=None
 ) -> dict[str, bytes]:
-    """Every panel and the page (and the reference page when asked) as PNG and SVG."""
+    """Every private panel and the private page as PNG and SVG."""
     plt = pyplot()
     images = {}
     for panel in PANELS:
@@ -48,9 +49,6 @@ def write_figures(
         if progress:
             progress()
     images["page"] = _save(result.plot("all", random_state=random_state), folder, "page")
-    if nonprivate:
-        figure = result.plot("all", nonprivate=True, random_state=random_state)
-        images["page_nonprivate"] = _save(figure, folder, "page_nonprivate")
     return images
 
 
@@ -77,6 +75,43 @@ def _plain_language(result: DPPCAResult) -> str:
         "Drawing the figures and the synthetic points spends no further budget: they are "
         "computed from the released values only.</p>"
     )
+
+
+STYLE = """<style>
+body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; color: #222; }
+img { max-width: 100%; }
+.table { border-collapse: collapse; } .table td, .table th { border: 1px solid #ccc;
+padding: 3px 8px; text-align: right; }
+.ledger td:nth-child(-n+2) { text-align: left; }
+.warning { color: #8a1c1c; font-weight: bold; }
+pre { background: #f6f6f6; padding: 1em; overflow-x: auto; }
+</style>"""
+
+
+def write_nonprivate_report(
+    result: DPPCAResult, folder: Path, *, title: str, source: str, random_state: Any = None
+) -> Path:
+    """The non-private reference in its own folder: ``report.html`` (marked NOT private),
+    ``reference.json`` and the reference page as PNG and SVG. Never part of the private report.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "reference.json").write_text(result.to_json(include_nonprivate=True, indent=1))
+    figure = result.plot("all", nonprivate=True, random_state=random_state)
+    png = _save(figure, folder, "page")
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>NOT PRIVATE: reference for {html.escape(title)}</title>
+{STYLE}</head><body>
+<h1 class="warning">Non-private reference: NOT differentially private</h1>
+<p class="warning">Ordinary PCA of the raw data ({html.escape(source)}), for the data holder's
+own comparison with the private release. It is not protected and must never be published or
+shared; keep this folder apart from the private report.</p>
+{_image(png, "Non-private reference page")}
+</body></html>
+"""
+    path = folder / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path
 
 
 def write_report(
@@ -106,28 +141,12 @@ def write_report(
             indent=2,
         )
     )
-    reference = ""
-    if "page_nonprivate" in images:
-        reference = (
-            "<h2>Non-private reference (NOT differentially private)</h2>"
-            "<p class='warning'>Ordinary PCA of the raw data, shown only for comparison. It is "
-            "not protected and must not be published with the private results.</p>"
-            + _image(images["page_nonprivate"], "Non-private reference page")
-        )
     groups = ""
     if result.group_sizes is not None:
         groups = f"; group labels (public): {', '.join(map(str, result.group_sizes))}"
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>
-body {{ font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; color: #222; }}
-img {{ max-width: 100%; }}
-.table {{ border-collapse: collapse; }} .table td, .table th {{ border: 1px solid #ccc;
-padding: 3px 8px; text-align: right; }}
-.ledger td:nth-child(-n+2) {{ text-align: left; }}
-.warning {{ color: #8a1c1c; font-weight: bold; }}
-pre {{ background: #f6f6f6; padding: 1em; overflow-x: auto; }}
-</style></head><body>
+{STYLE}</head><body>
 <h1>{html.escape(title)}</h1>
 <p>Data: {html.escape(source)}: {result.n_samples} rows x {len(result.feature_names)}
 variables{html.escape(groups)}.</p>
@@ -149,7 +168,6 @@ variables{html.escape(groups)}.</p>
     }</table>
 <h2>Settings</h2>
 <pre>{settings}</pre>
-{reference}
 <h2>Method and citation</h2>
 <p>Private directions: g-DPPCA, the eigenvectors of a Gaussian-noised generalized Kendall's tau
 matrix of bounded spatial signs (analytic Gaussian calibration, tight sensitivity). Scree:

@@ -67,7 +67,7 @@ def test_group_sizes_are_noisy_estimates_not_exact_counts(tmp_path):
     result = dppca.dp_pca(X, 3.0, 1e-6, bins=6, groups=labels, random_state=0)
     points = dppca.sample_scores(result, random_state=0)
     assert points["group"].value_counts().to_dict() == result.group_sizes
-    images = write_figures(result, tmp_path, nonprivate=False, random_state=0)
+    images = write_figures(result, tmp_path, random_state=0)
     text = re.sub(
         r"<img[^>]*>", "", write_report(result, tmp_path, images, title="t", source="s").read_text()
     )

@@ -71,6 +71,14 @@ class Accountant:
         label = name if name is not None else f"spend {len(self.ledger) + 1}"
         return self.ledger.record(label, "as charged", budget)
 
+    def __copy__(self) -> Accountant:
+        """An accountant is one shared budget: copies (``copy``, ``deepcopy``, scikit-learn's
+        ``clone`` of an estimator holding it) are the same object, so no spend escapes it."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Accountant:
+        return self
+
     def __repr__(self) -> str:
         return f"Accountant(total={self.total!r}, spent={self.spent!r})"
 

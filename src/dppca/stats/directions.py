@@ -378,6 +378,75 @@ def dp_loading(
     Durfee, D. (2023). Unbounded differentially private quantile and maximum estimation.
     """
     data, names = check_data(X)
+    plan = plan_loading(
+        data.shape,
+        epsilon,
+        delta,
+        transform=transform,
+        radius=radius,
+        sensitivity=sensitivity,
+        calibration=calibration,
+        mechanism=mechanism,
+        pairs=pairs,
+        radius_share=radius_share,
+        radius_level=radius_level,
+    )
+    non_private = check_bool(non_private, "non_private")
+    rng = check_random_state(random_state)
+    charge(accountant, Budget(plan.epsilon, plan.delta), "dp_loading")
+    return loading_release(data, names, plan, rng, non_private=non_private)
+
+
+@dataclass(frozen=True)
+class LoadingPlan:
+    """Validated settings of a loading release and its noise, fixed by public values only.
+
+    ``sign`` is None for an automatic radius (resolved privately by the release). ``sigma`` and
+    ``sensitivity`` are in units of the sign bound squared (the release is made in unit space).
+    """
+
+    n: int
+    p: int
+    epsilon: float
+    delta: float
+    transform: Any
+    sign: SignTransform | None
+    radius_share: float
+    radius_level: float
+    radius_epsilon: float
+    kendall_epsilon: float
+    sensitivity_kind: str
+    calibration: str
+    k: int | None
+    float_error: float
+    sigma: float
+    sensitivity: float
+
+    @property
+    def auto_radius(self) -> bool:
+        return self.sign is None
+
+
+def plan_loading(
+    shape: tuple[int, int],
+    epsilon: Any,
+    delta: Any,
+    *,
+    transform: Any = "spherical",
+    radius: Any = None,
+    sensitivity: Any = "tight",
+    calibration: Any = "analytic",
+    mechanism: Any = "gaussian",
+    pairs: Any = "all",
+    radius_share: Any = DEFAULT_RADIUS_SHARE,
+    radius_level: Any = DEFAULT_RADIUS_LEVEL,
+) -> LoadingPlan:
+    """Validate :func:`dp_loading`'s settings for data of ``shape`` and fix its noise.
+
+    Every noise scale is set by public values here, before any charge: one that is not a
+    positive normal float is refused (for an automatic radius, at both ends of its search grid).
+    """
+    n, p = shape
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     mechanism = check_option(mechanism, "mechanism", MECHANISMS)
@@ -388,48 +457,75 @@ def dp_loading(
     sign, radius_share, radius_level = check_sign_settings(
         transform, radius, radius_share, radius_level
     )
-    auto_radius = sign is None
-    n, p = data.shape
     k = check_pairs(pairs, n)
-    non_private = check_bool(non_private, "non_private")
-    rng = check_random_state(random_state)
-    kendall_epsilon = epsilon
-    if auto_radius:
+    radius_epsilon, kendall_epsilon = 0.0, epsilon
+    if sign is None:
         radius_epsilon, kendall_epsilon = split_epsilon(epsilon, [radius_share, 1.0 - radius_share])
-    # Every noise scale is fixed by public values before the charge: refuse one that is not a
-    # positive normal float (for an automatic radius, at both ends of its search grid).
     float_error = unit_error_bound(p, sign or WinsorizedSign(1.0), k)
     sigma, delta_f = unit_noise(n, float_error, kendall_epsilon, delta, sensitivity, calibration)
     check_noise_scale(sigma, "the Kendall matrix (in units of the sign bound squared)")
     bounds = (
-        durfee_grid(0.0, DEFAULT_BETA, DEFAULT_MAX_STEPS)[[0, -1]] if auto_radius else [sign.bound]
+        durfee_grid(0.0, DEFAULT_BETA, DEFAULT_MAX_STEPS)[[0, -1]] if sign is None else [sign.bound]
     )
     for bound in bounds:
         check_noise_scale(sigma * bound**2, f"the Kendall matrix with sign bound {bound:g}")
-    charge(accountant, Budget(epsilon, delta), "dp_loading")
+    return LoadingPlan(
+        n=n,
+        p=p,
+        epsilon=epsilon,
+        delta=delta,
+        transform=transform,
+        sign=sign,
+        radius_share=radius_share,
+        radius_level=radius_level,
+        radius_epsilon=radius_epsilon,
+        kendall_epsilon=kendall_epsilon,
+        sensitivity_kind=sensitivity,
+        calibration=calibration,
+        k=k,
+        float_error=float_error,
+        sigma=sigma,
+        sensitivity=delta_f,
+    )
 
+
+def loading_release(
+    data: np.ndarray,
+    names: list[str],
+    plan: LoadingPlan,
+    rng: np.random.Generator,
+    *,
+    non_private: bool = False,
+) -> LoadingResult:
+    """The releases of a validated plan on validated data (the caller has charged the budget)."""
+    n = data.shape[0]
+    k, sensitivity, calibration = plan.k, plan.sensitivity_kind, plan.calibration
     ledger = PrivacyLedger()
-    if auto_radius:
+    sign = plan.sign
+    if sign is None:
         distances = _pair_half_distances(data, rng)
-        radius = durfee_upper_quantile(distances, radius_level, radius_epsilon, rng, lower=0.0)
+        radius = durfee_upper_quantile(
+            distances, plan.radius_level, plan.radius_epsilon, rng, lower=0.0
+        )
         ledger.record(
             "loading: winsorization radius",
-            f"Durfee one-sided quantile (level {radius_level:g})",
-            Budget(radius_epsilon, 0.0),
+            f"Durfee one-sided quantile (level {plan.radius_level:g})",
+            Budget(plan.radius_epsilon, 0.0),
         )
-        sign = make_sign_transform(transform, radius)
+        sign = make_sign_transform(plan.transform, radius)
 
     unit = unit_kendall(data, sign, k, rng)
     noisy, _, _ = gaussian_kendall_release(
-        unit, n, float_error, kendall_epsilon, delta, sensitivity, calibration, rng
+        unit, n, plan.float_error, plan.kendall_epsilon, plan.delta, sensitivity, calibration, rng
     )
     ledger.record(
         "loading: Kendall matrix",
         f"Gaussian ({calibration} calibration, {sensitivity} sensitivity)",
-        Budget(kendall_epsilon, delta),
+        Budget(plan.kendall_epsilon, plan.delta),
     )
     unit_eigenvalues, directions = descending_eigh(noisy)
     scale = sign.bound**2  # post-processing: back to the caller's units
+
     reference = None
     if non_private:
         _, kendall_vectors = descending_eigh(unit)
@@ -439,23 +535,28 @@ def dp_loading(
             kendall_directions=align_columns(kendall_vectors, directions),
             pca_directions=align_columns(pca_vectors, directions),
         )
+    spherical = sign.name == "spherical"
     settings = {
         **sign.settings(),
-        "radius": "auto" if auto_radius else radius,
-        **({"radius_share": radius_share, "radius_level": radius_level} if auto_radius else {}),
+        "radius": "auto" if plan.auto_radius else (None if spherical else sign.bound),
+        **(
+            {"radius_share": plan.radius_share, "radius_level": plan.radius_level}
+            if plan.auto_radius
+            else {}
+        ),
         "sensitivity": sensitivity,
         "calibration": calibration,
         "pairs": "all" if k is None else k,
-        "epsilon": epsilon,
-        "delta": delta,
+        "epsilon": plan.epsilon,
+        "delta": plan.delta,
     }
     return LoadingResult(
         directions=directions,
         kendall=noisy * scale,
         eigenvalues=unit_eigenvalues * scale,
-        sigma=sigma * scale,
-        sensitivity=delta_f * scale,
-        radius=None if sign.name == "spherical" else sign.bound,
+        sigma=plan.sigma * scale,
+        sensitivity=plan.sensitivity * scale,
+        radius=None if spherical else sign.bound,
         feature_names=names,
         n_samples=n,
         settings=settings,

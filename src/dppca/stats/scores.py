@@ -34,7 +34,8 @@ from dppca.privacy.calibration import CALIBRATIONS
 from dppca.stats.directions import (
     LoadingResult,
     check_direction_source,
-    dp_loading,
+    loading_release,
+    plan_loading,
     project,
 )
 from dppca.stats.frame import DEFAULT_INFLATE, Frame, private_frame
@@ -276,12 +277,13 @@ def dp_score(
     codes, levels = encode_groups(labels, n) if labels is not None else (None, None)
     rng = check_random_state(random_state)
     cost = plan.cost if loading_budget is None else plan.cost + Budget(*loading_budget)
+    loading_plan = None if loading_budget is None else plan_loading(data.shape, *loading_budget)
     charge(accountant, cost, "dp_score")
 
     ledger = PrivacyLedger()
     loading = None
     if given is None:
-        loading = dp_loading(data, *loading_budget, random_state=rng)
+        loading = loading_release(data, names, loading_plan, rng)
         ledger.extend(loading.privacy)
         given = loading.directions
     release = score_release(data, given, plan, codes, levels, rng, ledger, non_private=non_private)

@@ -53,7 +53,8 @@ from dppca.stats.directions import (
     LoadingResult,
     check_direction_source,
     descending_eigh,
-    dp_loading,
+    loading_release,
+    plan_loading,
     project,
     sample_covariance,
 )
@@ -659,14 +660,16 @@ def dp_scree(
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
     rng = check_random_state(random_state)
     cost = Budget(epsilon * len(methods), delta * len(methods))
+    loading_plan = None
     if loading_budget is not None:
         cost = cost + Budget(*loading_budget)
+        loading_plan = plan_loading(data.shape, *loading_budget)
     charge(accountant, cost, "dp_scree")
 
     ledger = PrivacyLedger()
     loading = None
     if given is None:
-        loading = dp_loading(data, *loading_budget, random_state=rng)
+        loading = loading_release(data, names, loading_plan, rng)
         ledger.extend(loading.privacy)
         given = loading.directions
     Y = project(data, given[:, :k])
