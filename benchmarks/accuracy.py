@@ -46,6 +46,7 @@ from threadpoolctl import threadpool_limits
 from dppca import kendall_matrix
 from dppca.baselines import sin_theta
 from dppca.stats.directions import descending_eigh, gaussian_kendall_release
+from dppca.stats.kendall import kendall_error_bound
 
 from _common import Stopped, markdown_table, methods, with_limit
 
@@ -113,8 +114,9 @@ def spherical_releases(kendall: np.ndarray, n: int, epsilon: float, delta: float
     def release(sensitivity: str, calibration: str):
         def fit(_: np.ndarray) -> np.ndarray:
             rng = np.random.default_rng(seed)
+            error = kendall_error_bound(kendall.shape[0], laplacian=True)
             noisy, _, _ = gaussian_kendall_release(
-                kendall, n, 1.0, epsilon, delta, sensitivity, calibration, rng
+                kendall, n, error, epsilon, delta, sensitivity, calibration, rng
             )
             return descending_eigh(noisy)[1][:, :SPIKES]
 

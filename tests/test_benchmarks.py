@@ -64,3 +64,9 @@ def test_real_data_tiny(tmp_path):
     assert set(table["data"]) == {"1000 Genomes (Kidd)", "Adult"}
     assert table["sin_theta_vs_pca"].between(0, 1).all()
     assert (tmp_path / "real_data_tiny.md").exists()
+
+
+def test_samplers_quick(tmp_path):
+    timing, summary = _load("samplers").main(["--quick", "--out", str(tmp_path)])
+    assert set(summary["sampler"]) == {"continuous", "discrete"}
+    assert (timing["discrete s"] > 0).all() and (tmp_path / "samplers_quick.md").exists()

@@ -143,6 +143,7 @@ def audit(
 def _scenarios() -> dict[str, Scenario]:
     from dppca.pipeline import dp_pca
     from dppca.privacy.mechanisms import (
+        Noise,
         gaussian_histogram,
         histogram_gaussian_sigma,
         stability_histogram,
@@ -219,6 +220,25 @@ def _scenarios() -> dict[str, Scenario]:
         "pmwm": {"a": 0.0, "b": 1.0, "trim_const": 0.01, "eta": 0.0},
     }
 
+    def discrete_kendall(which, epsilon, rng):
+        released = dp_loading(
+            kendall_data[which], epsilon, 1e-3, random_state=rng, sampler="discrete"
+        ).kendall
+        return released[0, 0] - released[1, 1]
+
+    def discrete_upper(which, epsilon, rng):
+        return durfee_upper_quantile(quantile_data[which], 0.5, epsilon, Noise("discrete", rng))
+
+    def discrete_additive(which, epsilon, rng):
+        sigma = histogram_gaussian_sigma(epsilon, 1e-3, sampler="discrete")
+        noisy = gaussian_histogram(counts[which], sigma, Noise("discrete", rng))
+        return noisy[1] - noisy[0]
+
+    def discrete_sparse(which, epsilon, rng):
+        scale, threshold = stability_parameters(epsilon, 0.05)
+        noisy = stability_histogram(counts[which] + 10, scale, threshold, Noise("discrete", rng))
+        return noisy[1] - noisy[0]
+
     def scree(method):
         def run(which, epsilon, rng):
             result = dp_scree(
@@ -273,6 +293,19 @@ def _scenarios() -> dict[str, Scenario]:
         "scree (pmwm)": Scenario("scree (pmwm)", 1.0, 1e-3, scree("pmwm"), 12.0),
         "scree (huber)": Scenario("scree (huber)", 1.0, 1e-3, huber, 12.0),
         "dp_pca directions": Scenario("dp_pca directions", 1.5, 3e-3, pipeline, 30.0),
+        "Kendall matrix (discrete)": Scenario(
+            "Kendall matrix (discrete)", 1.0, 1e-3, discrete_kendall
+        ),
+        "one-sided quantile (discrete)": Scenario(
+            "one-sided quantile (discrete)", 1.0, 0.0, discrete_upper
+        ),
+        # Integer outputs give the threshold events fewer places to cut: a larger factor.
+        "additive histogram (discrete)": Scenario(
+            "additive histogram (discrete)", 1.0, 1e-3, discrete_additive, 6.0
+        ),
+        "sparse histogram (discrete)": Scenario(
+            "sparse histogram (discrete)", 1.0, 0.05, discrete_sparse
+        ),
     }
 
 

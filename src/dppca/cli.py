@@ -71,6 +71,11 @@ def _parser() -> _Parser:
     run.add_argument("--score", default="sparse", help="sparse (default) or add")
     run.add_argument("--seed", type=int, help="random seed (for research only)")
     run.add_argument(
+        "--sampler",
+        default="continuous",
+        help="continuous (default) or discrete: exact integer noise from the OS's secure source",
+    )
+    run.add_argument(
         "--nonprivate-reference",
         action="store_true",
         help="also write the NON-private ordinary PCA reference",
@@ -164,6 +169,7 @@ def _release(data, args: Any, *, title: str, source: str, groups: Any, seed, pro
         groups=groups,
         non_private=args.nonprivate_reference,
         random_state=noise_seed,
+        sampler=args.sampler,
     )
     sampling_rng = np.random.default_rng(figure_seed)
 
@@ -219,6 +225,7 @@ def _demo(args: argparse.Namespace) -> Path:
         nonprivate_reference=True,
         out=args.out,
         overwrite=args.overwrite,
+        sampler="continuous",
     )
     return _release(
         genotypes,

@@ -19,6 +19,7 @@ from dppca._validation import (
 )
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.privacy.mechanisms import SAMPLERS
 from dppca.stats.directions import loading_release, plan_loading, project
 from dppca.stats.scree import (
     SCREE_METHODS,
@@ -68,6 +69,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Charged with ``(epsilon, delta)`` by every ``fit`` (after validation, before any noise),
         so that refits draw on one total budget and stop when it is spent. The accountant is
         shared, never copied (``sklearn.base.clone`` keeps the same one).
+    sampler : {"continuous", "discrete"}, default "continuous"
+        ``"discrete"``: exact integer noise from the operating system's secure random source
+        (see :func:`dppca.dp_loading`).
 
     Attributes
     ----------
@@ -114,6 +118,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         scree_control: dict[str, Any] | None = None,
         random_state: Any = None,
         accountant: Accountant | None = None,
+        sampler: str = "continuous",
     ) -> None:
         self.n_components = n_components
         self.epsilon = epsilon
@@ -128,6 +133,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.scree_control = scree_control
         self.random_state = random_state
         self.accountant = accountant
+        self.sampler = sampler
 
     def fit(self, X: Any, y: Any = None) -> DPPCA:
         """Spend the budget once and set the private directions.
@@ -160,7 +166,13 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             parts = budget.split(loading=1.0 - share, scree=share)
             scree_budget = parts["scree"]
             check_scree_plan(
-                scree, control, X.shape[0], n_features, scree_budget.epsilon, scree_budget.delta
+                scree,
+                control,
+                X.shape[0],
+                n_features,
+                scree_budget.epsilon,
+                scree_budget.delta,
+                check_option(self.sampler, "sampler", SAMPLERS),
             )
             budget = parts["loading"]
         data = np.asarray(X, dtype=np.float64)
@@ -173,6 +185,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             sensitivity=self.sensitivity,
             calibration=self.calibration,
             pairs=self.pairs,
+            sampler=self.sampler,
         )
         rng = check_random_state(self.random_state)
         charge(self.accountant, total, "DPPCA.fit")
@@ -188,6 +201,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 parts["scree"].delta,
                 rng,
                 ledger,
+                sampler=plan.sampler,
             )
             self.explained_variance_ = values[:n_components]
             self.explained_variance_ratio_ = proportions(values)[:n_components]

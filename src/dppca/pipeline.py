@@ -29,6 +29,7 @@ from dppca._validation import (
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.calibration import CALIBRATIONS
+from dppca.privacy.mechanisms import SAMPLERS
 from dppca.stats.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
 from dppca.stats.directions import (
     align_columns,
@@ -518,6 +519,7 @@ def dp_pca(
     non_private: bool = False,
     random_state: Any = None,
     accountant: Accountant | None = None,
+    sampler: str = "continuous",
 ) -> DPPCAResult:
     """Differentially private PCA: directions, scree and score histogram in one release.
 
@@ -555,6 +557,10 @@ def dp_pca(
     random_state : None, int, SeedSequence or Generator
     accountant : Accountant, optional
         Charged with the total before any noise is drawn.
+    sampler : {"continuous", "discrete"}, default "continuous"
+        ``"continuous"``: numpy's floating-point noise (seedable). ``"discrete"``: exact integer
+        noise from the operating system's secure random source, on a public grid for real-valued
+        statistics (see :mod:`dppca.privacy.mechanisms`).
 
     Returns
     -------
@@ -597,10 +603,20 @@ def dp_pca(
     scree = check_option(scree, "scree", SCREE_METHODS)
     score = check_option(score, "score", HISTOGRAM_METHODS)
     control = check_scree_control(scree, scree_control, k)
-    check_scree_plan(scree, control, n, k, budgets["scree"].epsilon, budgets["scree"].delta)
+    sampler = check_option(sampler, "sampler", SAMPLERS)
+    check_scree_plan(
+        scree, control, n, k, budgets["scree"].epsilon, budgets["scree"].delta, sampler
+    )
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     plan = plan_score(
-        budgets["score"].epsilon, budgets["score"].delta, bins, score, axes, k, calibration
+        budgets["score"].epsilon,
+        budgets["score"].delta,
+        bins,
+        score,
+        axes,
+        k,
+        calibration,
+        sampler=sampler,
     )
     mono = check_bool(mono, "mono")
     non_private = check_bool(non_private, "non_private")
@@ -612,6 +628,7 @@ def dp_pca(
         transform=transform,
         radius=radius,
         calibration=calibration,
+        sampler=sampler,
     )
     rng = check_random_state(random_state)
     charge(accountant, total, "dp_pca")
@@ -629,6 +646,7 @@ def dp_pca(
         rng,
         ledger,
         mono=mono,
+        sampler=sampler,
     )
     release = score_release(data, directions, plan, codes, levels, rng, ledger)
     reference = None
@@ -662,6 +680,7 @@ def dp_pca(
             "mono": mono,
             "score_method": score,
             "score": plan.settings(),
+            "sampler": sampler,
         },
         privacy=ledger,
         nonprivate=reference,

@@ -21,14 +21,19 @@ import numpy as np
 from dppca._validation import (
     check_epsilon,
     check_positive_int,
-    check_random_state,
     check_real,
     check_vector,
 )
 from dppca.exceptions import DurfeeStepLimitWarning
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
-from dppca.privacy.mechanisms import check_noise_scale
+from dppca.privacy.mechanisms import (
+    Noise,
+    as_noise,
+    check_noise_scale,
+    exponential_noise,
+    make_noise,
+)
 
 DEFAULT_BETA = 1.01
 DEFAULT_MAX_STEPS = 5000
@@ -52,22 +57,34 @@ def _upper_search(
     sorted_values: np.ndarray,
     q: float,
     epsilon: float,
-    rng: np.random.Generator,
+    source: Noise | np.random.Generator,
     lower: float,
     beta: float,
     max_steps: int,
 ) -> tuple[int, bool]:
     """The one-sided search on sorted data: the selected step ``i`` (1-based) and whether the
-    step limit was reached (then ``i = max_steps``)."""
+    step limit was reached (then ``i = max_steps``).
+
+    With the discrete sampler the noise is one-sided geometric (integer), drawn step by step
+    until the search stops; the same argument as for exponential noise gives pure epsilon-DP,
+    since every count is an integer that moves by at most 1 and ``P(G >= a + 1) >= e^{-epsilon/2}
+    P(G >= a)`` for every real ``a``.
+    """
+    noise = as_noise(source)
     grid = durfee_grid(lower, beta, max_steps)
     counts = np.searchsorted(sorted_values, grid, side="left")  # #{x < t_i}, O(log n) each
     scale = 2.0 / epsilon
-    target = q * sorted_values.size + rng.exponential(scale)
-    noisy = counts + rng.exponential(scale, size=max_steps)
-    hits = np.flatnonzero(noisy >= target)
-    if hits.size == 0:
-        return max_steps, True
-    return int(hits[0]) + 1, False
+    target = q * sorted_values.size + exponential_noise(scale, 1, noise)[0]
+    if not noise.discrete:
+        noisy = counts + exponential_noise(scale, max_steps, noise)
+        hits = np.flatnonzero(noisy >= target)
+        if hits.size == 0:
+            return max_steps, True
+        return int(hits[0]) + 1, False
+    for step, count in enumerate(counts, start=1):
+        if count + exponential_noise(scale, 1, noise)[0] >= target:
+            return step, False
+    return max_steps, True
 
 
 def _check_search(
@@ -77,8 +94,14 @@ def _check_search(
     beta, max_steps = check_real(beta, "beta", low=1.0), check_positive_int(max_steps, "max_steps")
     if max_steps > MAX_STEPS_LIMIT:
         raise ValueError(f"max_steps must be at most {MAX_STEPS_LIMIT}; got {max_steps}.")
-    check_noise_scale(2.0 / epsilon, f"a Durfee quantile search at epsilon={epsilon:g}")
+    check_search_epsilon(epsilon, f"a Durfee quantile search at epsilon={epsilon:g}")
     return q, epsilon, beta, max_steps
+
+
+def check_search_epsilon(epsilon: float, what: str) -> None:
+    """Refuse, before any charge, a search epsilon whose noise scale ``2 / epsilon`` is not a
+    positive normal float (a two-sided search gives each branch half of its epsilon)."""
+    check_noise_scale(2.0 / epsilon, what)
 
 
 def _sorted_values(x: Any, lower: float | None = None) -> np.ndarray:
@@ -109,7 +132,7 @@ def durfee_upper_quantile(
     x: np.ndarray,
     q: float,
     epsilon: float,
-    rng: np.random.Generator,
+    noise: Noise | np.random.Generator,
     *,
     lower: float = 0.0,
     beta: float = DEFAULT_BETA,
@@ -125,7 +148,8 @@ def durfee_upper_quantile(
         Level in (0, 1).
     epsilon : float
         Privacy budget (> 0), split evenly between the target and the queries.
-    rng : numpy.random.Generator
+    noise : Noise or numpy.random.Generator
+        The noise source (a Generator is the continuous sampler).
     lower : float, default 0
         A public lower bound on ``x``.
     beta : float, default 1.01
@@ -146,7 +170,7 @@ def durfee_upper_quantile(
     q, epsilon, beta, max_steps = _check_search(q, epsilon, beta, max_steps)
     lower = check_real(lower, "lower")
     sorted_values = _sorted_values(x, lower)
-    step, capped = _upper_search(sorted_values, q, epsilon, rng, lower, beta, max_steps)
+    step, capped = _upper_search(sorted_values, q, epsilon, noise, lower, beta, max_steps)
     if capped:
         _warn_capped(max_steps, stacklevel=3)
     return float(durfee_grid(lower, beta, step)[-1])
@@ -156,7 +180,7 @@ def durfee_signed_quantile(
     x: np.ndarray,
     q: float,
     epsilon: float,
-    rng: np.random.Generator,
+    noise: Noise | np.random.Generator,
     *,
     beta: float = DEFAULT_BETA,
     max_steps: int = DEFAULT_MAX_STEPS,
@@ -183,8 +207,8 @@ def durfee_signed_quantile(
         positive = np.clip(beta * sorted_values + (beta - 1.0), 0.0, largest)
         negative = np.clip(-beta * sorted_values[::-1] + (beta - 1.0), 0.0, largest)
     branches = [
-        _upper_search(positive, q, epsilon / 2.0, rng, 0.0, beta, max_steps),
-        _upper_search(negative, 1.0 - q, epsilon / 2.0, rng, 0.0, beta, max_steps),
+        _upper_search(positive, q, epsilon / 2.0, noise, 0.0, beta, max_steps),
+        _upper_search(negative, 1.0 - q, epsilon / 2.0, noise, 0.0, beta, max_steps),
     ]
     if any(capped for _, capped in branches):
         _warn_capped(max_steps, stacklevel=3)
@@ -219,6 +243,7 @@ def dp_quantile(
     max_steps: int = DEFAULT_MAX_STEPS,
     random_state: Any = None,
     accountant: Accountant | None = None,
+    sampler: str = "continuous",
 ) -> PrivateQuantile:
     """Differentially private quantile with no bounds on the data (Durfee 2023).
 
@@ -245,6 +270,9 @@ def dp_quantile(
     random_state : None, int, SeedSequence or Generator
     accountant : Accountant, optional
         Charged with (epsilon, 0) before any noise is drawn.
+    sampler : {"continuous", "discrete"}, default "continuous"
+        ``"discrete"``: one-sided geometric noise from the operating system's secure random
+        source instead of floating-point exponentials (see :mod:`dppca.privacy.mechanisms`).
 
     Returns
     -------
@@ -265,16 +293,18 @@ def dp_quantile(
     _check_search(q, epsilon, beta, max_steps)
     if lower is not None:
         lower = check_real(lower, "lower")
-    rng = check_random_state(random_state)
+    noise = make_noise(sampler, random_state)
     charge(accountant, Budget(epsilon, 0.0), "dp_quantile")
     if lower is None:
-        value = durfee_signed_quantile(values, q, epsilon, rng, beta=beta, max_steps=max_steps)
+        value = durfee_signed_quantile(values, q, epsilon, noise, beta=beta, max_steps=max_steps)
         name = "two-sided"
     else:
         value = durfee_upper_quantile(
-            values, q, epsilon, rng, lower=lower, beta=beta, max_steps=max_steps
+            values, q, epsilon, noise, lower=lower, beta=beta, max_steps=max_steps
         )
         name = f"one-sided, lower={lower:g}"
     ledger = PrivacyLedger()
-    ledger.record(f"quantile q={q:g}", f"Durfee quantile ({name})", Budget(epsilon, 0.0))
+    ledger.record(
+        f"quantile q={q:g}", noise.label(f"Durfee quantile ({name})"), Budget(epsilon, 0.0)
+    )
     return PrivateQuantile(value=value, q=float(q), privacy=ledger)

@@ -12,9 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from dppca._validation import check_data, check_epsilon, check_random_state, check_real
+from dppca._validation import check_data, check_epsilon, check_real
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
+from dppca.privacy.mechanisms import Noise, as_noise, make_noise
 from dppca.privacy.quantiles import durfee_signed_quantile, durfee_upper_quantile
 
 DEFAULT_INFLATE = 0.2
@@ -62,29 +63,30 @@ class Frame:
 def private_frame(
     scores: np.ndarray,
     epsilon: float,
-    rng: np.random.Generator,
+    noise: Noise | np.random.Generator,
     *,
     inflate: float = DEFAULT_INFLATE,
     labels: tuple[str, str] = ("x", "y"),
     prefix: str = "frame",
 ) -> Frame:
     """The frame of validated ``(n, 2)`` scores, spending ``epsilon`` (delta 0)."""
+    noise = as_noise(noise)
     thirds = split_epsilon(epsilon, [1 / 3, 1 / 3, 1 / 3])
     ledger = PrivacyLedger()
     center = np.empty(2)
     for axis in range(2):
-        center[axis] = durfee_signed_quantile(scores[:, axis], 0.5, thirds[axis], rng)
+        center[axis] = durfee_signed_quantile(scores[:, axis], 0.5, thirds[axis], noise)
         ledger.record(
             f"{prefix}: centre {labels[axis]}",
-            "Durfee two-sided quantile (median)",
+            noise.label("Durfee two-sided quantile (median)"),
             Budget(thirds[axis], 0.0),
         )
     with np.errstate(over="ignore"):  # beyond the largest float: clamped by the search
         distances = np.hypot(scores[:, 0] - center[0], scores[:, 1] - center[1])
-    quantile_radius = durfee_upper_quantile(distances, RADIAL_LEVEL, thirds[2], rng, lower=0.0)
+    quantile_radius = durfee_upper_quantile(distances, RADIAL_LEVEL, thirds[2], noise, lower=0.0)
     ledger.record(
         f"{prefix}: radius",
-        f"Durfee one-sided quantile (level {RADIAL_LEVEL}, lower 0)",
+        noise.label(f"Durfee one-sided quantile (level {RADIAL_LEVEL}, lower 0)"),
         Budget(thirds[2], 0.0),
     )
     return Frame(
@@ -103,6 +105,7 @@ def dp_frame(
     inflate: float = DEFAULT_INFLATE,
     random_state: Any = None,
     accountant: Accountant | None = None,
+    sampler: str = "continuous",
 ) -> Frame:
     """A square private frame for two-dimensional points (pure epsilon-DP).
 
@@ -118,6 +121,9 @@ def dp_frame(
     random_state : None, int, SeedSequence or Generator
     accountant : Accountant, optional
         Charged with (epsilon, 0) before any noise is drawn.
+    sampler : {"continuous", "discrete"}, default "continuous"
+        Noise from numpy's floating-point samplers or exact integer samplers on the operating
+        system's secure random source.
 
     Returns
     -------
@@ -128,6 +134,6 @@ def dp_frame(
         raise ValueError(f"scores must have exactly 2 columns; got {data.shape[1]}.")
     epsilon = check_epsilon(epsilon)
     inflate = check_real(inflate, "inflate", low=0.0, low_inclusive=True)
-    rng = check_random_state(random_state)
+    noise = make_noise(sampler, random_state)
     charge(accountant, Budget(epsilon, 0.0), "dp_frame")
-    return private_frame(data, epsilon, rng, inflate=inflate, labels=(names[0], names[1]))
+    return private_frame(data, epsilon, noise, inflate=inflate, labels=(names[0], names[1]))

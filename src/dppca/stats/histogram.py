@@ -17,6 +17,8 @@ import pandas as pd
 from dppca._validation import check_positive_int
 from dppca.exceptions import EmptyHistogramError
 from dppca.privacy.mechanisms import (
+    Noise,
+    as_noise,
     check_noise_scale,
     gaussian_histogram,
     histogram_gaussian_sigma,
@@ -71,12 +73,16 @@ def cell_index(scores: np.ndarray, frame: Frame, bins: tuple[int, int]) -> np.nd
 
 
 def noise_parameters(
-    methods: tuple[str, ...], epsilon: float, delta: float, calibration: str
+    methods: tuple[str, ...],
+    epsilon: float,
+    delta: float,
+    calibration: str,
+    sampler: str = "continuous",
 ) -> dict[str, float]:
     """The (public) noise parameters of each method, in counts, computed once per release."""
     parameters = {}
     if "add" in methods:
-        sigma = histogram_gaussian_sigma(epsilon, delta, calibration)
+        sigma = histogram_gaussian_sigma(epsilon, delta, calibration, sampler)
         parameters["add_sigma"] = check_noise_scale(sigma, "the additive histogram")
     if "sparse" in methods:
         scale, threshold = stability_parameters(epsilon, delta)
@@ -88,12 +94,12 @@ def noise_parameters(
 def private_probabilities(
     counts: np.ndarray,
     method: str,
-    noise: dict[str, float],
-    rng: np.random.Generator,
+    parameters: dict[str, float],
+    noise: Noise | np.random.Generator,
     *,
     where: str = "",
 ) -> tuple[np.ndarray, float]:
-    """Release ``counts`` by ``method`` with the parameters ``noise``; return the proportions and
+    """Release ``counts`` by ``method`` with ``parameters``; return the proportions and
     the noisy total count (both post-processing of the noisy counts).
 
     ``"add"``: Gaussian on every cell, negatives to 0; an all-zero result raises
@@ -101,7 +107,7 @@ def private_probabilities(
     ``"sparse"``: stability histogram; an all-zero result is returned as zeros (Section 4.2).
     """
     if method == "add":
-        noisy = gaussian_histogram(counts, noise["add_sigma"], rng)
+        noisy = gaussian_histogram(counts, parameters["add_sigma"], as_noise(noise))
         total = float(noisy.sum())
         if total <= 0:
             raise EmptyHistogramError(
@@ -109,7 +115,8 @@ def private_probabilities(
                 "larger epsilon or fewer bins. (Its budget has been spent.)"
             )
         return noisy / total, total
-    noisy = stability_histogram(counts, noise["sparse_scale"], noise["sparse_threshold"], rng)
+    scale, threshold = parameters["sparse_scale"], parameters["sparse_threshold"]
+    noisy = stability_histogram(counts, scale, threshold, as_noise(noise))
     total = float(noisy.sum())
     return (noisy / total if total > 0 else noisy), total
 

@@ -31,6 +31,8 @@ from dppca._validation import (
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS
+from dppca.privacy.mechanisms import SAMPLERS, Noise
+from dppca.privacy.quantiles import check_search_epsilon
 from dppca.stats.directions import (
     LoadingResult,
     check_direction_source,
@@ -217,6 +219,7 @@ def dp_score(
     random_state: Any = None,
     non_private: bool = False,
     accountant: Accountant | None = None,
+    sampler: str = "continuous",
 ) -> ScoreResult:
     """A differentially private 2-D histogram of principal-component scores.
 
@@ -252,6 +255,10 @@ def dp_score(
         Also return :class:`NonPrivateScores` (the raw scores and empirical histograms).
     accountant : Accountant, optional
         Charged with the whole cost (see Notes) before any noise is drawn.
+    sampler : {"continuous", "discrete"}, default "continuous"
+        ``"continuous"``: numpy's floating-point noise (seedable). ``"discrete"``: exact integer
+        noise from the operating system's secure random source, on a public grid for real-valued
+        statistics (see :mod:`dppca.privacy.mechanisms`).
 
     Returns
     -------
@@ -271,13 +278,15 @@ def dp_score(
     X, labels = take_group_column(X, groups)
     data, names = check_data(X)
     n, p = data.shape
-    plan = plan_score(epsilon, delta, bins, method, axes, p, calibration, inflate)
+    plan = plan_score(epsilon, delta, bins, method, axes, p, calibration, inflate, sampler)
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
     codes, levels = encode_groups(labels, n) if labels is not None else (None, None)
     rng = check_random_state(random_state)
     cost = plan.cost if loading_budget is None else plan.cost + Budget(*loading_budget)
-    loading_plan = None if loading_budget is None else plan_loading(data.shape, *loading_budget)
+    loading_plan = None
+    if loading_budget is not None:
+        loading_plan = plan_loading(data.shape, *loading_budget, sampler=plan.sampler)
     charge(accountant, cost, "dp_score")
 
     ledger = PrivacyLedger()
@@ -321,6 +330,7 @@ class ScorePlan:
     frame_epsilon: float
     histogram_epsilon: float
     noise: dict[str, float]
+    sampler: str = "continuous"
 
     @property
     def cost(self) -> Budget:
@@ -340,6 +350,7 @@ class ScorePlan:
             "histogram_epsilon": self.histogram_epsilon,
             "methods": self.methods,
             "calibration": self.calibration,
+            "sampler": self.sampler,
             **self.noise,
             "inflate": self.inflate,
         }
@@ -354,6 +365,7 @@ def plan_score(
     p: int,
     calibration: Any = "analytic",
     inflate: Any = DEFAULT_INFLATE,
+    sampler: Any = "continuous",
 ) -> ScorePlan:
     """Validate a score release's settings and split its budget: frame 0.35 epsilon (no delta),
     each histogram 0.65 epsilon and all of delta."""
@@ -364,8 +376,10 @@ def plan_score(
     axes = check_axes(axes, p)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     inflate = check_real(inflate, "inflate", low=0.0, low_inclusive=True)
+    sampler = check_option(sampler, "sampler", SAMPLERS)
     frame_epsilon, histogram_epsilon = split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE])
-    noise = noise_parameters(methods, histogram_epsilon, delta, calibration)
+    check_search_epsilon(frame_epsilon / 6.0, "the frame's two-sided medians")
+    noise = noise_parameters(methods, histogram_epsilon, delta, calibration, sampler)
     return ScorePlan(
         axes,
         bins,
@@ -377,6 +391,7 @@ def plan_score(
         frame_epsilon,
         histogram_epsilon,
         noise,
+        sampler,
     )
 
 
@@ -401,13 +416,14 @@ def score_release(
     non_private: bool = False,
 ) -> ScoreRelease:
     """The frame and histograms of the scores on ``directions`` (entries go to ``ledger``)."""
+    noise = Noise(plan.sampler, rng)
     n = data.shape[0]
     axes = plan.axes
     scores = project(data, directions[:, [axes[0] - 1, axes[1] - 1]])
     frame = private_frame(
         scores,
         plan.frame_epsilon,
-        rng,
+        noise,
         inflate=plan.inflate,
         labels=plan.axis_labels,
         prefix="score: frame",
@@ -424,11 +440,11 @@ def score_release(
     if codes is None:
         counts = np.bincount(index, minlength=size)
         for name in plan.methods:
-            prob, _ = private_probabilities(counts, name, plan.noise, rng)
+            prob, _ = private_probabilities(counts, name, plan.noise, noise)
             histograms[name] = with_probabilities(cells, prob)
             ledger.record(
                 f"score: histogram ({name})",
-                _MECHANISM_NAMES[name].format(calibration=plan.calibration),
+                noise.label(_MECHANISM_NAMES[name].format(calibration=plan.calibration)),
                 budget,
             )
     else:
@@ -438,7 +454,7 @@ def score_release(
             probabilities, totals = [], np.zeros(len(levels))
             for g, level in enumerate(levels):
                 prob, totals[g] = private_probabilities(
-                    group_counts[g], name, plan.noise, rng, where=f" of group {level!r}"
+                    group_counts[g], name, plan.noise, noise, where=f" of group {level!r}"
                 )
                 by_group[level][name] = with_probabilities(cells, prob)
                 probabilities.append(prob)
@@ -451,7 +467,7 @@ def score_release(
                 group_sizes = estimated_group_sizes(levels, totals, n)
             ledger.record(
                 f"score: histogram ({name}), {len(levels)} groups in parallel",
-                _MECHANISM_NAMES[name].format(calibration=plan.calibration),
+                noise.label(_MECHANISM_NAMES[name].format(calibration=plan.calibration)),
                 budget,
             )
     reference = None

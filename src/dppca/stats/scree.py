@@ -46,9 +46,20 @@ from dppca._validation import (
 from dppca.exceptions import DurfeeStepLimitWarning
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
-from dppca.privacy.calibration import gdp_mu
-from dppca.privacy.mechanisms import check_noise_scale
-from dppca.privacy.quantiles import durfee_signed_quantile, durfee_upper_quantile
+from dppca.privacy.mechanisms import (
+    SAMPLERS,
+    Noise,
+    as_noise,
+    check_noise_scale,
+    gaussian_scale,
+    gaussian_vector,
+    laplace_counts,
+)
+from dppca.privacy.quantiles import (
+    check_search_epsilon,
+    durfee_signed_quantile,
+    durfee_upper_quantile,
+)
 from dppca.stats.directions import (
     LoadingResult,
     check_direction_source,
@@ -123,13 +134,19 @@ def float_factor(m: int) -> float:
     return 1.0 + 4.0 * 2.0**-53 * m
 
 
-def noise_per_width(m: int, k: int, epsilon: float, delta: float) -> float:
-    """``sqrt(k) (1 + 4 u m) / (m mu(epsilon, delta))``: the joint mechanism's noise sd per unit
-    of a component's width (public values only)."""
-    return math.sqrt(k) * float_factor(m) / (m * gdp_mu(epsilon, delta))
+def noise_per_width(
+    m: int, k: int, epsilon: float, delta: float, sampler: str = "continuous"
+) -> float:
+    """The joint mechanism's noise sd per unit of a component's width: the Gaussian mechanism's
+    scale for L2 sensitivity ``sqrt(k) (1 + 4 u m) / m`` (``/ mu(epsilon, delta)`` with the
+    continuous sampler). Public values only."""
+    sensitivity = math.sqrt(k) * float_factor(m) / m
+    return gaussian_scale(sensitivity, k, epsilon, delta, sampler)
 
 
-def width_range(m: int, k: int, epsilon: float, delta: float) -> tuple[float, float]:
+def width_range(
+    m: int, k: int, epsilon: float, delta: float, sampler: str = "continuous"
+) -> tuple[float, float]:
     """The widths (clip levels, winsorizing ranges) whose noise is a normal float and whose sums
     of ``m`` values stay finite: ``[2^-1000, 2^1000] / noise_per_width``, capped at
     ``2^1000 / m``.
@@ -138,7 +155,7 @@ def width_range(m: int, k: int, epsilon: float, delta: float) -> tuple[float, fl
     its lower end for the noise (more noise than needed, never less). Raises ``ValueError`` when
     the range is empty (only for absurd budgets), before any charge.
     """
-    unit = noise_per_width(m, k, epsilon, delta)
+    unit = noise_per_width(m, k, epsilon, delta, sampler)
     with np.errstate(over="ignore"):
         low = float(np.float64(2.0**-1000) / unit)
         high = min(float(np.float64(2.0**1000) / unit), 2.0**1000 / m)
@@ -157,18 +174,23 @@ def joint_gaussian(
     m: int,
     epsilon: float,
     delta: float,
-    rng: np.random.Generator,
+    noise: Noise | np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``base + N(0, diag(sd^2))`` with ``sd_l = w_l sqrt(k) / (m mu(epsilon, delta))`` (times
     :func:`float_factor`), ``w_l`` the width raised to the lower end of :func:`width_range`.
 
-    ``base_l / widths_l`` moves by at most ``1/m`` per component when one pair changes (times
+    ``base_l / w_l`` moves by at most ``1/m`` per component when one pair changes (times
     :func:`float_factor` for the computed means), so the scaled vector has L2 sensitivity
-    ``sqrt(k) / m``: Gaussian noise of that over ``mu`` is ``mu``-GDP, hence (epsilon, delta)-DP.
+    ``sqrt(k) / m``: Gaussian noise of that over ``mu`` is ``mu``-GDP, hence (epsilon, delta)-DP
+    (with the discrete sampler: discrete Gaussian noise on a grid, accounted by zCDP).
     """
-    low, _ = width_range(m, len(base), epsilon, delta)
-    sd = np.maximum(widths, low) * noise_per_width(m, len(base), epsilon, delta)
-    return base + rng.standard_normal(len(base)) * sd, sd
+    noise = as_noise(noise)
+    k = len(base)
+    low, _ = width_range(m, k, epsilon, delta, noise.sampler)
+    widths = np.maximum(widths, low)
+    sensitivity = math.sqrt(k) * float_factor(m) / m
+    scaled, scaled_sd = gaussian_vector(base / widths, sensitivity, epsilon, delta, noise)
+    return scaled * widths, widths * scaled_sd
 
 
 def antitonic(values: np.ndarray) -> np.ndarray:
@@ -188,7 +210,7 @@ def proportions(values: np.ndarray) -> np.ndarray:
     return values / total
 
 
-def _clipped(W, epsilon, delta, rng, control, ledger, label):
+def _clipped(W, epsilon, delta, noise, control, ledger, label):
     m, k = W.shape
     details: dict[str, Any] = {}
     if isinstance(control["C_clip"], str):
@@ -203,17 +225,18 @@ def _clipped(W, epsilon, delta, rng, control, ledger, label):
             warnings.simplefilter("always", DurfeeStepLimitWarning)
             for column in range(k):
                 log_level = durfee_signed_quantile(
-                    logs[:, column], control["clip_level"], each, rng, beta=control["clip_beta"]
+                    logs[:, column], control["clip_level"], each, noise, beta=control["clip_beta"]
                 )
                 log_level = _round_up_negative(log_level, control["clip_beta"])
                 levels[column] = math.exp(min(max(log_level, -_LOG_CAP), _LOG_CAP))
         _summarise_capped(caught, label)
         clips = np.clip(
-            control["clip_multiplier"] * levels, *width_range(m, k, mean_epsilon, delta)
+            control["clip_multiplier"] * levels,
+            *width_range(m, k, mean_epsilon, delta, noise.sampler),
         )
         ledger.record(
             f"{label}: clip levels of {k} components",
-            f"Durfee two-sided quantiles of log W (level {control['clip_level']:g})",
+            noise.label(f"Durfee two-sided quantiles of log W (level {control['clip_level']:g})"),
             Budget(quantile_epsilon, 0.0),
         )
         details["clip_levels"] = clips
@@ -221,8 +244,8 @@ def _clipped(W, epsilon, delta, rng, control, ledger, label):
         mean_epsilon = epsilon
         clips = control["C_clip"]
     base = column_means(np.minimum(W, clips))
-    values, sd = joint_gaussian(base, np.broadcast_to(clips, (k,)), m, mean_epsilon, delta, rng)
-    ledger.record(f"{label}: clipped means", "joint Gaussian (GDP)", Budget(mean_epsilon, delta))
+    values, sd = joint_gaussian(base, np.broadcast_to(clips, (k,)), m, mean_epsilon, delta, noise)
+    ledger.record(f"{label}: clipped means", _joint_name(noise), Budget(mean_epsilon, delta))
     details["noise_sd"] = sd
     return values, details
 
@@ -237,10 +260,10 @@ def _round_up_negative(value: float, beta: float) -> float:
     return -math.expm1((step - 1) * math.log(beta))
 
 
-def _pmwm(W, epsilon, delta, rng, control, ledger, label):
+def _pmwm(W, epsilon, delta, noise, control, ledger, label):
     m, k = W.shape
     if control["split_mode"]:
-        order = rng.permutation(m)
+        order = noise.rng.permutation(m)
         quantile_rows, mean_rows = order[: m // 2], order[m // 2 :]
     else:
         quantile_rows = mean_rows = np.arange(m)
@@ -254,7 +277,7 @@ def _pmwm(W, epsilon, delta, rng, control, ledger, label):
         warnings.simplefilter("always", DurfeeStepLimitWarning)
         for column in range(k):
             low, high = (
-                durfee_upper_quantile(W_q[:, column], level, each, rng, beta=control["beta"])
+                durfee_upper_quantile(W_q[:, column], level, each, noise, beta=control["beta"])
                 for level in (trim, 1.0 - trim)
             )
             low, high = min(max(low, a), b), min(max(high, a), b)
@@ -262,19 +285,19 @@ def _pmwm(W, epsilon, delta, rng, control, ledger, label):
     _summarise_capped(caught, label)
     ledger.record(
         f"{label}: winsorizing quantiles of {k} components",
-        f"Durfee one-sided quantiles (levels {trim:.3g}, {1 - trim:.3g})",
+        noise.label(f"Durfee one-sided quantiles (levels {trim:.3g}, {1 - trim:.3g})"),
         Budget(quantile_epsilon, 0.0),
     )
     base = column_means(np.clip(W_m, lows, highs))
-    values, sd = joint_gaussian(base, highs - lows, len(W_m), mean_epsilon, delta, rng)
-    ledger.record(f"{label}: winsorized means", "joint Gaussian (GDP)", Budget(mean_epsilon, delta))
+    values, sd = joint_gaussian(base, highs - lows, len(W_m), mean_epsilon, delta, noise)
+    ledger.record(f"{label}: winsorized means", _joint_name(noise), Budget(mean_epsilon, delta))
     return values, {"lower": lows, "upper": highs, "trim": trim, "noise_sd": sd}
 
 
-def _private_scale(values, epsilon, rng, k_min, k_max, blocks):
+def _private_scale(values, epsilon, noise, k_min, k_max, blocks):
     """Dyadic private scale of a column (Yu, Ren and Zhou 2024): block medians of squared
     half-differences placed in bins ``2^k_min .. 2^k_max``, Laplace(2/epsilon) counts, argmax."""
-    shuffled = values[rng.permutation(len(values))]
+    shuffled = values[noise.rng.permutation(len(values))]
     half = len(shuffled) // 2
     with np.errstate(over="ignore", invalid="ignore"):
         squares = (shuffled[1 : 2 * half : 2] - shuffled[0 : 2 * half : 2]) ** 2 / 2.0
@@ -289,7 +312,7 @@ def _private_scale(values, epsilon, rng, k_min, k_max, blocks):
     positive = np.asarray(medians) > 0
     exponents[positive] = np.clip(np.floor(np.log2(np.asarray(medians)[positive])), k_min, k_max)
     counts = np.bincount(exponents - k_min, minlength=k_max - k_min + 1).astype(float)
-    noisy = np.maximum(counts + rng.laplace(0.0, 2.0 / epsilon, size=len(counts)), 0.0)
+    noisy = np.maximum(laplace_counts(counts, 2.0 / epsilon, noise), 0.0)
     return 2.0 ** (k_min + int(np.argmax(noisy)))
 
 
@@ -302,17 +325,26 @@ def _huber_thresholds(scales, m: int, k: int, descent_epsilon: float):
     return np.sqrt(scales) * math.sqrt(descent_epsilon / k * m / denominator)
 
 
-def _huber_noise(scales, m: int, k: int, descent_epsilon: float, delta: float, control):
-    """Noise sd of each gradient step: ``2 eta0 threshold sqrt(k T) (1 + 4um) / (m mu)``."""
-    steps = control["T"] if control["T"] is not None else math.ceil(math.log(m))
+def _huber_noise(
+    scales, m: int, k: int, descent_epsilon: float, delta: float, control, sampler="continuous"
+):
+    """Noise sd of each gradient step: ``2 eta0 threshold`` times the Gaussian scale of one of
+    ``T`` steps with L2 sensitivity ``sqrt(k) (1 + 4um) / m`` (continuous:
+    ``sqrt(k T) (1 + 4um) / (m mu)``)."""
+    steps = _huber_steps(control, m)
     thresholds = _huber_thresholds(scales, m, k, descent_epsilon)
-    mu = gdp_mu(descent_epsilon, delta)
-    return 2.0 * control["eta0"] * thresholds * math.sqrt(k * steps) * float_factor(m) / (m * mu)
+    sensitivity = math.sqrt(k) * float_factor(m) / m
+    unit = gaussian_scale(sensitivity, k, descent_epsilon, delta, sampler, compositions=steps)
+    return 2.0 * control["eta0"] * thresholds * unit
 
 
-def _huber(W, epsilon, delta, rng, control, ledger, label):
+def _huber_steps(control, m: int) -> int:
+    return control["T"] if control["T"] is not None else math.ceil(math.log(m))
+
+
+def _huber(W, epsilon, delta, noise, control, ledger, label):
     m, k = W.shape
-    steps = control["T"] if control["T"] is not None else math.ceil(math.log(m))
+    steps = _huber_steps(control, m)
     blocks = control["M"] if control["M"] is not None else math.floor(math.sqrt(m / 2))
     scale_epsilon, descent_epsilon = split_epsilon(
         epsilon, [control["m2_frac"], 1.0 - control["m2_frac"]]
@@ -322,7 +354,7 @@ def _huber(W, epsilon, delta, rng, control, ledger, label):
             _private_scale(
                 W[:, column],
                 scale_epsilon / k,
-                rng,
+                noise,
                 control["k_min_m2"],
                 control["k_max_m2"],
                 max(blocks, 1),
@@ -332,19 +364,30 @@ def _huber(W, epsilon, delta, rng, control, ledger, label):
     )
     ledger.record(
         f"{label}: private scales of {k} components",
-        "Laplace dyadic histogram of block medians",
+        noise.label("Laplace dyadic histogram of block medians"),
         Budget(scale_epsilon, 0.0),
     )
     thresholds = _huber_thresholds(scales, m, k, descent_epsilon)
-    sd = _huber_noise(scales, m, k, descent_epsilon, delta, control)
+    sd = _huber_noise(scales, m, k, descent_epsilon, delta, control, noise.sampler)
     theta = np.full(k, float(control["mu0"]))
+    sensitivity = math.sqrt(k) * float_factor(m) / m
+    width = 2.0 * control["eta0"] * thresholds  # a step moves by at most width / m per pair
     for _ in range(steps):
         gradient = column_means(np.clip(W - theta, -thresholds, thresholds))
-        step = theta + control["eta0"] * gradient + rng.standard_normal(k) * sd
+        scaled, _ = gaussian_vector(
+            control["eta0"] * gradient / width,
+            sensitivity,
+            descent_epsilon,
+            delta,
+            noise,
+            compositions=steps,
+        )
+        step = theta + scaled * width
         theta = np.maximum(step, 0.0)  # each iterate is projected onto [0, inf)
+    composition = "zCDP" if noise.discrete else "GDP"
     ledger.record(
         f"{label}: Huber gradient descent ({steps} steps)",
-        "noisy clipped gradients (GDP composition)",
+        noise.label(f"noisy clipped gradients ({composition} composition)"),
         Budget(descent_epsilon, delta),
     )
     # The last noisy step before its projection is the mechanism's output.
@@ -352,6 +395,12 @@ def _huber(W, epsilon, delta, rng, control, ledger, label):
 
 
 _ESTIMATORS = {"clipped": _clipped, "pmwm": _pmwm, "huber": _huber}
+
+
+def _joint_name(noise: Noise) -> str:
+    return noise.label(
+        "joint discrete Gaussian (zCDP)" if noise.discrete else "joint Gaussian (GDP)"
+    )
 
 
 def _summarise_capped(caught, label) -> None:
@@ -436,34 +485,42 @@ HUBER_EXPONENT_LIMIT = 1000
 
 
 def check_scree_plan(
-    method: str, control: dict[str, Any], n: int, k: int, epsilon: float, delta: float
+    method: str,
+    control: dict[str, Any],
+    n: int,
+    k: int,
+    epsilon: float,
+    delta: float,
+    sampler: str = "continuous",
 ) -> None:
     """Checks that need the data's size and the budget, run before any charge: each method's
     least number of pairs (Huber 4; PMWM with split_mode 2), and noise scales that are normal
     floats for every value the private steps can produce (public clip levels and bounds must
     lie in :func:`width_range`)."""
+    check_option(sampler, "sampler", SAMPLERS)
     pairs = 2 if method == "pmwm" and control["split_mode"] else MIN_PAIRS[method]
     if n // 2 < pairs:
         raise ValueError(f"Scree method {method!r} needs at least {2 * pairs} rows; got {n}.")
     m = n // 2
     if method == "clipped":
         if isinstance(control["C_clip"], str):
-            mean_epsilon = split_epsilon(
-                epsilon, [control["clip_share"], 1 - control["clip_share"]]
-            )
-            width_range(m, k, mean_epsilon[1], delta)
+            share = control["clip_share"]
+            quantile_epsilon, mean_epsilon = split_epsilon(epsilon, [share, 1 - share])
+            check_search_epsilon(quantile_epsilon / (2 * k), "the scree's clip-level searches")
+            width_range(m, k, mean_epsilon, delta, sampler)
             return
-        low, high = width_range(m, k, epsilon, delta)
+        low, high = width_range(m, k, epsilon, delta, sampler)
         _check_widths("C_clip", control["C_clip"], low, high)
     elif method == "pmwm":
         rows = m - m // 2 if control["split_mode"] else m
-        low, high = width_range(rows, k, epsilon / 2.0, delta)
+        check_search_epsilon(epsilon / (4 * k), "the scree's winsorizing searches")
+        low, high = width_range(rows, k, epsilon / 2.0, delta, sampler)
         _check_widths("b", control["b"], 0.0, high)
     else:
         _, descent_epsilon = split_epsilon(epsilon, [control["m2_frac"], 1 - control["m2_frac"]])
         check_noise_scale(2.0 * k / (epsilon * control["m2_frac"]), "Huber's private scale")
         for exponent in (control["k_min_m2"], control["k_max_m2"]):
-            sd = _huber_noise(2.0**exponent, m, k, descent_epsilon, delta, control)
+            sd = _huber_noise(2.0**exponent, m, k, descent_epsilon, delta, control, sampler)
             check_noise_scale(sd, f"Huber's gradient steps at scale 2^{exponent}")
 
 
@@ -513,10 +570,12 @@ def scree_release(
     *,
     mono: bool = True,
     label: str = "scree",
+    sampler: str = "continuous",
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Release the scree of scores ``Y`` (n x k) by one method; entries go to ``ledger``."""
+    noise = Noise(sampler, rng)
     W = paired_squares(Y, rng)
-    raw, details = _ESTIMATORS[method](W, epsilon, delta, rng, control, ledger, label)
+    raw, details = _ESTIMATORS[method](W, epsilon, delta, noise, control, ledger, label)
     details["raw"] = raw
     values = antitonic(raw) if mono else np.maximum(raw, 0.0)
     return values, details
@@ -599,6 +658,7 @@ def dp_scree(
     random_state: Any = None,
     non_private: bool = False,
     accountant: Accountant | None = None,
+    sampler: str = "continuous",
 ) -> ScreeResult:
     """Differentially private scree: variances along the first ``k`` private directions.
 
@@ -631,6 +691,10 @@ def dp_scree(
         Also return :class:`NonPrivateScree` references.
     accountant : Accountant, optional
         Charged with the whole cost before any noise is drawn.
+    sampler : {"continuous", "discrete"}, default "continuous"
+        ``"continuous"``: numpy's floating-point noise (seedable). ``"discrete"``: exact integer
+        noise from the operating system's secure random source, on a public grid for real-valued
+        statistics (see :mod:`dppca.privacy.mechanisms`).
 
     Returns
     -------
@@ -653,8 +717,9 @@ def dp_scree(
     delta = check_delta(delta)
     methods = check_choices(method, "method", SCREE_METHODS)
     controls = split_controls(methods, control, k)
+    sampler = check_option(sampler, "sampler", SAMPLERS)
     for name in methods:
-        check_scree_plan(name, controls[name], n, k, epsilon, delta)
+        check_scree_plan(name, controls[name], n, k, epsilon, delta, sampler)
     mono = check_bool(mono, "mono")
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
@@ -663,7 +728,7 @@ def dp_scree(
     loading_plan = None
     if loading_budget is not None:
         cost = cost + Budget(*loading_budget)
-        loading_plan = plan_loading(data.shape, *loading_budget)
+        loading_plan = plan_loading(data.shape, *loading_budget, sampler=sampler)
     charge(accountant, cost, "dp_scree")
 
     ledger = PrivacyLedger()
@@ -673,10 +738,19 @@ def dp_scree(
         ledger.extend(loading.privacy)
         given = loading.directions
     Y = project(data, given[:, :k])
-    values, pve, settings = {}, {}, {"mono": mono, "controls": controls}
+    values, pve, settings = {}, {}, {"mono": mono, "controls": controls, "sampler": sampler}
     for name in methods:
         values[name], settings[name] = scree_release(
-            Y, name, controls[name], epsilon, delta, rng, ledger, mono=mono, label=f"scree ({name})"
+            Y,
+            name,
+            controls[name],
+            epsilon,
+            delta,
+            rng,
+            ledger,
+            mono=mono,
+            label=f"scree ({name})",
+            sampler=sampler,
         )
         pve[name] = proportions(values[name])
     return ScreeResult(
