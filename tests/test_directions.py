@@ -57,7 +57,7 @@ def test_paper_mechanism_warns_for_epsilon_at_least_one():
 
 def test_default_sigma_is_about_055_of_the_papers():
     X, _ = _spiked(300)
-    ours = dp_loading(X, 1.0, 1e-5, random_state=0).sigma
+    ours = dp_loading(X, 1.0, 1e-5, random_state=0, sampler="continuous").sigma
     with pytest.warns(PrivacyWarning):
         paper = dp_loading(X, 1.0, 1e-5, mechanism="paper", random_state=0).sigma
     tight = 2 * math.sqrt(2) / 300 + 2 * _error_bound(X)  # plus the kernel's float term
@@ -137,7 +137,9 @@ def test_ledger_records_the_release():
 
 def test_auto_radius_spends_ten_percent_and_stays_within_budget():
     X, _ = _spiked(3000, seed=6)
-    result = dp_loading(X, 1.0, 1e-6, transform="winsorized", radius="auto", random_state=1)
+    result = dp_loading(
+        X, 1.0, 1e-6, transform="winsorized", radius="auto", random_state=1, sampler="continuous"
+    )
     radius_entry, kendall_entry = result.privacy.entries
     assert radius_entry.epsilon == pytest.approx(0.1)
     assert radius_entry.delta == 0.0
@@ -281,7 +283,7 @@ def test_release_of_a_precomputed_kendall_matrix_is_dp_loading_exactly(mechanism
 
     X, _ = _spiked(300)
     kwargs = {"mechanism": "paper"} if mechanism == "paper" else {}
-    expected = dp_loading(X, 0.7, 1e-5, random_state=11, **kwargs)
+    expected = dp_loading(X, 0.7, 1e-5, random_state=11, sampler="continuous", **kwargs)
     settings = ("paper", "classical") if mechanism == "paper" else ("tight", "analytic")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyWarning)

@@ -141,14 +141,14 @@ def test_discrete_releases_are_recorded_reproducible_with_a_seed_and_fresh_witho
     X = np.random.default_rng(1).standard_normal((400, 4)) * [3, 2, 1, 1]
     first = dppca.dp_pca(X, 3.0, 1e-6, bins=5, sampler="discrete", random_state=4)
     again = dppca.dp_pca(X, 3.0, 1e-6, bins=5, sampler="discrete", random_state=4)
-    fresh = dppca.dp_pca(X, 3.0, 1e-6, bins=5, sampler="discrete")
+    fresh = dppca.dp_pca(X, 3.0, 1e-6, bins=5)  # the default sampler, fresh entropy
     assert np.array_equal(first.directions, again.directions)
     assert not np.array_equal(first.directions, fresh.directions)
     assert all(entry.mechanism.endswith("[discrete, secure]") for entry in first.privacy)
     assert first.settings["sampler"] == "discrete"
     assert first.privacy.total.epsilon <= 3.0
-    continuous = dppca.dp_loading(X, 1.0, 1e-6, random_state=0)
-    discrete = dppca.dp_loading(X, 1.0, 1e-6, random_state=0, sampler="discrete")
+    continuous = dppca.dp_loading(X, 1.0, 1e-6, random_state=0, sampler="continuous")
+    discrete = dppca.dp_loading(X, 1.0, 1e-6, random_state=0)  # the default
     assert 1.0 < discrete.sigma / continuous.sigma < 1.1
     assert dppca.dp_quantile(X[:, 0], 0.5, 1.0, sampler="discrete", random_state=0).privacy
 
@@ -157,7 +157,7 @@ def test_discrete_releases_are_recorded_reproducible_with_a_seed_and_fresh_witho
     "call",
     [
         lambda X: dppca.dp_loading(X, 1.0, 1e-6, sampler="exact"),
-        lambda X: dppca.dp_pca(X, 1.0, 1e-6, sampler=None),
+        lambda X: dppca.dp_pca(X, 1.0, 1e-6, sampler=3),
         lambda X: dppca.dp_score(X, 1.0, 1e-6, bins=3, directions=np.eye(3), sampler="gauss"),
         lambda X: dppca.DPPCA(sampler="x").fit(X),
     ],
@@ -166,3 +166,19 @@ def test_unknown_samplers_are_refused_by_name(call):
     X = np.random.default_rng(0).standard_normal((30, 3))
     with pytest.raises((ValueError, TypeError), match="sampler must be one of"):
         call(X)
+
+
+def test_the_default_is_discrete_except_for_the_papers_classical_gaussian():
+    X = np.random.default_rng(0).standard_normal((300, 3))
+    assert dppca.dp_loading(X, 0.5, 1e-6, random_state=0).settings["sampler"] == "discrete"
+    paper = dppca.dp_loading(X, 0.5, 1e-6, mechanism="paper", random_state=0)
+    assert paper.settings["sampler"] == "continuous"  # the R package's mechanism, exactly
+    assert paper.sigma == 4 * math.sqrt(2 * math.log(1.25e6)) / (300 * 0.5)
+    with pytest.raises(ValueError, match=r"calibration='classical'.*sampler='continuous'"):
+        dppca.dp_loading(X, 0.5, 1e-6, calibration="classical", sampler="discrete")
+    assert (
+        dppca.DPPCA(random_state=0)
+        .fit(X)
+        .privacy_ledger_.entries[0]
+        .mechanism.endswith("[discrete, secure]")
+    )

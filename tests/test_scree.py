@@ -88,6 +88,7 @@ def _standardised_noise(method, control, epsilon, draws=600):
             mono=False,
             control=control,
             random_state=seed,
+            sampler="continuous",
         )
         details = result.settings[method]
         W = _reproduce_pairs(X, rotation, 3, seed)
@@ -124,20 +125,43 @@ def test_small_epsilon_noise_has_the_calibrated_sd(method, control):
 def test_recorded_noise_follows_the_formulas():
     X, rotation = _gaussian(1000, seed=5, scales=(3.0, 2.0, 1.0))
     clipped = dp_scree(
-        X, 3, 0.5, 1e-6, directions=rotation, random_state=0, control={"C_clip": [30.0, 20.0, 10.0]}
+        X,
+        3,
+        0.5,
+        1e-6,
+        directions=rotation,
+        random_state=0,
+        control={"C_clip": [30.0, 20.0, 10.0]},
+        sampler="continuous",
     )
     m = 500
     expected = np.array([30.0, 20.0, 10.0]) * math.sqrt(3) / (m * gdp_mu(0.5, 1e-6))
     assert np.allclose(clipped.settings["clipped"]["noise_sd"], expected, rtol=1e-12)
     assert clipped.privacy.total == Budget(0.5, 1e-6)  # public clip levels: no quantile spend
     pmwm = dp_scree(
-        X, 3, 0.5, 1e-6, method="pmwm", directions=rotation, random_state=0, control=PMWM
+        X,
+        3,
+        0.5,
+        1e-6,
+        method="pmwm",
+        directions=rotation,
+        random_state=0,
+        control=PMWM,
+        sampler="continuous",
     )
     details = pmwm.settings["pmwm"]
     widths = details["upper"] - details["lower"]
     assert np.allclose(details["noise_sd"], widths * math.sqrt(3) / (m * gdp_mu(0.25, 1e-6)))
     huber = dp_scree(
-        X, 3, 0.5, 1e-6, method="huber", directions=rotation, random_state=0, control=HUBER
+        X,
+        3,
+        0.5,
+        1e-6,
+        method="huber",
+        directions=rotation,
+        random_state=0,
+        control=HUBER,
+        sampler="continuous",
     )
     details = huber.settings["huber"]
     mu = gdp_mu(0.5 * 0.75, 1e-6)

@@ -164,7 +164,9 @@ def _scenarios() -> dict[str, Scenario]:
     kendall_data = (far, far_prime)
 
     def kendall(which, epsilon, rng):
-        released = dp_loading(kendall_data[which], epsilon, 1e-3, random_state=rng).kendall
+        released = dp_loading(
+            kendall_data[which], epsilon, 1e-3, random_state=rng, sampler="continuous"
+        ).kendall
         return released[0, 0] - released[1, 1]
 
     # One row at 1e200 among rows at 1e-200, against the same rows with that one replaced by a
@@ -181,7 +183,9 @@ def _scenarios() -> dict[str, Scenario]:
     direction /= np.linalg.norm(direction)
 
     def mixed(which, epsilon, rng):
-        released = dp_loading(mixed_data[which], epsilon, 1e-3, random_state=rng).kendall
+        released = dp_loading(
+            mixed_data[which], epsilon, 1e-3, random_state=rng, sampler="continuous"
+        ).kendall
         return float(np.sum(released * direction))
 
     values = np.r_[np.full(10, 1.0), np.full(10, 100.0)]
@@ -251,6 +255,7 @@ def _scenarios() -> dict[str, Scenario]:
                 mono=False,
                 control=controls[method],
                 random_state=rng,
+                sampler="continuous",
             )
             return float(result.settings[method]["raw"][0])
 
@@ -270,13 +275,16 @@ def _scenarios() -> dict[str, Scenario]:
             mono=False,
             control=huber_control,
             random_state=rng,
+            sampler="continuous",
         )
         return float(result.settings["huber"]["raw"][0])
 
     pca_data = (np.c_[far, np.zeros(n)], np.c_[far_prime, np.zeros(n)])
 
     def pipeline(which, epsilon, rng):
-        result = dp_pca(pca_data[which], epsilon, 3e-3, bins=2, k=2, random_state=rng)
+        result = dp_pca(
+            pca_data[which], epsilon, 3e-3, bins=2, k=2, random_state=rng, sampler="continuous"
+        )
         return result.directions[0, 0] ** 2
 
     return {

@@ -72,8 +72,7 @@ def _parser() -> _Parser:
     run.add_argument("--seed", type=int, help="random seed (for research only)")
     run.add_argument(
         "--sampler",
-        default="continuous",
-        help="continuous (default) or discrete: exact integer noise from the OS's secure source",
+        help="discrete (default): exact integer noise on a secure stream; continuous: floats",
     )
     run.add_argument(
         "--nonprivate-reference",
@@ -225,7 +224,7 @@ def _demo(args: argparse.Namespace) -> Path:
         nonprivate_reference=True,
         out=args.out,
         overwrite=args.overwrite,
-        sampler="continuous",
+        sampler=None,
     )
     return _release(
         genotypes,

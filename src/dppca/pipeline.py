@@ -29,7 +29,7 @@ from dppca._validation import (
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.calibration import CALIBRATIONS
-from dppca.privacy.mechanisms import SAMPLERS
+from dppca.privacy.mechanisms import resolve_sampler
 from dppca.stats.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
 from dppca.stats.directions import (
     align_columns,
@@ -519,7 +519,7 @@ def dp_pca(
     non_private: bool = False,
     random_state: Any = None,
     accountant: Accountant | None = None,
-    sampler: str = "continuous",
+    sampler: str | None = None,
 ) -> DPPCAResult:
     """Differentially private PCA: directions, scree and score histogram in one release.
 
@@ -557,10 +557,12 @@ def dp_pca(
     random_state : None, int, SeedSequence or Generator
     accountant : Accountant, optional
         Charged with the total before any noise is drawn.
-    sampler : {"continuous", "discrete"}, default "continuous"
-        ``"continuous"``: numpy's floating-point noise (seedable). ``"discrete"``: exact integer
-        noise from the operating system's secure random source, on a public grid for real-valued
-        statistics (see :mod:`dppca.privacy.mechanisms`).
+    sampler : {"discrete", "continuous"} or None, default None
+        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
+        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
+        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
+        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
+        through its low bits (Mironov 2012); for studies, not for publication.
 
     Returns
     -------
@@ -603,7 +605,8 @@ def dp_pca(
     scree = check_option(scree, "scree", SCREE_METHODS)
     score = check_option(score, "score", HISTOGRAM_METHODS)
     control = check_scree_control(scree, scree_control, k)
-    sampler = check_option(sampler, "sampler", SAMPLERS)
+    calibration = check_option(calibration, "calibration", CALIBRATIONS)
+    sampler = resolve_sampler(sampler, calibration)
     check_scree_plan(
         scree, control, n, k, budgets["scree"].epsilon, budgets["scree"].delta, sampler
     )

@@ -61,7 +61,9 @@ def test_group_sizes_are_noisy_estimates_not_exact_counts(tmp_path):
     for level, size in exact.items():
         seen = {estimate[level] for estimate in estimates}
         assert len(seen) > 1, f"{level}: the same size under every seed: {seen}"
-        assert all(abs(value - size) < 0.5 * size for value in seen)  # sparse: a coarse estimate
+        # Coarse (the sparse histogram drops cells below its threshold, sometimes all of a small
+        # group's) but centred on the truth.
+        assert abs(np.median([estimate[level] for estimate in estimates]) - size) < 0.3 * size
         assert all(sum(estimate.values()) == len(labels) for estimate in estimates)
     # The report and the synthetic points follow the estimates; no exact count is written.
     result = dppca.dp_pca(X, 3.0, 1e-6, bins=6, groups=labels, random_state=0)

@@ -184,12 +184,30 @@ def zcdp_delta(rho: float, epsilon: float) -> float:
             low = middle
         else:
             high = middle
-    return min(math.exp(_log_zcdp_delta_at(high, rho, epsilon)), 1.0)
+    return math.exp(min(_log_zcdp_delta_at(high, rho, epsilon), 0.0))
+
+
+#: The range searched for ``rho``: budgets beyond it give noise scales that are refused anyway.
+_RHO_RANGE = (1e-300, 1e300)
 
 
 def zcdp_rho(epsilon: float, delta: float) -> float:
     """The largest ``rho`` such that ``rho``-zCDP implies (epsilon, delta)-DP (on the safe side:
-    its delta is at most the requested one)."""
+    its delta is at most the requested one), within ``[1e-300, 1e300]``: an absurd budget gets
+    an end of that range, whose noise scale the mechanisms then refuse."""
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    return _bisect_log(lambda rho: zcdp_delta(rho, epsilon) <= delta, 1.0, satisfied_below=True)
+    low, high = _RHO_RANGE
+    if zcdp_delta(high, epsilon) <= delta:
+        return high
+    if zcdp_delta(low, epsilon) > delta:
+        return low
+    while high / low > 1.0 + _RELATIVE_TOLERANCE:  # bisection on log rho; low stays satisfied
+        middle = math.sqrt(low) * math.sqrt(high)
+        if middle in (low, high):
+            break
+        if zcdp_delta(middle, epsilon) <= delta:
+            low = middle
+        else:
+            high = middle
+    return low

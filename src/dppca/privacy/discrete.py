@@ -157,11 +157,13 @@ def rational_at_most(value: float, bits: int = 40) -> Fraction:
 
 
 def gaussian_integers(source: SecureBits, variance: Fraction, size: int) -> np.ndarray:
-    """``size`` independent discrete Gaussians with variance parameter ``variance``."""
-    return np.array([discrete_gaussian(source, variance) for _ in range(size)], dtype=np.int64)
+    """``size`` independent discrete Gaussians with variance parameter ``variance``, as floats
+    (exact below ``2^53``; beyond, the release is pure noise and rounding it is harmless)."""
+    return np.array([float(discrete_gaussian(source, variance)) for _ in range(size)])
 
 
 def laplace_integers(source: SecureBits, scale: Fraction, size: int) -> np.ndarray:
-    """``size`` independent discrete Laplace variables with ``P(y) ∝ exp(-|y| / scale)``."""
+    """``size`` independent discrete Laplace variables with ``P(y) ∝ exp(-|y| / scale)``, as
+    floats."""
     a, b = scale.denominator, scale.numerator
-    return np.array([discrete_laplace(source, a, b) for _ in range(size)], dtype=np.int64)
+    return np.array([float(discrete_laplace(source, a, b)) for _ in range(size)])

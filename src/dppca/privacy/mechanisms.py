@@ -93,10 +93,25 @@ class Noise:
         return f"{mechanism} [discrete, secure]" if self.discrete else mechanism
 
 
-def make_noise(sampler: Any, random_state: Any) -> Noise:
-    """Validate ``sampler`` and ``random_state`` and build the noise source."""
+def resolve_sampler(sampler: Any, calibration: str = "analytic") -> str:
+    """The sampler of a release: ``None`` (the default) is ``"discrete"``, except with the
+    classical calibration (the paper's floating-point Gaussian), which is ``"continuous"`` by
+    definition; an explicit ``"discrete"`` with the classical calibration is refused."""
+    if sampler is None:
+        return "continuous" if calibration == "classical" else "discrete"
     sampler = check_option(sampler, "sampler", SAMPLERS)
-    return Noise(sampler, check_random_state(random_state))
+    if sampler == "discrete" and calibration == "classical":
+        raise ValueError(
+            "calibration='classical' (the paper's floating-point Gaussian) applies to "
+            "sampler='continuous'; the discrete sampler is calibrated by zero-concentrated DP. "
+            "Pass sampler='continuous' or calibration='analytic'."
+        )
+    return sampler
+
+
+def make_noise(sampler: Any, random_state: Any) -> Noise:
+    """Validate ``sampler`` (None: discrete) and ``random_state`` and build the noise source."""
+    return Noise(resolve_sampler(sampler), check_random_state(random_state))
 
 
 def as_noise(source: Noise | np.random.Generator) -> Noise:

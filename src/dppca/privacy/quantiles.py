@@ -243,7 +243,7 @@ def dp_quantile(
     max_steps: int = DEFAULT_MAX_STEPS,
     random_state: Any = None,
     accountant: Accountant | None = None,
-    sampler: str = "continuous",
+    sampler: str | None = None,
 ) -> PrivateQuantile:
     """Differentially private quantile with no bounds on the data (Durfee 2023).
 
@@ -270,9 +270,12 @@ def dp_quantile(
     random_state : None, int, SeedSequence or Generator
     accountant : Accountant, optional
         Charged with (epsilon, 0) before any noise is drawn.
-    sampler : {"continuous", "discrete"}, default "continuous"
-        ``"discrete"``: one-sided geometric noise from the operating system's secure random
-        source instead of floating-point exponentials (see :mod:`dppca.privacy.mechanisms`).
+    sampler : {"discrete", "continuous"} or None, default None
+        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
+        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
+        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
+        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
+        through its low bits (Mironov 2012); for studies, not for publication.
 
     Returns
     -------

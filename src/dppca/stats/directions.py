@@ -30,13 +30,13 @@ from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import (
-    SAMPLERS,
     Noise,
     as_noise,
     check_noise_scale,
     from_vecd,
     gaussian_scale,
     gaussian_vector,
+    resolve_sampler,
     to_vecd,
 )
 from dppca.privacy.quantiles import (
@@ -336,7 +336,7 @@ def dp_loading(
     random_state: Any = None,
     non_private: bool = False,
     accountant: Accountant | None = None,
-    sampler: str = "continuous",
+    sampler: str | None = None,
 ) -> LoadingResult:
     """Differentially private principal directions (g-DPPCA).
 
@@ -379,11 +379,12 @@ def dp_loading(
         Also compute non-private references (:class:`NonPrivateLoading`). They are not private.
     accountant : Accountant, optional
         Charged with (epsilon, delta) after validation, before any noise is drawn.
-    sampler : {"continuous", "discrete"}, default "continuous"
-        ``"continuous"``: numpy's floating-point Gaussian noise (seedable). ``"discrete"``: the
-        matrix is rounded to a public grid and gets exact discrete Gaussian noise from the
-        operating system's secure random source, accounted by zero-concentrated DP (about 8 %
-        more noise at the same budget); use it for releases that will be published.
+    sampler : {"discrete", "continuous"} or None, default None
+        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
+        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
+        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
+        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
+        through its low bits (Mironov 2012); for studies, not for publication.
 
     Returns
     -------
@@ -397,8 +398,9 @@ def dp_loading(
     ``epsilon_K = (1 - radius_share) epsilon``. Every release is in ``result.privacy``.
 
     The sensitivity includes twice the kernel's proven floating-point error bound, so the
-    guarantee covers the matrix actually computed. With the default sampler the noise itself is
-    drawn in floating point ("idealized numerics"); ``sampler="discrete"`` removes that gap.
+    guarantee covers the matrix actually computed. The default (discrete) sampler draws exact
+    integer noise on a grid; ``sampler="continuous"`` draws it in floating point ("idealized
+    numerics").
 
     References
     ----------
@@ -473,7 +475,7 @@ def plan_loading(
     pairs: Any = "all",
     radius_share: Any = DEFAULT_RADIUS_SHARE,
     radius_level: Any = DEFAULT_RADIUS_LEVEL,
-    sampler: Any = "continuous",
+    sampler: Any = None,
 ) -> LoadingPlan:
     """Validate :func:`dp_loading`'s settings for data of ``shape`` and fix its noise.
 
@@ -492,7 +494,7 @@ def plan_loading(
         transform, radius, radius_share, radius_level
     )
     k = check_pairs(pairs, n)
-    sampler = check_option(sampler, "sampler", SAMPLERS)
+    sampler = resolve_sampler(sampler, calibration)
     radius_epsilon, kendall_epsilon = 0.0, epsilon
     if sign is None:
         radius_epsilon, kendall_epsilon = split_epsilon(epsilon, [radius_share, 1.0 - radius_share])

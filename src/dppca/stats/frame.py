@@ -105,7 +105,7 @@ def dp_frame(
     inflate: float = DEFAULT_INFLATE,
     random_state: Any = None,
     accountant: Accountant | None = None,
-    sampler: str = "continuous",
+    sampler: str | None = None,
 ) -> Frame:
     """A square private frame for two-dimensional points (pure epsilon-DP).
 
@@ -121,9 +121,12 @@ def dp_frame(
     random_state : None, int, SeedSequence or Generator
     accountant : Accountant, optional
         Charged with (epsilon, 0) before any noise is drawn.
-    sampler : {"continuous", "discrete"}, default "continuous"
-        Noise from numpy's floating-point samplers or exact integer samplers on the operating
-        system's secure random source.
+    sampler : {"discrete", "continuous"} or None, default None
+        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
+        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
+        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
+        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
+        through its low bits (Mironov 2012); for studies, not for publication.
 
     Returns
     -------
