@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -54,3 +56,27 @@ def test_refusal_records_nothing(name):
     with pytest.raises(BudgetExceededError):
         CALLS[name](accountant)
     assert len(accountant.ledger) == 0
+
+
+def test_spending_is_compared_exactly_with_no_slack():
+    from dppca import Accountant, Budget, BudgetExceededError
+
+    accountant = Accountant(Budget(1.0, 1e-6))
+    with pytest.raises(BudgetExceededError):
+        accountant.spend(Budget(1.0 + 9e-13, 1e-6))
+    parts = Budget(1.0, 1e-6).split(a=0.3, b=0.3, c=0.4)
+    for part in parts.values():  # a split always fits, to the last bit
+        accountant.spend(part)
+    assert not accountant.can_spend(Budget(5e-324, 0.0))
+
+
+def test_splits_with_shares_just_over_one_are_fast_and_fit():
+    import time
+
+    from dppca import Budget
+
+    start = time.perf_counter()
+    parts = Budget(1.0, 1e-6).split(a=0.5, b=0.5 + 9e-9)
+    assert time.perf_counter() - start < 0.5
+    total = sum(Fraction(part.epsilon) for part in parts.values())
+    assert total <= 1 and float(total) == pytest.approx(1.0, rel=1e-8)

@@ -91,6 +91,7 @@ def test_run_with_reference_columns_and_split(csv, tmp_path):
             "6",
             "6",
             "--nonprivate-reference",
+            str(tmp_path / "reference"),
             "--out",
             str(out),
             "--quiet",
@@ -98,14 +99,15 @@ def test_run_with_reference_columns_and_split(csv, tmp_path):
     )
     assert code == 0
     assert "nonprivate" not in json.loads((out / "release.json").read_text())
-    reference = json.loads((out / "nonprivate" / "reference.json").read_text())
+    folder = tmp_path / "reference"
+    reference = json.loads((folder / "reference.json").read_text())
     assert "NOT differentially private" in reference["nonprivate"]["warning"]
-    assert (out / "nonprivate" / "page.png").stat().st_size > 1000
-    assert "NOT differentially private" in (out / "nonprivate" / "report.html").read_text()
-    # The report a user publishes holds nothing of the reference.
+    assert (folder / "page.png").stat().st_size > 1000
+    assert "NOT differentially private" in (folder / "report.html").read_text()
+    # The folder a user publishes holds nothing of the reference.
     report = (out / "report.html").read_text()
     assert "NOT differentially private" not in report and "nonprivate" not in report
-    assert sorted(p.name for p in out.iterdir() if "nonprivate" in p.name) == ["nonprivate"]
+    assert not any("nonprivate" in p.name or "reference" in p.name for p in out.iterdir())
     assert json.loads((out / "release.json").read_text())["budgets"]["loading"][0] == 1.0
 
 
@@ -166,7 +168,8 @@ def test_datasets_and_module_entry_point():
 def test_demo(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--seed", "0", "--quiet"]) == 0
-    assert (out / "report.html").exists() and (out / "nonprivate" / "page.png").exists()
+    assert (out / "report.html").exists()
+    assert (tmp_path / "demo-nonprivate" / "page.png").exists()
     release = json.loads((out / "release.json").read_text())
     assert release["n_samples"] == 2504 and len(release["groups"]) == 5
     assert "Report:" in capsys.readouterr().out
@@ -181,8 +184,7 @@ def test_a_used_folder_needs_overwrite_and_then_keeps_nothing_of_the_earlier_run
     csv, tmp_path, capsys
 ):
     out = tmp_path / "result"
-    assert _run(csv, out, "--nonprivate-reference", "--seed", "1") == 0
-    assert (out / "nonprivate" / "reference.json").exists()
+    assert _run(csv, out, "--seed", "1") == 0
     (out / "notes.txt").write_text("the user's own file")
     before = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
     capsys.readouterr()
@@ -191,9 +193,40 @@ def test_a_used_folder_needs_overwrite_and_then_keeps_nothing_of_the_earlier_run
     assert len(error) == 1 and "not empty" in error[0] and "--overwrite" in error[0]
     assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == before  # untouched
     assert _run(csv, out, "--overwrite") == 0
-    assert not (out / "nonprivate").exists() and not (out / "notes.txt").exists()
+    assert not (out / "notes.txt").exists()
     assert (out / "release.json").exists()
     assert not list(tmp_path.glob(".dppca-*"))
+
+
+def test_overwrite_replaces_only_folders_dppca_wrote(csv, tmp_path, capsys, monkeypatch):
+    """--overwrite never deletes a folder an earlier run did not write: not a user's folder,
+    not the current folder, not the folder holding the input."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("years of work")
+    assert _run(csv, mine, "--overwrite") == 2
+    assert "not written by dppca" in capsys.readouterr().err
+    assert (mine / "thesis.tex").read_text() == "years of work"
+    monkeypatch.chdir(mine)
+    assert _run(csv, ".", "--overwrite") == 2
+    assert "current or the home folder" in capsys.readouterr().err
+    assert _run(csv, csv.parent, "--overwrite") == 2  # the folder of the input
+    assert "holds the input file" in capsys.readouterr().err
+    assert csv.exists() and (mine / "thesis.tex").exists()
+
+
+def test_the_reference_must_live_outside_the_published_folder(csv, tmp_path, capsys):
+    out = tmp_path / "result"
+    assert _run(csv, out, "--nonprivate-reference", str(out / "inside")) == 2
+    assert "outside --out" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_declared_group_levels_are_all_released(csv, tmp_path):
+    out = tmp_path / "levels"
+    assert _run(csv, out, "--group-levels", "east,north,south,west") == 0
+    release = json.loads((out / "release.json").read_text())
+    assert [group["label"] for group in release["groups"]] == ["east", "north", "south", "west"]
 
 
 def test_an_empty_folder_may_be_used(csv, tmp_path):

@@ -131,7 +131,7 @@ def test_gaussian_vector_releases_on_the_grid_with_the_stated_noise():
     residuals = np.concatenate(residuals)
     sigma = sd / grid
     rho = zcdp_rho(epsilon, delta)
-    expected = (GRID_STEPS + 1) * math.sqrt(values.size) / math.sqrt(2 * rho)
+    expected = (GRID_STEPS + 2) * math.sqrt(values.size) / math.sqrt(2 * rho)
     assert sigma == pytest.approx(expected, rel=1e-12)
     assert abs(residuals.std() / sigma - 1) < 5 / math.sqrt(2 * residuals.size)
     assert abs(residuals.mean()) < 5 * sigma / math.sqrt(residuals.size)

@@ -10,7 +10,14 @@ import pytest
 
 from dppca import Accountant, Budget, BudgetExceededError, dp_scree
 from dppca.privacy.calibration import gdp_mu
-from dppca.stats.scree import antitonic, joint_gaussian, paired_squares, proportions
+from dppca.privacy.mechanisms import Noise
+from dppca.stats.scree import (
+    antitonic,
+    float_factor,
+    joint_gaussian,
+    paired_squares,
+    proportions,
+)
 
 PMWM = {"a": 0.0, "b": 400.0, "trim_const": 10, "eta": 0.001}
 HUBER = {"k_min_m2": -30, "k_max_m2": 30, "m2_frac": 0.25}
@@ -59,14 +66,42 @@ def test_default_needs_no_tuning_in_any_units(scale):
 
 
 def test_joint_gaussian_noise_is_calibrated():
-    """sd_l = w_l sqrt(k) / (m mu); checked over 4000 draws (5 relative sd of a sample sd)."""
+    """sd_l = w_l sqrt(k) / (m mu) (times the float factor); checked over 4000 draws (5 relative
+    sd of a sample sd), and the release is centred on the means of the values."""
     rng = np.random.default_rng(0)
-    widths = np.array([1.0, 4.0, 0.5])
-    draws = np.array(
-        [joint_gaussian(np.zeros(3), widths, 10, 0.3, 1e-6, rng)[0] for _ in range(4000)]
-    )
-    expected = widths * math.sqrt(3) / (10 * gdp_mu(0.3, 1e-6))
+    widths, lows = np.array([1.0, 4.0, 0.5]), np.array([0.0, 2.0, -1.0])
+    values = lows + rng.random((10, 3)) * widths
+    draws = np.array([joint_gaussian(values, lows, widths, 0.3, 1e-6, rng)[0] for _ in range(4000)])
+    expected = widths * math.sqrt(3) * float_factor(10) / (10 * gdp_mu(0.3, 1e-6))
     assert np.all(np.abs(draws.std(axis=0) / expected - 1) < 5 / math.sqrt(2 * 4000))
+    assert np.all(np.abs(draws.mean(axis=0) - values.mean(axis=0)) < 5 * expected / 63)
+
+
+def test_winsorized_means_far_from_zero_keep_their_sensitivity():
+    """A narrow public band far from 0 (the means are taken relative to its low end): one pair
+    moved from the low to the high end moves the released mean by its width / m, not by an ulp
+    of the low end (which would swallow the noise)."""
+    m, low, width = 100_000, 1e6, 2.0**-26
+    values = np.full((m, 1), low)
+    moved = values.copy()
+    moved[0, 0] = low + width
+    first = joint_gaussian(
+        values,
+        np.array([low]),
+        np.array([width]),
+        1e9,
+        0.5,
+        Noise("continuous", np.random.default_rng(0)),
+    )[0]
+    second = joint_gaussian(
+        moved,
+        np.array([low]),
+        np.array([width]),
+        1e9,
+        0.5,
+        Noise("continuous", np.random.default_rng(0)),
+    )[0]
+    assert abs((second - first)[0] - width / m) < 1e-9 * width / m + 1e-16 * low
 
 
 def _reproduce_pairs(X, directions, k, seed):

@@ -5,6 +5,11 @@ row, label included, moves one count of the concatenated group histograms down a
 every group's histogram may use the full histogram budget (parallel composition). Groups are
 ordered by label, never by appearance (the first row's label would show), and no exact group
 count is released: sizes and weights are estimated from the noisy counts.
+
+The set itself should be declared (``group_levels=``, or the categories of a pandas
+Categorical): every declared level is released, empty or not, so whether a label occurs in the
+data stays private. Without a declaration the labels found in the data are taken as the public
+set, which reveals that each of them occurs.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ import pandas as pd
 
 
 def take_group_column(X: Any, groups: Any) -> tuple[Any, Any]:
-    """If ``groups`` names a column of the DataFrame ``X``, remove it and return its labels."""
+    """If ``groups`` names a column of the DataFrame ``X``, remove it and return its labels (a
+    categorical column keeps its categories, the declared levels)."""
     if not isinstance(groups, str):
         return X, groups
     if not isinstance(X, pd.DataFrame):
@@ -26,7 +32,9 @@ def take_group_column(X: Any, groups: Any) -> tuple[Any, Any]:
         )
     if groups not in X.columns:
         raise ValueError(f"groups={groups!r} is not a column of X.")
-    return X.drop(columns=groups), X[groups].to_numpy()
+    column = X[groups]
+    labels = column.array if isinstance(column.dtype, pd.CategoricalDtype) else column.to_numpy()
+    return X.drop(columns=groups), labels
 
 
 def _sorted_levels(levels: list[Any]) -> list[Any]:
@@ -37,8 +45,38 @@ def _sorted_levels(levels: list[Any]) -> list[Any]:
         return sorted(levels, key=lambda label: (type(label).__name__, str(label)))
 
 
-def encode_groups(labels: Any, n_rows: int) -> tuple[np.ndarray, list[Any]]:
-    """Integer codes per row and the levels, sorted by label (never by first appearance)."""
+def check_group_levels(levels: Any) -> list[Any] | None:
+    """The declared public levels: None, or a non-empty sequence of distinct labels."""
+    if levels is None:
+        return None
+    if isinstance(levels, str) or not hasattr(levels, "__iter__"):
+        raise TypeError(f"group_levels must be a sequence of labels; got {levels!r}.")
+    declared = list(levels)
+    if not declared:
+        raise ValueError("group_levels must name at least one label.")
+    if pd.isna(np.asarray(declared, dtype=object)).any():
+        raise ValueError("group_levels must not contain missing labels (NaN or None).")
+    if len(set(declared)) != len(declared):
+        raise ValueError(f"group_levels must not repeat a label; got {declared!r}.")
+    return declared
+
+
+def encode_groups(labels: Any, n_rows: int, levels: Any = None) -> tuple[np.ndarray, list[Any]]:
+    """Integer codes per row and the public levels.
+
+    The levels are ``levels`` when declared (in that order), else the categories of a pandas
+    Categorical, else the labels found in the data, sorted (never by first appearance). Every
+    label must be one of the levels (a format check, before any charge).
+    """
+    declared = check_group_levels(levels)
+    if declared is None and isinstance(labels, pd.Categorical):
+        declared = list(labels.categories)
+    if (
+        declared is None
+        and isinstance(labels, pd.Series)
+        and isinstance(labels.dtype, pd.CategoricalDtype)
+    ):
+        declared = list(labels.cat.categories)
     if isinstance(labels, pd.Series | pd.Index | pd.Categorical):
         array = np.asarray(labels)
     else:
@@ -54,7 +92,13 @@ def encode_groups(labels: Any, n_rows: int) -> tuple[np.ndarray, list[Any]]:
         raise ValueError(f"groups must have one label per row of X ({n_rows}); got {len(array)}.")
     if pd.isna(array).any():
         raise ValueError("groups must not contain missing labels (NaN or None).")
-    _, found = pd.factorize(array, sort=False)
-    levels = _sorted_levels(list(found))
-    codes = pd.Index(levels).get_indexer(array)
-    return codes, levels
+    if declared is None:
+        _, found = pd.factorize(array, sort=False)
+        declared = _sorted_levels(list(found))
+    codes = pd.Index(declared).get_indexer(array)
+    if np.any(codes < 0):
+        raise ValueError(
+            f"groups must take only the declared levels {declared!r} (group_levels or the "
+            "categories); some labels are not among them."
+        )
+    return codes, declared

@@ -3,9 +3,12 @@
 Errors in the input (missing file, non-numeric column, NaN, unknown option, bad epsilon, an
 output folder that is in use or cannot be written) are reported in one line on stderr with exit
 code 2, and no output folder is left behind. A run is written into a temporary folder next to
-``--out`` and moved into place only when it succeeded; a folder that is not empty is replaced
-only with ``--overwrite`` (then no file of the earlier run survives). The non-private reference,
-when asked for, goes into its own subfolder ``nonprivate/``, never into the report.
+``--out`` and moved into place only when it succeeded. A folder that is not empty is replaced
+only with ``--overwrite``, and only if an earlier run of dppca wrote it (it holds the marker
+file ``MARKER``): no other folder (the current one, a home folder, one holding the input) is
+ever deleted, and no file of the earlier run survives. The non-private reference, when asked
+for, goes into a folder of its own (``--nonprivate-reference DIR``, outside ``--out``), never
+next to the report a user will publish.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 EXIT_USAGE = 2
+#: Written into every output folder: only folders holding it may be replaced (--overwrite).
+MARKER = ".dppca-output"
 
 
 class UsageError(Exception):
@@ -65,7 +70,11 @@ def _parser() -> _Parser:
     run.add_argument("--k", type=int, help="components in the scree (default: all)")
     run.add_argument("--bins", type=int, nargs=2, default=(20, 20), metavar=("BX", "BY"))
     run.add_argument("--axes", type=int, nargs=2, default=(1, 2), metavar=("A", "B"))
-    run.add_argument("--group", help="column of public group labels")
+    run.add_argument("--group", help="column of group labels")
+    run.add_argument(
+        "--group-levels",
+        help="the public set of group labels, comma-separated (released even when empty)",
+    )
     run.add_argument("--columns", nargs="+", help="variables to use (default: all but --group)")
     run.add_argument("--scree", default="clipped", help="clipped (default), pmwm or huber")
     run.add_argument("--score", default="sparse", help="sparse (default) or add")
@@ -76,14 +85,19 @@ def _parser() -> _Parser:
     )
     run.add_argument(
         "--nonprivate-reference",
-        action="store_true",
-        help="also write the NON-private ordinary PCA reference",
+        metavar="DIR",
+        help="also write the NON-private ordinary PCA reference into DIR (outside --out)",
     )
     run.add_argument("--out", required=True, help="output folder (new or empty)")
     run.add_argument("--overwrite", action="store_true", help="replace a non-empty --out")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     demo = commands.add_parser("demo", help="the full report on embedded 1000 Genomes data")
-    demo.add_argument("--out", default="dppca-demo", help="output folder (default ./dppca-demo)")
+    demo.add_argument(
+        "--out",
+        default="dppca-demo",
+        help="output folder (default ./dppca-demo; the non-private reference goes to "
+        "./dppca-demo-nonprivate)",
+    )
     demo.add_argument("--overwrite", action="store_true", help="replace a non-empty --out")
     demo.add_argument("--seed", type=int, help="random seed (for research only)")
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -95,7 +109,7 @@ def _read_csv(path: str, columns: Sequence[str] | None, group: str | None):
     import pandas as pd
 
     try:
-        table = pd.read_csv(path)
+        table = pd.read_csv(path, dtype=None if group is None else {group: str})
     except FileNotFoundError:
         raise UsageError(f"data file not found: {path}") from None
     except (OSError, ValueError, pd.errors.ParserError) as error:
@@ -109,45 +123,73 @@ def _read_csv(path: str, columns: Sequence[str] | None, group: str | None):
     return table[wanted]
 
 
-def _check_out(out: str, overwrite: bool) -> Path:
-    """The output folder: new, empty, or (with ``--overwrite``) a folder to replace. Checked
+def _check_out(out: str, overwrite: bool, option: str, data: str | None = None) -> Path:
+    """An output folder: new, empty, or (with ``--overwrite``) one an earlier run wrote. Checked
     before any computation, so a refused run spends nothing."""
     target = Path(out).resolve()
     if target.exists() and not target.is_dir():
-        raise UsageError(f"--out {out} exists and is not a folder")
-    if target.is_dir() and any(target.iterdir()) and not overwrite:
-        raise UsageError(
-            f"--out {out} is not empty; choose a new folder or pass --overwrite to replace it"
-        )
+        raise UsageError(f"{option} {out} exists and is not a folder")
+    if data is not None and target in Path(data).resolve().parents:
+        raise UsageError(f"{option} {out} holds the input file {data}; choose another folder")
+    if target == Path.cwd().resolve() or target == Path.home().resolve():
+        raise UsageError(f"{option} {out} is the current or the home folder; choose a new folder")
+    if target.is_dir() and any(target.iterdir()):
+        if not overwrite:
+            raise UsageError(
+                f"{option} {out} is not empty; choose a new folder or pass --overwrite to "
+                "replace an earlier run's output"
+            )
+        if not (target / MARKER).is_file():
+            raise UsageError(
+                f"{option} {out} was not written by dppca (no {MARKER} file); --overwrite "
+                "replaces only earlier runs' output folders"
+            )
     return target
 
 
-def _write(target: Path, produce) -> Path:
-    """Build the output in a temporary folder next to ``target`` and move it into place only on
-    success; an earlier folder there is replaced whole (none of its files survive)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".dppca-", dir=target.parent))
-    retired = None
+def _write(targets: dict[Path, Any], overwrite: bool) -> None:
+    """Build each output in a temporary folder next to its target and move them into place only
+    when all succeeded; an earlier run's folder there is replaced whole (none of its files
+    survive). ``targets`` maps each folder to a function that fills a given folder."""
+    staged: dict[Path, Path] = {}
+    retired: list[Path] = []
     try:
-        report = produce(staging)
-        if target.exists():
-            retired = Path(tempfile.mkdtemp(prefix=".dppca-old-", dir=target.parent))
-            os.replace(target, retired / "previous")
-        os.replace(staging, target)
+        for target, produce in targets.items():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=".dppca-", dir=target.parent))
+            staged[target] = staging
+            produce(staging)
+            (staging / MARKER).write_text("Written by dppca; --overwrite may replace it.\n")
+        for target, staging in staged.items():
+            _check_out(str(target), overwrite, "the output folder")  # again, just before
+            if target.exists():
+                retired.append(Path(tempfile.mkdtemp(prefix=".dppca-old-", dir=target.parent)))
+                os.replace(target, retired[-1] / "previous")
+            os.replace(staging, target)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        if retired is not None:
-            shutil.rmtree(retired, ignore_errors=True)
-    return target / report.name
+        for folder in [*staged.values(), *retired]:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
-def _release(data, args: Any, *, title: str, source: str, groups: Any, seed, progress) -> Path:
+def _release(
+    data, args: Any, *, title: str, source: str, groups: Any, seed, progress
+) -> tuple[Path, Path | None]:
     import numpy as np
 
     from dppca.pipeline import dp_pca
     from dppca.report import write_figures, write_nonprivate_report, write_report
 
-    target = _check_out(args.out, args.overwrite)
+    target = _check_out(args.out, args.overwrite, "--out", getattr(args, "data", None))
+    reference = None
+    if args.nonprivate_reference:
+        reference = _check_out(
+            args.nonprivate_reference, args.overwrite, "--nonprivate-reference", args.data
+        )
+        if reference == target or target in reference.parents or reference in target.parents:
+            raise UsageError(
+                "--nonprivate-reference must be a folder outside --out (the reference must never "
+                "be published with the private report)"
+            )
     # Independent streams for the noise and for the figures' synthetic points, so that a seed
     # never replays the noise's random words in a published figure.
     noise_seed, figure_seed, reference_seed = np.random.SeedSequence(seed).spawn(3)
@@ -166,33 +208,42 @@ def _release(data, args: Any, *, title: str, source: str, groups: Any, seed, pro
         bins=tuple(args.bins),
         axes=tuple(args.axes),
         groups=groups,
-        non_private=args.nonprivate_reference,
+        group_levels=getattr(args, "group_levels_list", None),
+        non_private=reference is not None,
         random_state=noise_seed,
         sampler=args.sampler,
     )
     sampling_rng = np.random.default_rng(figure_seed)
 
-    def produce(folder: Path) -> Path:
+    def produce(folder: Path) -> None:
         (folder / "release.json").write_text(result.to_json(indent=1))
         progress.step("drawing figures")
         images = write_figures(result, folder, random_state=sampling_rng)
         progress.step("writing the report")
-        report = write_report(result, folder, images, title=title, source=source)
-        if args.nonprivate_reference:
-            write_nonprivate_report(
-                result,
-                folder / "nonprivate",
-                title=title,
-                source=source,
-                random_state=np.random.default_rng(reference_seed),
-            )
-        return report
+        write_report(result, folder, images, title=title, source=source)
 
-    return _write(target, produce)
+    def produce_reference(folder: Path) -> None:
+        write_nonprivate_report(
+            result,
+            folder,
+            title=title,
+            source=source,
+            random_state=np.random.default_rng(reference_seed),
+        )
+
+    targets = {target: produce}
+    if reference is not None:
+        targets[reference] = produce_reference
+    _write(targets, args.overwrite)
+    return target / "report.html", None if reference is None else reference / "report.html"
 
 
-def _run(args: argparse.Namespace) -> Path:
+def _run(args: argparse.Namespace) -> tuple[Path, Path | None]:
     progress = Progress(4, not args.quiet)
+    if args.group_levels is not None and args.group is None:
+        raise UsageError("--group-levels needs --group")
+    if args.group_levels is not None:
+        args.group_levels_list = [level.strip() for level in args.group_levels.split(",")]
     progress.step("reading data")
     table = _read_csv(args.data, args.columns, args.group)
     return _release(
@@ -206,7 +257,7 @@ def _run(args: argparse.Namespace) -> Path:
     )
 
 
-def _demo(args: argparse.Namespace) -> Path:
+def _demo(args: argparse.Namespace) -> tuple[Path, Path | None]:
     from dppca.datasets import load_1kg_aisnps
 
     progress = Progress(4, not args.quiet)
@@ -221,10 +272,12 @@ def _demo(args: argparse.Namespace) -> Path:
         score="sparse",
         bins=(15, 15),
         axes=(1, 2),
-        nonprivate_reference=True,
+        nonprivate_reference=f"{Path(args.out)}-nonprivate",
         out=args.out,
         overwrite=args.overwrite,
         sampler=None,
+        data=None,
+        group_levels_list=["AFR", "AMR", "EAS", "EUR", "SAS"],  # the public design of the panel
     )
     return _release(
         genotypes,
@@ -251,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "datasets":
             _datasets()
             return 0
-        report = _run(args) if args.command == "run" else _demo(args)
+        report, reference = _run(args) if args.command == "run" else _demo(args)
     except UsageError as error:
         print(f"dppca: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -264,8 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dppca: error: cannot write the output ({error.strerror}){where}", file=sys.stderr)
         return EXIT_USAGE
     print(f"Report: {report}")
-    reference = report.parent / "nonprivate" / "report.html"
-    if reference.exists():
+    if reference is not None:
         print(f"Non-private reference (NOT private, do not publish): {reference}")
     return 0
 

@@ -511,6 +511,7 @@ def dp_pca(
     bins: Any = (20, 20),
     axes: Any = (1, 2),
     groups: Any = None,
+    group_levels: Any = None,
     scree_control: dict[str, Any] | None = None,
     mono: bool = True,
     transform: Any = "spherical",
@@ -544,6 +545,11 @@ def dp_pca(
     groups : str or array-like, optional
         Public labels (a column name of a DataFrame ``X`` or one label per row): one histogram
         per group on the shared frame (parallel composition).
+    group_levels : sequence, optional
+        The public set of group labels, declared: every level is released, empty or not, so
+        whether a label occurs in the data stays private (the categories of a pandas
+        Categorical count as declared). Without it the labels found in the data are taken as
+        the public set, which reveals that each of them occurs.
     scree_control : dict, optional
         Parameters of the scree method.
     mono : bool, default True
@@ -623,7 +629,11 @@ def dp_pca(
     )
     mono = check_bool(mono, "mono")
     non_private = check_bool(non_private, "non_private")
-    codes, levels = encode_groups(labels, n) if labels is not None else (None, None)
+    codes, levels = (None, None)
+    if labels is not None:
+        codes, levels = encode_groups(labels, n, group_levels)
+    elif group_levels is not None:
+        raise ValueError("group_levels applies when groups are given; got groups=None.")
     loading_plan = plan_loading(
         data.shape,
         budgets["loading"].epsilon,

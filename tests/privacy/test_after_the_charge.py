@@ -141,3 +141,36 @@ def test_automatic_clip_levels_keep_normal_noise_at_any_scale():
         )
         sd = result.settings["clipped"]["noise_sd"]
         assert np.all(np.isfinite(sd)) and np.all(sd >= np.finfo(np.float64).tiny)
+
+
+@pytest.mark.parametrize("epsilon", [1e-300, 1e-150, 1e-61, 2.0**-1022, 3e-308])
+def test_absurdly_small_budgets_fail_before_the_charge_or_not_at_all(epsilon):
+    """Any budget either runs (warnings as errors) or is refused before the charge."""
+    X = np.random.default_rng(3).standard_normal((80, 30))
+    calls = [
+        lambda a: dppca.dp_loading(X, epsilon, 1e-6, random_state=0, accountant=a),
+        lambda a: dppca.dp_quantile(X[:, 0], 0.5, epsilon, random_state=0, accountant=a),
+        lambda a: dppca.dp_frame(X[:, :2], epsilon, random_state=0, accountant=a),
+        lambda a: dppca.dp_scree(
+            X,
+            3,
+            epsilon,
+            1e-6,
+            method="pmwm",
+            control={"a": 0.0, "b": 10.0, "trim_const": 5, "eta": 0.05},
+            directions=np.eye(30),
+            random_state=0,
+            accountant=a,
+        ),
+    ]
+    for call in calls:
+        accountant = dppca.Accountant(dppca.Budget(1.0, 1e-3))
+        try:
+            _quietly(call, accountant)
+        except ValueError:
+            assert accountant.spent == dppca.Budget(0.0, 0.0)
+
+
+def test_the_frame_inflation_is_bounded():
+    with pytest.raises(ValueError, match="inflate must be < 1000"):
+        dppca.dp_frame(np.random.default_rng(0).standard_normal((50, 2)), 1.0, inflate=1e300)

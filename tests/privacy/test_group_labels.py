@@ -10,6 +10,7 @@ import json
 import re
 
 import numpy as np
+import pytest
 
 import dppca
 from dppca.report import write_figures, write_report
@@ -78,3 +79,40 @@ def test_group_sizes_are_noisy_estimates_not_exact_counts(tmp_path):
             assert not re.search(rf"\b{size}\b", text)
     assert "which person has which label is protected" in text.lower()
     assert "exact" not in json.dumps(result.to_dict())
+
+
+def test_declared_levels_hide_whether_a_label_occurs():
+    """With the set of labels declared, a data set whose only 'west' row is relabelled
+    releases the same groups: whether a label occurs stays private."""
+    import pandas as pd
+
+    X, labels = _data()
+    only = labels.copy()
+    only[only == "west"] = "south"
+    only[0] = "west"  # exactly one row carries the label
+    neighbour = only.copy()
+    neighbour[0] = "south"
+    levels = ["north", "south", "west"]
+    for groups, extra in [
+        (only, {"group_levels": levels}),
+        (pd.Categorical(only, categories=levels), {}),
+    ]:
+        other = neighbour if extra else pd.Categorical(neighbour, categories=levels)
+        first = dppca.dp_pca(X, 3.0, 1e-6, bins=6, groups=groups, random_state=0, **extra)
+        second = dppca.dp_pca(X, 3.0, 1e-6, bins=6, groups=other, random_state=0, **extra)
+        assert list(first.groups) == list(second.groups) == levels
+        assert str(first) == str(second)
+
+
+def test_labels_outside_the_declared_levels_are_refused_before_the_charge():
+    X, labels = _data()
+    accountant = dppca.Accountant(dppca.Budget(10.0, 1e-3))
+    with pytest.raises(ValueError, match="declared levels"):
+        dppca.dp_pca(
+            X, 3.0, 1e-6, groups=labels, group_levels=["north", "south"], accountant=accountant
+        )
+    with pytest.raises(ValueError, match="repeat"):
+        dppca.dp_pca(X, 3.0, 1e-6, groups=labels, group_levels=["north", "north", "west"])
+    with pytest.raises(ValueError, match="group_levels applies when groups are given"):
+        dppca.dp_pca(X, 3.0, 1e-6, group_levels=["north"])
+    assert accountant.spent == dppca.Budget(0.0, 0.0)

@@ -8,13 +8,10 @@ would take the total over its limit.
 
 from __future__ import annotations
 
-import math
+from fractions import Fraction
 
 from dppca.exceptions import BudgetExceededError
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
-
-#: Relative floating-point slack allowed when comparing the spent total with the limit.
-_SLACK = 1e-12
 
 
 class Accountant:
@@ -51,13 +48,12 @@ class Accountant:
         )
 
     def can_spend(self, budget: Budget) -> bool:
-        """Whether ``budget`` fits in what remains."""
-        entries = self.ledger.entries
-        epsilon = math.fsum([*(e.epsilon for e in entries), budget.epsilon])
-        delta = math.fsum([*(e.delta for e in entries), budget.delta])
-        return epsilon <= self.total.epsilon * (1 + _SLACK) and delta <= self.total.delta * (
-            1 + _SLACK
-        )
+        """Whether ``budget`` fits in what remains, compared exactly (the sums of the binary
+        values, no rounding, no slack): parts from :meth:`Budget.split` always fit."""
+        entries = [*self.ledger.entries, budget]
+        epsilon = sum(Fraction(e.epsilon) for e in entries)
+        delta = sum(Fraction(e.delta) for e in entries)
+        return epsilon <= Fraction(self.total.epsilon) and delta <= Fraction(self.total.delta)
 
     def spend(self, budget: Budget, name: str | None = None) -> LedgerEntry:
         """Record a spend, or raise :class:`BudgetExceededError` (recording nothing)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 
 import pandas as pd
 
@@ -130,11 +131,15 @@ def split_epsilon(total: float, shares: list[float]) -> list[float]:
 
     Used for epsilon and delta alike.
 
-    Floating-point products can overshoot by an ulp; the last part is nudged down until the sum
-    fits, so a split never spends more than it was given.
+    Floating-point products (and shares that sum to slightly more than 1) can overshoot; the
+    excess is taken from the last part at once, then the last part is nudged down an ulp at a
+    time until the exact sum of the parts fits, so a split never spends more than it was given.
     """
     parts = [share * total for share in shares]
-    while math.fsum(parts) > total:
+    excess = sum(Fraction(part) for part in parts) - Fraction(total)
+    if excess > 0:
+        parts[-1] = max(math.nextafter(parts[-1] - float(excess), 0.0), 0.0)
+    while sum(Fraction(part) for part in parts) > Fraction(total):
         parts[-1] = math.nextafter(parts[-1], 0.0)
     return parts
 

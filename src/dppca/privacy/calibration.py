@@ -173,18 +173,24 @@ def zcdp_delta(rho: float, epsilon: float) -> float:
     def slope(alpha: float) -> float:
         return 2 * alpha * rho - rho - epsilon + math.log1p(-1 / alpha)
 
-    low, high = 1.0 + 1e-12, max(2.0, (epsilon + 1) / (2 * rho) + 2)
-    while slope(high) < 0:
-        high *= 2
-    for _ in range(200):
+    # Bisection on log(alpha - 1): the optimum may be near 1 or near 1 / rho.
+    # (epsilon + 1) / (2 rho) + 2 bounds the optimum; its log is computed without overflow, and
+    # orders are kept below 1e300 (any order gives a valid bound; the cap only loosens it).
+    ceiling = math.log(1e300)
+    low = math.log(1e-12)
+    high = min(max(0.0, math.log1p(epsilon) - math.log(2 * rho)) + 2.0, ceiling)
+    while slope(1 + math.exp(high)) < 0 and high < ceiling:
+        high = min(high + math.log(2.0), ceiling)
+    for _ in range(300):
         middle = (low + high) / 2
         if middle in (low, high):
             break
-        if slope(middle) < 0:
+        if slope(1 + math.exp(middle)) < 0:
             low = middle
         else:
             high = middle
-    return math.exp(min(_log_zcdp_delta_at(high, rho, epsilon), 0.0))
+    best = min(_log_zcdp_delta_at(1 + math.exp(t), rho, epsilon) for t in (low, high))
+    return math.exp(min(best, 0.0))
 
 
 #: The range searched for ``rho``: budgets beyond it give noise scales that are refused anyway.
@@ -193,20 +199,24 @@ _RHO_RANGE = (1e-300, 1e300)
 
 def zcdp_rho(epsilon: float, delta: float) -> float:
     """The largest ``rho`` such that ``rho``-zCDP implies (epsilon, delta)-DP (on the safe side:
-    its delta is at most the requested one), within ``[1e-300, 1e300]``: an absurd budget gets
-    an end of that range, whose noise scale the mechanisms then refuse."""
+    its delta is at most the requested one), within ``[1e-300, 1e300]``: a huge budget gets
+    the largest end, or a ``ValueError`` when even the smallest does not reach delta."""
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
+    target = delta * (1.0 - 1e-9)  # a margin for the rounding of the conversion itself
     low, high = _RHO_RANGE
-    if zcdp_delta(high, epsilon) <= delta:
+    if zcdp_delta(high, epsilon) <= target:
         return high
-    if zcdp_delta(low, epsilon) > delta:
-        return low
+    if zcdp_delta(low, epsilon) > target:
+        raise ValueError(
+            f"epsilon={epsilon:g} and delta={delta:g} are too small for the discrete sampler: no "
+            "rho >= 1e-300 reaches them. Use a larger budget."
+        )
     while high / low > 1.0 + _RELATIVE_TOLERANCE:  # bisection on log rho; low stays satisfied
         middle = math.sqrt(low) * math.sqrt(high)
         if middle in (low, high):
             break
-        if zcdp_delta(middle, epsilon) <= delta:
+        if zcdp_delta(middle, epsilon) <= target:
             low = middle
         else:
             high = middle

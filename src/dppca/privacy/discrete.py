@@ -9,10 +9,13 @@ exactly the stated distribution (Canonne, Kamath and Steinke 2020, Algorithms 1-
 * :func:`one_sided_geometric`: ``P(y) ∝ exp(-y a/b)`` on ``y = 0, 1, 2, ...``;
 * :func:`discrete_gaussian`: ``P(y) ∝ exp(-y^2 / (2 sigma^2))`` on the integers, ``sigma^2 = a/b``.
 
-Random bits come from SHAKE-256 (FIPS 202) in counter mode, keyed with 256 secret bits: a
+Random bits come from SHAKE-256 (FIPS 202) in counter mode, keyed with 32 bytes: a
 cryptographically secure stream. The key is drawn from the release's random generator, which
-``random_state=None`` seeds from the operating system's entropy; a fixed seed makes the noise
-reproducible (for research and tests, like every seed), and anyone who knows it knows the noise.
+``random_state=None`` seeds with 128 bits of the operating system's entropy (numpy's
+``SeedSequence``); that generator is used inside the release only, so its outputs are never
+published. A fixed seed makes the noise reproducible (for research and tests, like every seed):
+anyone who knows it knows the noise, and so does anyone who can reconstruct a Generator the
+caller passed in and later used for published values.
 """
 
 from __future__ import annotations

@@ -45,9 +45,17 @@ from dppca.privacy.discrete import (
 )
 
 SAMPLERS = ("continuous", "discrete")
-#: Grid points per unit of L2 sensitivity per coordinate, for the discrete sampler: rounding adds
-#: at most ``sqrt(D)`` grid steps to a ``D``-vector's sensitivity of ``GRID_STEPS sqrt(D)``
-#: steps, so the noise grows by ``1 / GRID_STEPS``.
+#: The largest noise scale accepted: its draws, and sums of them, stay finite floats.
+MAX_NOISE_SCALE = 2.0**900
+#: Real-valued statistics are clipped to this many grid steps (a public bound) before rounding,
+#: so that their division by the grid step is exact to a quarter step.
+GRID_LIMIT = 2.0**50
+#: Relative margin on the discrete Gaussian's variance for the rounding of its computation.
+_VARIANCE_MARGIN = 1.0 + 2.0**-40
+#: Grid points per unit of L2 sensitivity per coordinate, for the discrete sampler: rounding (and
+#: the rounding of the division by the grid step) adds at most ``2 sqrt(D)`` grid steps to a
+#: ``D``-vector's sensitivity of ``GRID_STEPS sqrt(D)`` steps, so the noise grows by
+#: ``2 / GRID_STEPS``.
 GRID_STEPS = 2**10
 
 #: L2 and L1 sensitivity of a histogram's count vector under replacement of one row: one count
@@ -126,11 +134,12 @@ def check_noise_scale(scale: float, what: str) -> float:
     all, and subnormal arithmetic loses the noise's precision. Called with public values only,
     before any budget is charged.
     """
-    if not (math.isfinite(scale) and scale >= sys.float_info.min):
+    if not (math.isfinite(scale) and sys.float_info.min <= scale <= MAX_NOISE_SCALE):
         raise ValueError(
             f"The noise scale of {what} would be {scale!r}, which is not a positive normal float "
-            f"(between {sys.float_info.min:.3g} and {sys.float_info.max:.3g}). Change epsilon, "
-            "delta or the bounds, or rescale the data by a public constant."
+            f"between {sys.float_info.min:.3g} and {MAX_NOISE_SCALE:.3g} (larger ones overflow "
+            "their draws). Change epsilon, delta or the bounds, or rescale the data by a public "
+            "constant."
         )
     return scale
 
@@ -158,15 +167,23 @@ def gaussian_scale(
             return l2_sensitivity * gaussian_multiplier(epsilon, delta, calibration)
         return l2_sensitivity * math.sqrt(compositions) / gdp_mu(epsilon, delta)
     grid, steps = _grid(l2_sensitivity, dimension, integer)
-    return float(steps / math.sqrt(2.0 * zcdp_rho(epsilon, delta) / compositions)) * grid
+    sigma_steps = steps / math.sqrt(2.0 * zcdp_rho(epsilon, delta) / compositions)
+    if not math.isfinite(sigma_steps**2 * _VARIANCE_MARGIN) or sigma_steps > MAX_NOISE_SCALE:
+        raise ValueError(
+            f"epsilon={epsilon:g} and delta={delta:g} need more noise than the discrete sampler "
+            "can represent; use a larger budget."
+        )
+    return float(sigma_steps) * grid
 
 
 def _grid(l2_sensitivity: float, dimension: int, integer: bool) -> tuple[float, float]:
-    """The grid step and the sensitivity in grid steps (rounding included)."""
+    """The grid step and the sensitivity in grid steps: ``Delta / step`` plus up to one step per
+    coordinate from rounding and up to half a step from rounding the division (the values are
+    within ``GRID_LIMIT`` steps)."""
     if integer:
         return 1.0, l2_sensitivity
     root = math.sqrt(dimension)
-    return l2_sensitivity / (GRID_STEPS * root), (GRID_STEPS + 1) * root
+    return l2_sensitivity / (GRID_STEPS * root), (GRID_STEPS + 2) * root
 
 
 def gaussian_vector(
@@ -200,8 +217,9 @@ def gaussian_vector(
     if not noise.discrete:
         return values + noise.rng.standard_normal(values.shape) * sd, sd
     grid, _ = _grid(l2_sensitivity, values.size, integer)
-    variance = rational_at_least((sd / grid) ** 2)
-    rounded = np.rint(values / grid)
+    variance = rational_at_least((sd / grid) ** 2 * _VARIANCE_MARGIN)
+    # Clipping to a public range is 1-Lipschitz in every coordinate: it keeps the sensitivity.
+    rounded = np.rint(np.clip(values / grid, -GRID_LIMIT, GRID_LIMIT))
     draws = gaussian_integers(noise.secure, variance, values.size).reshape(values.shape)
     return (rounded + draws) * grid, sd
 
@@ -286,7 +304,8 @@ def gaussian_counts(counts: np.ndarray, sigma: float, noise: Noise) -> np.ndarra
     counts = np.asarray(counts, dtype=np.float64)
     if not noise.discrete:
         return counts + noise.rng.standard_normal(counts.shape) * sigma
-    draws = gaussian_integers(noise.secure, rational_at_least(sigma**2), counts.size)
+    variance = rational_at_least(sigma**2 * _VARIANCE_MARGIN)
+    draws = gaussian_integers(noise.secure, variance, counts.size)
     return counts + draws.reshape(counts.shape)
 
 

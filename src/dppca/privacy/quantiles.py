@@ -296,6 +296,8 @@ def dp_quantile(
     _check_search(q, epsilon, beta, max_steps)
     if lower is not None:
         lower = check_real(lower, "lower")
+    else:  # each branch of the two-sided search has half of epsilon
+        check_search_epsilon(epsilon / 2.0, f"a two-sided search's branch at epsilon={epsilon:g}")
     noise = make_noise(sampler, random_state)
     charge(accountant, Budget(epsilon, 0.0), "dp_quantile")
     if lower is None:

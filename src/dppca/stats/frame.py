@@ -16,7 +16,11 @@ from dppca._validation import check_data, check_epsilon, check_real
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.mechanisms import Noise, as_noise, make_noise
-from dppca.privacy.quantiles import durfee_signed_quantile, durfee_upper_quantile
+from dppca.privacy.quantiles import (
+    check_search_epsilon,
+    durfee_signed_quantile,
+    durfee_upper_quantile,
+)
 
 DEFAULT_INFLATE = 0.2
 RADIAL_LEVEL = 0.99
@@ -136,7 +140,8 @@ def dp_frame(
     if data.shape[1] != 2:
         raise ValueError(f"scores must have exactly 2 columns; got {data.shape[1]}.")
     epsilon = check_epsilon(epsilon)
-    inflate = check_real(inflate, "inflate", low=0.0, low_inclusive=True)
+    inflate = check_real(inflate, "inflate", low=0.0, high=1e3, low_inclusive=True)
+    check_search_epsilon(epsilon / 6.0, "the frame's two-sided medians")
     noise = make_noise(sampler, random_state)
     charge(accountant, Budget(epsilon, 0.0), "dp_frame")
     return private_frame(data, epsilon, noise, inflate=inflate, labels=(names[0], names[1]))

@@ -46,6 +46,14 @@ Chapter 3), the computed unit-space matrix ``K_hat`` and the exact one satisfy
 So ``E`` does not grow with ``n``: about ``5e-10`` for the Laplacian form (``p = 50``) and
 ``2e-12`` for explicit pairs. :func:`dppca.stats.sensitivity.kendall_sensitivity` adds ``2E`` to
 the exact sensitivity, so the guarantee covers the matrix actually computed, not an idealised one.
+
+For a callable ``h``, which may jump anywhere, the comparison is with the U-statistic of the
+per-pair terms ``h(s_hat)^2 u_hat u_hat^T`` as each pair's own explicit computation gives them:
+every such term depends on its pair alone and is positive semi-definite with trace at most
+``(1 + 2(p + 8)u) h_max^2``, so that statistic has sensitivity at most
+``2 sqrt(2) h_max^2 (1 + 2(p + 8)u) / n``, the excess within ``2E``; the computed matrix is
+within ``E`` of it. (For the spherical and winsorized signs the per-pair terms are moreover
+within the stated errors of the exact ones.)
 """
 
 from __future__ import annotations

@@ -52,6 +52,8 @@ from dppca.stats.histogram import (
 )
 from dppca.stats.sampling import largest_remainder
 
+#: The largest frame inflation (``(1 + inflate)`` times the frame radius must stay finite).
+MAX_INFLATE = 1e3
 #: Share of the score epsilon spent on the frame; the rest (and all of delta) goes to each
 #: histogram method.
 FRAME_SHARE = 0.35
@@ -214,6 +216,7 @@ def dp_score(
     method: Any = ("add", "sparse"),
     axes: Any = (1, 2),
     groups: Any = None,
+    group_levels: Any = None,
     calibration: str = "analytic",
     inflate: float = DEFAULT_INFLATE,
     random_state: Any = None,
@@ -245,6 +248,11 @@ def dp_score(
     groups : str or array-like, optional
         Public labels: a column name of a DataFrame ``X`` (removed from the variables) or one
         label per row. One frame from all rows; one histogram per group (parallel composition).
+    group_levels : sequence, optional
+        The public set of group labels, declared: every level is released, empty or not, so
+        whether a label occurs in the data stays private (the categories of a pandas
+        Categorical count as declared). Without it the labels found in the data are taken as
+        the public set, which reveals that each of them occurs.
     calibration : {"analytic", "classical"}, default "analytic"
         Calibration of the additive histogram; ``"classical"`` reproduces seed 002's
         ``sigma_H = sqrt(2) sqrt(2 ln(1.25 / delta)) / epsilon`` (warns for epsilon >= 1).
@@ -283,7 +291,11 @@ def dp_score(
     plan = plan_score(epsilon, delta, bins, method, axes, p, calibration, inflate, sampler)
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
-    codes, levels = encode_groups(labels, n) if labels is not None else (None, None)
+    codes, levels = (None, None)
+    if labels is not None:
+        codes, levels = encode_groups(labels, n, group_levels)
+    elif group_levels is not None:
+        raise ValueError("group_levels applies when groups are given; got groups=None.")
     rng = check_random_state(random_state)
     cost = plan.cost if loading_budget is None else plan.cost + Budget(*loading_budget)
     loading_plan = None
@@ -377,7 +389,7 @@ def plan_score(
     methods = check_choices(method, "method", HISTOGRAM_METHODS)
     axes = check_axes(axes, p)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
-    inflate = check_real(inflate, "inflate", low=0.0, low_inclusive=True)
+    inflate = check_real(inflate, "inflate", low=0.0, high=MAX_INFLATE, low_inclusive=True)
     sampler = resolve_sampler(sampler, calibration)
     frame_epsilon, histogram_epsilon = split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE])
     check_search_epsilon(frame_epsilon / 6.0, "the frame's two-sided medians")

@@ -24,6 +24,7 @@ noise is ``N(0, (w_l sqrt(k) / (m mu))^2)``, ``mu``-GDP with ``mu`` from (epsilo
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,13 +127,14 @@ def column_means(values: np.ndarray) -> np.ndarray:
 
 
 def float_factor(m: int) -> float:
-    """``1 + 4 u m``: the factor that covers the rounding of :func:`column_means` of ``m`` rows.
+    """``1 + 16 u m``: the factor that covers the rounding of a scaled mean of ``m`` rows.
 
-    A mean of values in a band of width ``w`` moves by at most ``w / m`` when one row changes;
-    each computed mean is within ``2 u w`` of the exact one (the values lie within ``w`` of a
-    public point), so two computed means differ by at most ``(w / m) (1 + 4 u m)``.
+    The released means are of values ``(v - low) / w`` in ``[0, 1]`` (or ``[-1/2, 1/2]``), each
+    computed within ``3u`` (a subtraction and a division); :func:`column_means` adds ``2u``.
+    Such a mean moves by at most ``1 / m`` when one row changes, so two computed means differ
+    by at most ``1/m + 10u <= (1/m)(1 + 16 u m)``.
     """
-    return 1.0 + 4.0 * 2.0**-53 * m
+    return 1.0 + 16.0 * 2.0**-53 * m
 
 
 def noise_per_width(
@@ -157,10 +159,10 @@ def width_range(
     the range is empty (only for absurd budgets), before any charge.
     """
     unit = noise_per_width(m, k, epsilon, delta, sampler)
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", under="ignore"):
         low = float(np.float64(2.0**-1000) / unit)
         high = min(float(np.float64(2.0**1000) / unit), 2.0**1000 / m)
-    if not (math.isfinite(low) and low <= high):
+    if not (math.isfinite(low) and low >= sys.float_info.min and low <= high):
         raise ValueError(
             f"The scree's noise cannot be a normal float at epsilon={epsilon:g}, delta={delta:g} "
             f"with m={m} pairs and k={k} components (noise sd per unit width {unit:.3g}); use a "
@@ -170,28 +172,31 @@ def width_range(
 
 
 def joint_gaussian(
-    base: np.ndarray,
+    values: np.ndarray,
+    lows: np.ndarray,
     widths: np.ndarray,
-    m: int,
     epsilon: float,
     delta: float,
     noise: Noise | np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``base + N(0, diag(sd^2))`` with ``sd_l = w_l sqrt(k) / (m mu(epsilon, delta))`` (times
-    :func:`float_factor`), ``w_l`` the width raised to the lower end of :func:`width_range`.
+    """The means of ``values`` (``m x k``, column ``l`` within ``[low_l, low_l + w_l]``) plus
+    ``N(0, diag(sd^2))``, ``sd_l = w_l sqrt(k) / (m mu(epsilon, delta))`` (times
+    :func:`float_factor`), ``w_l`` raised to the lower end of :func:`width_range`.
 
-    ``base_l / w_l`` moves by at most ``1/m`` per component when one pair changes (times
-    :func:`float_factor` for the computed means), so the scaled vector has L2 sensitivity
-    ``sqrt(k) / m``: Gaussian noise of that over ``mu`` is ``mu``-GDP, hence (epsilon, delta)-DP
-    (with the discrete sampler: discrete Gaussian noise on a grid, accounted by zCDP).
+    The means of ``(values - low) / w``, in ``[0, 1]``, move by at most ``1/m`` per component
+    when one pair changes, so the vector has L2 sensitivity ``sqrt(k) / m``: Gaussian noise of
+    that over ``mu`` is ``mu``-GDP, hence (epsilon, delta)-DP (with the discrete sampler:
+    discrete Gaussian noise on a grid, accounted by zCDP). ``low + w * mean`` is
+    post-processing. Returns the released means and ``sd``.
     """
     noise = as_noise(noise)
-    k = len(base)
+    m, k = values.shape
     low, _ = width_range(m, k, epsilon, delta, noise.sampler)
     widths = np.maximum(widths, low)
+    scaled = column_means((values - lows) / widths)
     sensitivity = math.sqrt(k) * float_factor(m) / m
-    scaled, scaled_sd = gaussian_vector(base / widths, sensitivity, epsilon, delta, noise)
-    return scaled * widths, widths * scaled_sd
+    released, scaled_sd = gaussian_vector(scaled, sensitivity, epsilon, delta, noise)
+    return lows + released * widths, widths * scaled_sd
 
 
 def antitonic(values: np.ndarray) -> np.ndarray:
@@ -244,8 +249,10 @@ def _clipped(W, epsilon, delta, noise, control, ledger, label):
     else:
         mean_epsilon = epsilon
         clips = control["C_clip"]
-    base = column_means(np.minimum(W, clips))
-    values, sd = joint_gaussian(base, np.broadcast_to(clips, (k,)), m, mean_epsilon, delta, noise)
+    clips = np.broadcast_to(clips, (k,))
+    values, sd = joint_gaussian(
+        np.minimum(W, clips), np.zeros(k), clips, mean_epsilon, delta, noise
+    )
     ledger.record(f"{label}: clipped means", _joint_name(noise), Budget(mean_epsilon, delta))
     details["noise_sd"] = sd
     return values, details
@@ -289,8 +296,9 @@ def _pmwm(W, epsilon, delta, noise, control, ledger, label):
         noise.label(f"Durfee one-sided quantiles (levels {trim:.3g}, {1 - trim:.3g})"),
         Budget(quantile_epsilon, 0.0),
     )
-    base = column_means(np.clip(W_m, lows, highs))
-    values, sd = joint_gaussian(base, highs - lows, len(W_m), mean_epsilon, delta, noise)
+    values, sd = joint_gaussian(
+        np.clip(W_m, lows, highs), lows, highs - lows, mean_epsilon, delta, noise
+    )
     ledger.record(f"{label}: winsorized means", _joint_name(noise), Budget(mean_epsilon, delta))
     return values, {"lower": lows, "upper": highs, "trim": trim, "noise_sd": sd}
 
@@ -374,9 +382,10 @@ def _huber(W, epsilon, delta, noise, control, ledger, label):
     sensitivity = math.sqrt(k) * float_factor(m) / m
     width = 2.0 * control["eta0"] * thresholds  # a step moves by at most width / m per pair
     for _ in range(steps):
-        gradient = column_means(np.clip(W - theta, -thresholds, thresholds))
+        with np.errstate(invalid="ignore"):  # inf - theta is inf, clipped to the threshold
+            clipped = np.clip(W - theta, -thresholds, thresholds)
         scaled, _ = gaussian_vector(
-            control["eta0"] * gradient / width,
+            column_means(clipped / (2.0 * thresholds)),  # in [-1/2, 1/2]
             sensitivity,
             descent_epsilon,
             delta,
