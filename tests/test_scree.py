@@ -159,46 +159,29 @@ def test_small_epsilon_noise_has_the_calibrated_sd(method, control):
 
 def test_recorded_noise_follows_the_formulas():
     X, rotation = _gaussian(1000, seed=5, scales=(3.0, 2.0, 1.0))
-    clipped = dp_scree(
-        X,
-        3,
-        0.5,
-        1e-6,
-        directions=rotation,
-        random_state=0,
-        control={"C_clip": [30.0, 20.0, 10.0]},
-        sampler="continuous",
-    )
+
+    def continuous(method, control):
+        return dp_scree(
+            X,
+            3,
+            0.5,
+            1e-6,
+            method=method,
+            directions=rotation,
+            random_state=0,
+            control=control,
+            sampler="continuous",
+        )
+
+    clipped = continuous("clipped", {"C_clip": [30.0, 20.0, 10.0]})
     m = 500
     expected = np.array([30.0, 20.0, 10.0]) * math.sqrt(3) / (m * gdp_mu(0.5, 1e-6))
     assert np.allclose(clipped.settings["clipped"]["noise_sd"], expected, rtol=1e-12)
     assert clipped.privacy.total == Budget(0.5, 1e-6)  # public clip levels: no quantile spend
-    pmwm = dp_scree(
-        X,
-        3,
-        0.5,
-        1e-6,
-        method="pmwm",
-        directions=rotation,
-        random_state=0,
-        control=PMWM,
-        sampler="continuous",
-    )
-    details = pmwm.settings["pmwm"]
+    details = continuous("pmwm", PMWM).settings["pmwm"]
     widths = details["upper"] - details["lower"]
     assert np.allclose(details["noise_sd"], widths * math.sqrt(3) / (m * gdp_mu(0.25, 1e-6)))
-    huber = dp_scree(
-        X,
-        3,
-        0.5,
-        1e-6,
-        method="huber",
-        directions=rotation,
-        random_state=0,
-        control=HUBER,
-        sampler="continuous",
-    )
-    details = huber.settings["huber"]
+    details = continuous("huber", HUBER).settings["huber"]
     mu = gdp_mu(0.5 * 0.75, 1e-6)
     assert np.allclose(
         details["noise_sd"], 2 * details["thresholds"] * math.sqrt(3 * details["steps"]) / (m * mu)
