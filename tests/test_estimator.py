@@ -115,7 +115,7 @@ def test_scree_parameter_errors():
     with pytest.raises(ValueError, match="scree_share must be < 1"):
         DPPCA(scree="clipped", scree_share=1.0).fit(_data())
     with pytest.raises(ValueError, match="needs the control parameter"):
-        DPPCA(scree="huber").fit(_data())
+        DPPCA(scree="pmwm").fit(_data())
 
 
 def test_accountant_is_charged_by_every_fit_and_shared_by_clones():

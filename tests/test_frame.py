@@ -7,33 +7,61 @@ import pandas as pd
 import pytest
 
 from dppca import Budget, dp_frame
+from dppca.exceptions import NoiseDominatedWarning
+from dppca.privacy.quantiles import safe_level
 
 
 def test_frame_centre_radius_and_ledger():
     rng = np.random.default_rng(0)
     scores = rng.standard_normal((20000, 2)) * [2.0, 1.0] + [100.0, -50.0]
     frame = dp_frame(scores, 3.0, random_state=1)
-    # Medians within the two-sided grid's resolution (2 steps of 1 % at |v| + 1) plus rank noise.
-    assert frame.center[0] == pytest.approx(100.0, abs=0.02 * 101 + 0.05)
-    assert frame.center[1] == pytest.approx(-50.0, abs=0.02 * 51 + 0.05)
+    # Medians on a grid of step scale / 16 (the median pair distance is about 2.4): within a
+    # step, plus the rank noise (a few ranks of 20000).
+    assert frame.center[0] == pytest.approx(100.0, abs=0.2)
+    assert frame.center[1] == pytest.approx(-50.0, abs=0.2)
     distances = np.hypot(*(scores - frame.center).T)
     coverage = np.mean(distances <= frame.quantile_radius)
+    assert frame.radius_level == 0.99
     assert 0.985 <= coverage <= 0.995
     assert frame.radius == pytest.approx(1.2 * frame.quantile_radius, rel=1e-15)
     assert frame.xlim == (frame.center[0] - frame.radius, frame.center[0] + frame.radius)
     assert frame.ylim[1] - frame.ylim[0] == pytest.approx(2 * frame.radius)
     entries = frame.privacy.entries
-    assert len(entries) == 3
-    assert all(entry.epsilon == pytest.approx(1.0) and entry.delta == 0 for entry in entries)
+    assert [entry.epsilon for entry in entries] == pytest.approx([0.75, 0.6, 0.6, 1.05])
+    assert all(entry.delta == 0 for entry in entries)
     assert frame.privacy.total <= Budget(3.0, 0.0)
     assert frame.limits(center=True) == ((-frame.radius, frame.radius),) * 2
 
 
-def test_inflate_and_dataframe_input():
+def test_small_budget_lowers_the_radius_level_and_extrapolates():
+    """At n = 500 and epsilon 0.35 for the radius the 0.99 level is out of reach: the level
+    follows the rule and the half-width is extrapolated as for a bivariate normal."""
     scores = pd.DataFrame(np.random.default_rng(2).standard_normal((500, 2)), columns=["a", "b"])
     frame = dp_frame(scores, 1.0, inflate=0.0, random_state=0)
-    assert frame.radius == frame.quantile_radius
-    assert frame.privacy.entries[0].name == "frame: centre a"
+    level = safe_level(0.99, 500, 0.35, "log")
+    assert frame.radius_level == level < 0.99
+    factor = np.sqrt(np.log(100) / -np.log1p(-level))
+    assert frame.radius == pytest.approx(factor * frame.quantile_radius, rel=1e-12)
+    assert [entry.name for entry in frame.privacy.entries[:2]] == [
+        "frame: scale",
+        "frame: centre a",
+    ]
+
+
+@pytest.mark.parametrize("factor", [1e-3, 1e3])
+def test_frame_is_equivariant_to_the_units(factor):
+    """Same seed, data in other units: the same frame in those units (to 1e-9)."""
+    scores = np.random.default_rng(3).standard_normal((3000, 2)) * [3.0, 1.0] + [2.0, -1.0]
+    base = dp_frame(scores, 1.0, random_state=4)
+    scaled = dp_frame(scores * factor, 1.0, random_state=4)
+    assert np.allclose(scaled.center / factor, base.center, rtol=1e-9, atol=1e-9 * base.radius)
+    assert scaled.radius / factor == pytest.approx(base.radius, rel=1e-9)
+
+
+def test_small_budget_warns_before_the_charge():
+    scores = np.random.default_rng(5).standard_normal((200, 2))
+    with pytest.warns(NoiseDominatedWarning, match="frame: scale"):
+        dp_frame(scores, 0.1, random_state=0)
 
 
 @pytest.mark.parametrize(

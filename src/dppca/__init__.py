@@ -18,6 +18,7 @@ from dppca.exceptions import (
     BudgetExceededError,
     DurfeeStepLimitWarning,
     EmptyHistogramError,
+    NoiseDominatedWarning,
     PrivacyWarning,
 )
 from dppca.pipeline import DPPCAResult, NonPrivatePCA, PCASummary, dp_pca
@@ -50,6 +51,7 @@ __all__ = [
     "LedgerEntry",
     "LoadingResult",
     "NoMassWarning",
+    "NoiseDominatedWarning",
     "NonPrivateLoading",
     "NonPrivatePCA",
     "NonPrivateScores",

@@ -96,7 +96,7 @@ class Scenario:
     delta: float
     run: Callable[[int, float, np.random.Generator], float]
     #: The broken variant runs with this many times the claimed epsilon. Composite mechanisms
-    #: (the frame's three quantiles, the scree's quantiles and mean, the pipeline's three parts)
+    #: (the frame's four quantiles, the scree's quantile and mean, the pipeline's three parts)
     #: show only part of their budget in one statistic, so they need a larger factor.
     break_factor: float = 4.0
 
@@ -149,7 +149,12 @@ def _scenarios() -> dict[str, Scenario]:
         stability_histogram,
         stability_parameters,
     )
-    from dppca.privacy.quantiles import durfee_signed_quantile, durfee_upper_quantile
+    from dppca.privacy.quantiles import (
+        durfee_signed_quantile,
+        durfee_upper_quantile,
+        linear_quantile,
+        log_quantile,
+    )
     from dppca.stats import directions as loading
     from dppca.stats.directions import dp_loading
     from dppca.stats.frame import private_frame
@@ -199,7 +204,25 @@ def _scenarios() -> dict[str, Scenario]:
     def signed(which, epsilon, rng):
         return durfee_signed_quantile(quantile_data[which] - 50.0, 0.5, epsilon, rng)
 
-    points = np.c_[np.r_[np.full(10, -3.0), np.full(10, 3.0)], np.zeros(20)]
+    # Grid quantiles: in D a two-point run is the best answer and a long run one count away;
+    # in D' (the value at the short run moved into the long one) both are best. The event
+    # "answer in the short run" then has probability ratio up to exp(epsilon / 2).
+    grid_values = np.r_[np.full(29, 1e-20), [1.0], np.full(30, 1.1)]
+    grid_moved = grid_values.copy()
+    grid_moved[29] = 1e-20
+    grid_data = (grid_values, grid_moved)
+
+    def log_grid(which, epsilon, rng):
+        answer = log_quantile(grid_data[which], 0.5, epsilon, Noise("discrete", rng))
+        return float(1.0 <= answer <= 1.1)
+
+    def linear_grid(which, epsilon, rng):
+        values = np.log10(grid_data[which])  # -20, 0 and 0.04: runs of 2000 and 4 points
+        answer = linear_quantile(values, 0.5, epsilon, Noise("continuous", rng), 0.01)
+        return float(0.0 <= answer <= 0.04)
+
+    # Two clusters: the x median lies anywhere in the gap in D, at the right cluster in D'.
+    points = np.c_[np.r_[np.linspace(-4, -2, 10), np.linspace(2, 4, 10)], np.linspace(-1, 1, 20)]
     points_prime = points.copy()
     points_prime[9, 0] = 3.0
     frame_data = (points, points_prime)
@@ -262,7 +285,7 @@ def _scenarios() -> dict[str, Scenario]:
         return run
 
     eight = (np.zeros((8, 1)), np.r_[np.zeros((7, 1)), [[10.0]]])
-    huber_control = {"k_min_m2": -4, "k_max_m2": 4, "m2_frac": 0.25, "T": 1}
+    huber_control = {"m2_frac": 0.25, "T": 1}
 
     def huber(which, epsilon, rng):
         result = dp_scree(
@@ -294,12 +317,16 @@ def _scenarios() -> dict[str, Scenario]:
         ),
         "one-sided quantile": Scenario("one-sided quantile", 1.0, 0.0, upper),
         "two-sided quantile": Scenario("two-sided quantile", 1.0, 0.0, signed, 8.0),
-        "frame": Scenario("frame", 1.0, 0.0, frame, 12.0),
+        "log-grid quantile (discrete)": Scenario(
+            "log-grid quantile (discrete)", 1.0, 0.0, log_grid, 8.0
+        ),
+        "linear-grid quantile": Scenario("linear-grid quantile", 1.0, 0.0, linear_grid, 8.0),
+        "frame": Scenario("frame", 1.0, 0.0, frame, 20.0),
         "additive histogram": Scenario("additive histogram", 1.0, 1e-3, additive),
         "sparse histogram": Scenario("sparse histogram", 1.0, 0.05, sparse),
         "scree (clipped)": Scenario("scree (clipped)", 1.0, 1e-3, scree("clipped")),
         "scree (pmwm)": Scenario("scree (pmwm)", 1.0, 1e-3, scree("pmwm"), 12.0),
-        "scree (huber)": Scenario("scree (huber)", 1.0, 1e-3, huber, 12.0),
+        "scree (huber)": Scenario("scree (huber)", 1.0, 1e-3, huber, 40.0),
         "dp_pca directions": Scenario("dp_pca directions", 1.5, 3e-3, pipeline, 30.0),
         "Kendall matrix (discrete)": Scenario(
             "Kendall matrix (discrete)", 1.0, 1e-3, discrete_kendall

@@ -68,7 +68,14 @@ def _parser() -> _Parser:
         help="shares of the budget (sum 1); default a third each",
     )
     run.add_argument("--k", type=int, help="components in the scree (default: all)")
-    run.add_argument("--bins", type=int, nargs=2, default=(20, 20), metavar=("BX", "BY"))
+    run.add_argument(
+        "--bins",
+        type=int,
+        nargs=2,
+        default=None,
+        metavar=("BX", "BY"),
+        help="cells along x and y (default: chosen from n and the budget)",
+    )
     run.add_argument("--axes", type=int, nargs=2, default=(1, 2), metavar=("A", "B"))
     run.add_argument("--group", help="column of group labels")
     run.add_argument(
@@ -77,7 +84,7 @@ def _parser() -> _Parser:
     )
     run.add_argument("--columns", nargs="+", help="variables to use (default: all but --group)")
     run.add_argument("--scree", default="clipped", help="clipped (default), pmwm or huber")
-    run.add_argument("--score", default="sparse", help="sparse (default) or add")
+    run.add_argument("--score", default="thresholded", help="thresholded (default), add or sparse")
     run.add_argument("--seed", type=int, help="random seed (for research only)")
     run.add_argument(
         "--sampler",
@@ -205,7 +212,7 @@ def _release(
         k=args.k,
         scree=args.scree,
         score=args.score,
-        bins=tuple(args.bins),
+        bins=None if args.bins is None else tuple(args.bins),
         axes=tuple(args.axes),
         groups=groups,
         group_levels=getattr(args, "group_levels_list", None),
@@ -269,8 +276,8 @@ def _demo(args: argparse.Namespace) -> tuple[Path, Path | None]:
         split=None,
         k=10,
         scree="clipped",
-        score="sparse",
-        bins=(15, 15),
+        score="thresholded",
+        bins=None,
         axes=(1, 2),
         nonprivate_reference=f"{Path(args.out)}-nonprivate",
         out=args.out,

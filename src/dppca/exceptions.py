@@ -15,6 +15,14 @@ class DurfeeStepLimitWarning(UserWarning):
     """A Durfee quantile search reached its step limit and returned the last grid point."""
 
 
+class NoiseDominatedWarning(UserWarning):
+    """A released output is dominated by the privacy noise.
+
+    Judged only from released values and public settings (n, epsilon, delta, the noise scales),
+    so the warning itself reveals nothing more about the data.
+    """
+
+
 class EmptyHistogramError(ValueError):
     """An additive DP histogram is all zero after noise and clipping (its budget is spent).
 

@@ -52,7 +52,7 @@ from dppca.stats.scree import (
 
 COMPONENTS = ("loading", "scree", "score")
 FORMAT = "dppca.DPPCAResult"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 
 def check_split(split: Any, total: Budget) -> dict[str, Budget]:
@@ -352,6 +352,7 @@ class DPPCAResult:
                 "radius": self.frame.radius,
                 "quantile_radius": self.frame.quantile_radius,
                 "inflate": self.frame.inflate,
+                "radius_level": self.frame.radius_level,
             },
             "histogram": _table_to_dict(self.histogram),
             "groups": None
@@ -416,6 +417,7 @@ class DPPCAResult:
             radius=data["frame"]["radius"],
             quantile_radius=data["frame"]["quantile_radius"],
             inflate=data["frame"]["inflate"],
+            radius_level=data["frame"]["radius_level"],
             privacy=frame_ledger,
         )
         groups = group_sizes = None
@@ -507,8 +509,8 @@ def dp_pca(
     split: dict[str, Any] | None = None,
     k: int | None = None,
     scree: str = "clipped",
-    score: str = "sparse",
-    bins: Any = (20, 20),
+    score: str = "thresholded",
+    bins: Any = None,
     axes: Any = (1, 2),
     groups: Any = None,
     group_levels: Any = None,
@@ -538,8 +540,13 @@ def dp_pca(
         Components in the scree, ``2 <= k <= p``; default ``p``.
     scree : {"clipped", "pmwm", "huber"}, default "clipped"
         The default needs no tuning; the others need ``scree_control`` (see :func:`dp_scree`).
-    score : {"sparse", "add"}, default "sparse"
-    bins : int or (int, int), default (20, 20)
+    score : {"thresholded", "add", "sparse"}, default "thresholded"
+        The score histogram: Gaussian noise on every cell with counts below 3 noise sd set to
+        0 (``"thresholded"``), the same without the threshold (``"add"``, seed 002), or Laplace
+        noise on occupied cells above a threshold (``"sparse"``).
+    bins : int or (int, int), optional
+        Cells along x and y; default ``sqrt(n / (3 sigma))`` per axis within ``[4, 40]``, with
+        ``sigma`` the additive histogram's noise sd (:func:`~dppca.stats.histogram.default_bins`).
     axes : (int, int), default (1, 2)
         Two different PC numbers between 1 and ``k``.
     groups : str or array-like, optional
@@ -586,9 +593,9 @@ def dp_pca(
 
     Warns
     -----
-    DurfeeStepLimitWarning
-        When a quantile search (winsorization radius, scree clip levels, frame) reached its
-        step limit; the last grid point is used.
+    NoiseDominatedWarning
+        When a release is dominated by its noise, judged from released values and public
+        settings only (see :meth:`DPPCAResult.warnings`).
 
     Notes
     -----
@@ -626,6 +633,7 @@ def dp_pca(
         k,
         calibration,
         sampler=sampler,
+        n=n,
     )
     mono = check_bool(mono, "mono")
     non_private = check_bool(non_private, "non_private")

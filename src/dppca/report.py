@@ -172,7 +172,8 @@ variables{html.escape(groups)}.</p>
 <p>Private directions: g-DPPCA, the eigenvectors of a Gaussian-noised generalized Kendall's tau
 matrix of bounded spatial signs (analytic Gaussian calibration, tight sensitivity). Scree:
 private robust means of squared half-differences of random pairs. Score plot: a private 2-D
-histogram on a private frame (Durfee's unbounded quantiles). Computed with dppca.</p>
+histogram on a private frame (private quantiles by the exponential mechanism on fixed grids).
+Computed with dppca.</p>
 <p>{html.escape(CITATION)}</p>
 </body></html>
 """

@@ -96,6 +96,21 @@ class Noise:
             raise RuntimeError("the continuous sampler has no secure source")
         return self._secure
 
+    def bits(self, k: int) -> int:
+        """``k`` uniform random bits as an integer in ``[0, 2^k)``: from the secure stream with
+        the discrete sampler, from ``rng`` with the continuous one."""
+        if self.discrete:
+            return self.secure.bits(k)
+        return int.from_bytes(self.rng.bytes((k + 7) >> 3), "little") & ((1 << k) - 1)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` (``n >= 1``), exact by rejection on :meth:`bits`."""
+        k = (n - 1).bit_length()
+        while True:
+            value = self.bits(k)
+            if value < n:
+                return value
+
     def label(self, mechanism: str) -> str:
         """A ledger description of ``mechanism`` under this sampler."""
         return f"{mechanism} [discrete, secure]" if self.discrete else mechanism

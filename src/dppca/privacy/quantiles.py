@@ -8,10 +8,17 @@ sensitivity-1 counts ``c_i = #{x_j < t_i}`` over the geometric grid
 and the ``>=`` stop rule as in the R package ``dppca``). Under replacement of one value every count
 moves by at most 1 and all in the same direction, so one-sided exponential noise of rate
 ``epsilon/2`` on the target and on each query gives pure epsilon-DP.
+
+The package's automatic tunings use grid quantiles instead (:func:`log_quantile`,
+:func:`linear_quantile`): the exponential mechanism over a fixed public grid (logarithmic for
+positive values, linear in units of a private scale for signed ones), which is bounded by the
+grid, never runs away, and is equivariant to the data's units. Their level follows
+:func:`safe_level`, so that the answer lies within the data with probability at least 99 %.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,9 +31,10 @@ from dppca._validation import (
     check_real,
     check_vector,
 )
-from dppca.exceptions import DurfeeStepLimitWarning
+from dppca.exceptions import DurfeeStepLimitWarning, NoiseDominatedWarning
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.privacy.exponential import exponential_runs
 from dppca.privacy.mechanisms import (
     Noise,
     as_noise,
@@ -216,6 +224,116 @@ def durfee_signed_quantile(
         if not capped and step > 1:
             return sign * float(durfee_grid(0.0, beta, step - 1)[-1])
     return 0.0
+
+
+#: The logarithmic grid ``10^(j / LOG_GRID_STEPS)``: 48 points per decade (ratio 1.049), from
+#: ``10^-300`` to ``10^300``.
+LOG_GRID_STEPS = 48
+LOG_GRID_LIMIT = 300 * LOG_GRID_STEPS
+#: The linear grid ``j step``, ``|j| <= LINEAR_GRID_LIMIT``.
+LINEAR_GRID_LIMIT = 2**20
+#: The probability, at most, that a grid quantile at :func:`safe_level` lies outside the data.
+OUTSIDE_DATA = 0.01
+
+
+def grid_runs(cells: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The runs of grid points ``-limit .. limit`` of equal count ``c_j = #{cell_i <= j}``: their
+    first points, lengths and counts (every length positive)."""
+    values, multiplicity = np.unique(cells, return_counts=True)
+    starts = np.concatenate([[-limit], values])
+    ends = np.concatenate([values, [limit + 1]])
+    counts = np.concatenate([[0], np.cumsum(multiplicity)])
+    keep = ends > starts
+    return starts[keep], (ends - starts)[keep], counts[keep]
+
+
+def grid_quantile(cells: np.ndarray, q: float, epsilon: float, noise: Noise, limit: int) -> int:
+    """The exponential mechanism for the ``q`` quantile over the grid points ``-limit..limit``:
+    point ``j`` has utility ``-|c_j - q n|`` with ``c_j = #{cell_i <= j}``, which moves by at most
+    1 when one value is replaced (pure epsilon-DP). ``cells`` are the values' grid indices,
+    clamped into the grid by the caller."""
+    starts, lengths, counts = grid_runs(cells, limit)
+    run, offset = exponential_runs(lengths, counts, q * cells.size, epsilon, noise)
+    return int(starts[run]) + offset
+
+
+def log_cells(x: np.ndarray) -> np.ndarray:
+    """The nearest point of the logarithmic grid to each value, clamped into the grid (values
+    at or below 0 go to its first point, infinite and NaN ones to its last)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        positions = np.floor(LOG_GRID_STEPS * np.log10(x) + 0.5)
+    positions = np.nan_to_num(positions, nan=LOG_GRID_LIMIT, posinf=LOG_GRID_LIMIT)
+    return np.clip(positions, -LOG_GRID_LIMIT, LOG_GRID_LIMIT).astype(np.int64)
+
+
+def log_quantile(x: np.ndarray, q: float, epsilon: float, noise: Noise) -> float:
+    """A private ``q`` quantile of non-negative values on the logarithmic grid ``10^(j/48)``,
+    ``|j| <= 14400`` (pure epsilon-DP).
+
+    The answer is a grid point between ``1e-300`` and ``1e300`` whatever the data; multiplying
+    the data by a power of ten shifts every count along the grid, so the same random bits give
+    the answer multiplied by that power (up to rounding at cell boundaries).
+    """
+    index = grid_quantile(log_cells(x), q, epsilon, noise, LOG_GRID_LIMIT)
+    return float(10.0 ** (index / LOG_GRID_STEPS))
+
+
+def linear_quantile(x: np.ndarray, q: float, epsilon: float, noise: Noise, step: float) -> float:
+    """A private ``q`` quantile of real values on the grid ``j step``, ``|j| <= 2^20`` (pure
+    epsilon-DP); ``step`` must be public or private (never a statistic of ``x``), a positive
+    normal float. Values beyond the grid count at its ends."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        positions = np.floor(x / step + 0.5)
+    positions = np.nan_to_num(positions, nan=0.0, posinf=LINEAR_GRID_LIMIT)
+    cells = np.clip(positions, -LINEAR_GRID_LIMIT, LINEAR_GRID_LIMIT).astype(np.int64)
+    return grid_quantile(cells, q, epsilon, noise, LINEAR_GRID_LIMIT) * step
+
+
+def grid_size(grid: str) -> int:
+    """The number of points of the ``"log"`` or ``"linear"`` grid."""
+    return 2 * (LOG_GRID_LIMIT if grid == "log" else LINEAR_GRID_LIMIT) + 1
+
+
+def locating_reach(epsilon: float, grid: str) -> float:
+    """``r = 2 (ln G + ln 100) / epsilon``: the grid quantile's count lies within ``r`` of the
+    best grid point's with probability at least 99 % (see :func:`safe_level`)."""
+    return 2.0 * (math.log(grid_size(grid)) - math.log(OUTSIDE_DATA)) / epsilon
+
+
+def safe_level(q: float, n: int, epsilon: float, grid: str) -> float:
+    """The level nearest ``q`` at which a grid quantile of ``n`` values stays within the data.
+
+    Every grid point whose count is ``r`` or more further from ``q n`` than the best point's has
+    weight at most ``exp(-epsilon r / 2)`` relative to it, so the mechanism picks one with
+    probability at most ``G exp(-epsilon r / 2)`` for a grid of ``G`` points. With
+    ``r = 2 (ln G + ln 100) / epsilon`` (:func:`locating_reach`) that is at most 1 %; a level
+    with ``min(q, 1 - q) n >= r`` therefore keeps the answer between the smallest and the
+    largest value with probability at least 99 % (for data without large ties). The level is
+    moved towards 1/2 until the rule holds (1/2 when even the median cannot meet it, which
+    :func:`warn_unlocatable` reports before the release).
+
+    Examples
+    --------
+    >>> round(safe_level(0.99, 2504, 0.16, "log"), 3)
+    0.926
+    """
+    margin = min(locating_reach(epsilon, grid) / n, 0.5)
+    return min(max(q, margin), 1.0 - margin)
+
+
+def warn_unlocatable(n: int, epsilon: float, grid: str, what: str) -> None:
+    """Warn (from public values, before any charge) when a grid median of ``n`` values at
+    ``epsilon`` cannot be located: ``n < 2 r`` (:func:`locating_reach`), so the answer can land
+    anywhere on the grid."""
+    reach = locating_reach(epsilon, grid)
+    if reach > n / 2:
+        warnings.warn(
+            f"{what}: with n={n} values at epsilon={epsilon:.3g} the answer can land anywhere on "
+            f"its grid (locating a median needs epsilon * n >= {2 * reach * epsilon:.0f}); the "
+            "result is dominated by noise. Give this release more epsilon or more rows.",
+            NoiseDominatedWarning,
+            stacklevel=3,
+        )
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ eigenvectors of the scatter matrix, whatever the tails.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,7 @@ from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import (
+    MAX_NOISE_SCALE,
     Noise,
     as_noise,
     check_noise_scale,
@@ -39,15 +41,16 @@ from dppca.privacy.mechanisms import (
     resolve_sampler,
     to_vecd,
 )
-from dppca.privacy.quantiles import (
-    DEFAULT_BETA,
-    DEFAULT_MAX_STEPS,
-    durfee_grid,
-    durfee_upper_quantile,
-)
+from dppca.privacy.quantiles import log_quantile, safe_level, warn_unlocatable
 from dppca.stats.kendall import check_pairs, unit_error_bound, unit_kendall
 from dppca.stats.sensitivity import SENSITIVITIES, kendall_sensitivity
-from dppca.stats.signs import SignTransform, WinsorizedSign, make_sign_transform
+from dppca.stats.signs import (
+    MAX_BOUND,
+    MIN_BOUND,
+    SignTransform,
+    WinsorizedSign,
+    make_sign_transform,
+)
 
 MECHANISMS = ("gaussian", "paper")
 
@@ -372,7 +375,10 @@ def dp_loading(
     radius_level : float, default 0.5
         With ``radius="auto"``: the quantile level of the pair half-distances
         ``||x_a - x_b|| / sqrt(2)`` over disjoint random pairs (each row in one pair, so a count
-        has sensitivity 1), estimated by Durfee's one-sided search with lower bound 0.
+        has sensitivity 1), estimated by the exponential mechanism on a logarithmic grid
+        (equivariant to the data's units; the level moves towards 1/2 when the budget is
+        small, see :func:`~dppca.privacy.quantiles.safe_level`), clamped into
+        ``[1e-150, 1e150]``.
     random_state : None, int, SeedSequence or Generator
         Source of all randomness. Seeds are for research and tests; use None for a release.
     non_private : bool, default False
@@ -408,7 +414,7 @@ def dp_loading(
     Balle, B. and Wang, Y.-X. (2018). Improving the Gaussian mechanism for differential privacy.
     Canonne, C., Kamath, G. and Steinke, T. (2020). The discrete Gaussian for differential
     privacy.
-    Durfee, D. (2023). Unbounded differentially private quantile and maximum estimation.
+    McSherry, F. and Talwar, K. (2007). Mechanism design via differential privacy.
     """
     data, names = check_data(X)
     plan = plan_loading(
@@ -456,6 +462,7 @@ class LoadingPlan:
     sigma: float
     sensitivity: float
     sampler: str
+    radius_range: tuple[float, float]
 
     @property
     def auto_radius(self) -> bool:
@@ -503,11 +510,20 @@ def plan_loading(
         n, p, float_error, kendall_epsilon, delta, sensitivity, calibration, sampler
     )
     check_noise_scale(sigma, "the Kendall matrix (in units of the sign bound squared)")
-    bounds = (
-        durfee_grid(0.0, DEFAULT_BETA, DEFAULT_MAX_STEPS)[[0, -1]] if sign is None else [sign.bound]
-    )
-    for bound in bounds:
-        check_noise_scale(sigma * bound**2, f"the Kendall matrix with sign bound {bound:g}")
+    if sign is None:
+        warn_unlocatable(n // 2, radius_epsilon, "log", "loading: winsorization radius")
+        radius_range = (
+            max(MIN_BOUND, math.sqrt(sys.float_info.min / sigma)),
+            min(MAX_BOUND, math.sqrt(MAX_NOISE_SCALE / sigma)),
+        )
+        if radius_range[0] > radius_range[1]:
+            raise ValueError(
+                f"No winsorization radius gives a representable noise scale at epsilon="
+                f"{epsilon:g}, delta={delta:g}; use a less extreme budget."
+            )
+    else:
+        check_noise_scale(sigma * sign.bound**2, f"the Kendall matrix, sign bound {sign.bound:g}")
+        radius_range = (sign.bound, sign.bound)
     return LoadingPlan(
         n=n,
         p=p,
@@ -526,6 +542,7 @@ def plan_loading(
         sigma=sigma,
         sensitivity=delta_f,
         sampler=sampler,
+        radius_range=radius_range,
     )
 
 
@@ -545,12 +562,12 @@ def loading_release(
     sign = plan.sign
     if sign is None:
         distances = _pair_half_distances(data, rng)
-        radius = durfee_upper_quantile(
-            distances, plan.radius_level, plan.radius_epsilon, noise, lower=0.0
-        )
+        level = safe_level(plan.radius_level, len(distances), plan.radius_epsilon, "log")
+        quantile = log_quantile(distances, level, plan.radius_epsilon, noise)
+        radius = min(max(quantile, plan.radius_range[0]), plan.radius_range[1])  # public clamp
         ledger.record(
             "loading: winsorization radius",
-            noise.label(f"Durfee one-sided quantile (level {plan.radius_level:g})"),
+            noise.label(f"exponential mechanism, log grid (level {level:.3g})"),
             Budget(plan.radius_epsilon, 0.0),
         )
         sign = make_sign_transform(plan.transform, radius)

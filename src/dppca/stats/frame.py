@@ -1,12 +1,19 @@
 """The private plotting frame of a score histogram (seed 002, Section 2; SPEC 3.2).
 
-Three pure-DP Durfee quantiles, ``epsilon_F / 3`` each: the two coordinate medians (two-sided)
-give the centre ``c``; the one-sided 0.99 quantile (lower bound 0) of the distances
-``||s_i - c||`` gives ``R``. The frame is the square ``c +- (1 + inflate) R``.
+Four pure-DP grid quantiles (:mod:`dppca.privacy.quantiles`), all equivariant to the data's
+units: a private scale ``s``, the median distance between random disjoint pairs of points (log
+grid, 0.25 of ``epsilon_F``); the two coordinate medians on the linear grid of step ``s / 16``
+(0.2 each; the grid reaches 65,536 scales from the origin) give the centre ``c``; the distances
+``||s_i - c||`` give the radius ``R`` at level ``q`` (log grid, 0.35): 0.99, or less when the
+budget is small (:func:`safe_level`). ``R`` is then extrapolated to the 0.99 level as for a
+bivariate normal, whose squared distance is ``-2 ln(1 - q)`` times the scale at level ``q``:
+``R_0.99 = R_q sqrt(ln 100 / -ln(1 - q))``. The frame is the square
+``c +- (1 + inflate) R_0.99``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,13 +24,21 @@ from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.mechanisms import Noise, as_noise, make_noise
 from dppca.privacy.quantiles import (
-    check_search_epsilon,
-    durfee_signed_quantile,
-    durfee_upper_quantile,
+    linear_quantile,
+    log_quantile,
+    safe_level,
+    warn_unlocatable,
 )
 
 DEFAULT_INFLATE = 0.2
 RADIAL_LEVEL = 0.99
+#: Shares of the frame's epsilon: pair scale, centre x, centre y, radius.
+FRAME_SHARES = (0.25, 0.2, 0.2, 0.35)
+#: Grid points of the centre's linear grid per unit of the private scale.
+CENTRE_STEPS = 16
+#: Public clamps of the frame (post-processing): every coordinate of the square stays within
+#: ``1e151``, so distances and areas of points in it are finite floats.
+FRAME_LIMIT = 1e150
 
 
 @dataclass(frozen=True)
@@ -35,12 +50,15 @@ class Frame:
     center : ndarray of shape (2,)
         Private coordinate medians.
     radius : float
-        Half-width after inflation, ``(1 + inflate) * quantile_radius``.
+        Half-width, ``(1 + inflate) * quantile_radius * sqrt(ln 100 / -ln(1 - radius_level))``
+        (at most ``1e150``; the centre's coordinates too).
     quantile_radius : float
-        The private 0.99 quantile of the distances from the centre.
+        The private ``radius_level`` quantile of the distances from the centre.
     inflate : float
     privacy : PrivacyLedger
-        The three quantile releases.
+        The four quantile releases.
+    radius_level : float
+        The level of ``quantile_radius`` (0.99 unless the budget was too small for it).
     """
 
     center: np.ndarray
@@ -48,6 +66,7 @@ class Frame:
     quantile_radius: float
     inflate: float
     privacy: PrivacyLedger = field(repr=False)
+    radius_level: float = RADIAL_LEVEL
 
     @property
     def xlim(self) -> tuple[float, float]:
@@ -64,6 +83,14 @@ class Frame:
         return (-self.radius, self.radius), (-self.radius, self.radius)
 
 
+def warn_small_frame_budget(n: int, epsilon: float, prefix: str = "frame") -> None:
+    """Warn, from public values before any charge, when the frame's scale or centre cannot be
+    located at this budget (:func:`~dppca.privacy.quantiles.warn_unlocatable`)."""
+    scale_epsilon, centre_epsilon, _, _ = split_epsilon(epsilon, list(FRAME_SHARES))
+    warn_unlocatable(n // 2, scale_epsilon, "log", f"{prefix}: scale")
+    warn_unlocatable(n, centre_epsilon, "linear", f"{prefix}: centre")
+
+
 def private_frame(
     scores: np.ndarray,
     epsilon: float,
@@ -75,30 +102,51 @@ def private_frame(
 ) -> Frame:
     """The frame of validated ``(n, 2)`` scores, spending ``epsilon`` (delta 0)."""
     noise = as_noise(noise)
-    thirds = split_epsilon(epsilon, [1 / 3, 1 / 3, 1 / 3])
+    scale_epsilon, *centre_epsilon, radius_epsilon = split_epsilon(epsilon, list(FRAME_SHARES))
+    n = scores.shape[0]
     ledger = PrivacyLedger()
+    order = noise.rng.permutation(n)
+    half = n // 2
+    with np.errstate(over="ignore", invalid="ignore"):
+        gaps = scores[order[1 : 2 * half : 2]] - scores[order[0 : 2 * half : 2]]
+        pair_distances = np.hypot(gaps[:, 0], gaps[:, 1])
+    level = safe_level(0.5, half, scale_epsilon, "log")
+    scale = log_quantile(pair_distances, level, scale_epsilon, noise)
+    ledger.record(
+        f"{prefix}: scale",
+        noise.label(f"exponential mechanism, log grid (level {level:.3g} of pair distances)"),
+        Budget(scale_epsilon, 0.0),
+    )
     center = np.empty(2)
     for axis in range(2):
-        center[axis] = durfee_signed_quantile(scores[:, axis], 0.5, thirds[axis], noise)
+        level = safe_level(0.5, n, centre_epsilon[axis], "linear")
+        centre = linear_quantile(
+            scores[:, axis], level, centre_epsilon[axis], noise, scale / CENTRE_STEPS
+        )
+        center[axis] = min(max(centre, -FRAME_LIMIT), FRAME_LIMIT)
         ledger.record(
             f"{prefix}: centre {labels[axis]}",
-            noise.label("Durfee two-sided quantile (median)"),
-            Budget(thirds[axis], 0.0),
+            noise.label("exponential mechanism, linear grid of step scale/16 (median)"),
+            Budget(centre_epsilon[axis], 0.0),
         )
-    with np.errstate(over="ignore"):  # beyond the largest float: clamped by the search
+    with np.errstate(over="ignore"):  # beyond the largest float: the grid's last point
         distances = np.hypot(scores[:, 0] - center[0], scores[:, 1] - center[1])
-    quantile_radius = durfee_upper_quantile(distances, RADIAL_LEVEL, thirds[2], noise, lower=0.0)
+    level = safe_level(RADIAL_LEVEL, n, radius_epsilon, "log")
+    quantile_radius = min(log_quantile(distances, level, radius_epsilon, noise), FRAME_LIMIT)
     ledger.record(
         f"{prefix}: radius",
-        noise.label(f"Durfee one-sided quantile (level {RADIAL_LEVEL}, lower 0)"),
-        Budget(thirds[2], 0.0),
+        noise.label(f"exponential mechanism, log grid (level {level:.3g} of distances)"),
+        Budget(radius_epsilon, 0.0),
     )
+    extrapolation = math.sqrt(math.log(1.0 / (1.0 - RADIAL_LEVEL)) / -math.log1p(-level))
+    radius = min((1.0 + inflate) * extrapolation * quantile_radius, FRAME_LIMIT)
     return Frame(
         center=center,
-        radius=(1.0 + inflate) * quantile_radius,
+        radius=radius,
         quantile_radius=quantile_radius,
         inflate=inflate,
         privacy=ledger,
+        radius_level=level,
     )
 
 
@@ -118,10 +166,12 @@ def dp_frame(
     scores : array-like of shape (n, 2)
         The points, for example PC scores. ``n`` is public.
     epsilon : float
-        Budget (> 0), split in thirds: two coordinate medians (two-sided Durfee quantiles) and
-        the 0.99 quantile of the distances from that centre (one-sided, lower bound 0).
+        Budget (> 0): 0.25 for a private scale (the median distance between random pairs),
+        0.2 for each coordinate median (on a grid of step scale/16) and 0.35 for the 0.99
+        quantile of the distances from that centre (a lower level when the budget is small,
+        extrapolated to 0.99); all are exponential mechanisms over fixed grids.
     inflate : float, default 0.2
-        The half-width is ``(1 + inflate) R``.
+        The half-width is ``(1 + inflate) R_0.99``.
     random_state : None, int, SeedSequence or Generator
     accountant : Accountant, optional
         Charged with (epsilon, 0) before any noise is drawn.
@@ -135,13 +185,21 @@ def dp_frame(
     Returns
     -------
     Frame
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> points = np.random.default_rng(0).normal(size=(5000, 2))
+    >>> frame = dp_frame(points, 1.0, random_state=1)
+    >>> bool(np.all(np.abs(frame.center) < 0.2)) and 2.5 < frame.radius < 5.0
+    True
     """
     data, names = check_data(scores, "scores")
     if data.shape[1] != 2:
         raise ValueError(f"scores must have exactly 2 columns; got {data.shape[1]}.")
     epsilon = check_epsilon(epsilon)
     inflate = check_real(inflate, "inflate", low=0.0, high=1e3, low_inclusive=True)
-    check_search_epsilon(epsilon / 6.0, "the frame's two-sided medians")
     noise = make_noise(sampler, random_state)
+    warn_small_frame_budget(data.shape[0], epsilon)
     charge(accountant, Budget(epsilon, 0.0), "dp_frame")
     return private_frame(data, epsilon, noise, inflate=inflate, labels=(names[0], names[1]))

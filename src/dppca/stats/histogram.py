@@ -9,6 +9,7 @@ replacement of one row one count drops by 1 and another rises by 1 (L1 sensitivi
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ from dppca.privacy.mechanisms import (
     Noise,
     as_noise,
     check_noise_scale,
+    gaussian_counts,
     gaussian_histogram,
     histogram_gaussian_sigma,
     stability_histogram,
@@ -27,10 +29,35 @@ from dppca.privacy.mechanisms import (
 )
 from dppca.stats.frame import Frame
 
-HISTOGRAM_METHODS = ("add", "sparse")
+HISTOGRAM_METHODS = ("thresholded", "add", "sparse")
+#: The thresholded histogram keeps the noisy counts at or above this many noise sd.
+THRESHOLD_SDS = 3.0
+#: The default bins rule: an occupied cell should hold about ``BINS_COUNT_SDS`` noise sd on
+#: average when the points cover ``BINS_COVER`` of the frame.
+BINS_COUNT_SDS = 10.0
+BINS_COVER = 0.3
+BINS_RANGE = (4, 40)
 #: The most cells a grid may have.
 MAX_CELLS = 10**6
 CELL_COLUMNS = ["xmin", "xmax", "ymin", "ymax"]
+
+
+def default_bins(n: int, sigma: float) -> tuple[int, int]:
+    """The default grid from public values: ``B = sqrt(n / (BINS_COVER BINS_COUNT_SDS sigma))``
+    ``= sqrt(n / (3 sigma))`` cells per axis, rounded and clamped to ``[4, 40]``, with
+    ``sigma`` the additive histogram's count noise sd.
+
+    When the points cover about 30 % of the frame's ``B^2`` cells, an occupied cell then holds
+    about ten noise sd on average, so thresholding at 3 sd keeps most of the mass.
+
+    Examples
+    --------
+    >>> default_bins(2504, 8.4)
+    (10, 10)
+    """
+    side = round(math.sqrt(n / (BINS_COVER * BINS_COUNT_SDS * sigma)))
+    side = min(max(side, BINS_RANGE[0]), BINS_RANGE[1])
+    return side, side
 
 
 def check_bins(bins: Any) -> tuple[int, int]:
@@ -81,9 +108,11 @@ def noise_parameters(
 ) -> dict[str, float]:
     """The (public) noise parameters of each method, in counts, computed once per release."""
     parameters = {}
-    if "add" in methods:
+    if "add" in methods or "thresholded" in methods:
         sigma = histogram_gaussian_sigma(epsilon, delta, calibration, sampler)
         parameters["add_sigma"] = check_noise_scale(sigma, "the additive histogram")
+    if "thresholded" in methods:
+        parameters["add_threshold"] = THRESHOLD_SDS * parameters["add_sigma"]
     if "sparse" in methods:
         scale, threshold = stability_parameters(epsilon, delta)
         parameters["sparse_scale"] = check_noise_scale(scale, "the sparse histogram")
@@ -102,10 +131,20 @@ def private_probabilities(
     """Release ``counts`` by ``method`` with ``parameters``; return the proportions and
     the noisy total count (both post-processing of the noisy counts).
 
-    ``"add"``: Gaussian on every cell, negatives to 0; an all-zero result raises
-    :class:`EmptyHistogramError` (seed 002, Section 4.1; the error is a function of the release).
-    ``"sparse"``: stability histogram; an all-zero result is returned as zeros (Section 4.2).
+    ``"thresholded"``: Gaussian on every cell, counts below ``THRESHOLD_SDS`` noise sd set to
+    0 (post-processing, which removes the mass that noise spreads over empty cells); the total
+    is the kept mass (a little low: the cells below the threshold are dropped; the sum of all
+    noisy counts would be unbiased but has sd ``sigma`` times the square root of the number of
+    cells), and an all-zero result is returned as zeros. ``"add"``: Gaussian on every cell,
+    negatives to 0; an all-zero result raises :class:`EmptyHistogramError` (seed 002, Section
+    4.1; the error is a function of the release). ``"sparse"``: stability histogram; an
+    all-zero result is returned as zeros (Section 4.2).
     """
+    if method == "thresholded":
+        raw = gaussian_counts(counts, parameters["add_sigma"], as_noise(noise))
+        kept = np.where(raw >= parameters["add_threshold"], raw, 0.0)
+        mass = float(kept.sum())
+        return (kept / mass if mass > 0 else kept), mass
     if method == "add":
         noisy = gaussian_histogram(counts, parameters["add_sigma"], as_noise(noise))
         total = float(noisy.sum())

@@ -118,8 +118,9 @@ def sample_scores(
         parts = [(None, pooled, total)]
     else:
         levels = list(groups)
-        sizes = largest_remainder([score_result.group_sizes[g] for g in levels], total)
-        if np.any(sizes == 0):
+        estimated = np.array([score_result.group_sizes[g] for g in levels])
+        sizes = largest_remainder(estimated, total)
+        if np.any((sizes == 0) & (estimated > 0)):  # a group estimated empty gets no points
             warnings.warn(
                 f"n={total} is small relative to the number of groups; at least one group "
                 "receives no synthetic points.",

@@ -31,8 +31,12 @@ from dppca._validation import (
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS
-from dppca.privacy.mechanisms import Noise, resolve_sampler
-from dppca.privacy.quantiles import check_search_epsilon
+from dppca.privacy.mechanisms import (
+    Noise,
+    check_noise_scale,
+    histogram_gaussian_sigma,
+    resolve_sampler,
+)
 from dppca.stats.directions import (
     LoadingResult,
     check_direction_source,
@@ -40,11 +44,12 @@ from dppca.stats.directions import (
     plan_loading,
     project,
 )
-from dppca.stats.frame import DEFAULT_INFLATE, Frame, private_frame
+from dppca.stats.frame import DEFAULT_INFLATE, Frame, private_frame, warn_small_frame_budget
 from dppca.stats.histogram import (
     HISTOGRAM_METHODS,
     cell_index,
     check_bins,
+    default_bins,
     grid_cells,
     noise_parameters,
     private_probabilities,
@@ -59,6 +64,10 @@ MAX_INFLATE = 1e3
 FRAME_SHARE = 0.35
 
 _MECHANISM_NAMES = {
+    "thresholded": (
+        "Gaussian on all cells, kept at or above 3 sd ({calibration} calibration, "
+        "L2 sensitivity sqrt 2)"
+    ),
     "add": "Gaussian on all cells ({calibration} calibration, L2 sensitivity sqrt 2)",
     "sparse": "Laplace on occupied cells with threshold (stability histogram, L1 sensitivity 2)",
 }
@@ -209,11 +218,11 @@ def dp_score(
     epsilon: float,
     delta: float,
     *,
-    bins: Any,
+    bins: Any = None,
     directions: Any = None,
     loading_epsilon: float | None = None,
     loading_delta: float | None = None,
-    method: Any = ("add", "sparse"),
+    method: Any = "thresholded",
     axes: Any = (1, 2),
     groups: Any = None,
     group_levels: Any = None,
@@ -233,16 +242,19 @@ def dp_score(
     epsilon, delta : float
         The score budget: ``0.35 epsilon`` (no delta) for the frame, ``0.65 epsilon`` and all of
         ``delta`` for each histogram method.
-    bins : int or (int, int)
-        Cells along x and y (public).
+    bins : int or (int, int), optional
+        Cells along x and y (public); default ``sqrt(n / (3 sigma))`` per axis within
+        ``[4, 40]``, with ``sigma`` the additive histogram's noise sd (:func:`default_bins`).
     directions : array-like of shape (p, p), optional
         Orthonormal directions (columns, within 1e-6) to project on. They must not come from a
         non-private analysis of the same data. None: estimate them with :func:`dp_loading`.
     loading_epsilon, loading_delta : float, optional
         The budget of :func:`dp_loading` when ``directions`` is None.
-    method : {"add", "sparse"} or a sequence of them, default ("add", "sparse")
-        ``"add"``: Gaussian noise on every cell; ``"sparse"``: Laplace noise on occupied cells
-        with a threshold. Each requested method spends the full histogram budget.
+    method : {"thresholded", "add", "sparse"} or a sequence of them, default "thresholded"
+        ``"thresholded"``: Gaussian noise on every cell, counts below 3 noise sd set to 0
+        (post-processing); ``"add"``: the same without the threshold (seed 002);
+        ``"sparse"``: Laplace noise on occupied cells with a threshold. Each requested method
+        spends the full histogram budget.
     axes : (int, int), default (1, 2)
         Two different 1-based PC numbers.
     groups : str or array-like, optional
@@ -288,7 +300,7 @@ def dp_score(
     X, labels = take_group_column(X, groups)
     data, names = check_data(X)
     n, p = data.shape
-    plan = plan_score(epsilon, delta, bins, method, axes, p, calibration, inflate, sampler)
+    plan = plan_score(epsilon, delta, bins, method, axes, p, calibration, inflate, sampler, n=n)
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
     codes, levels = (None, None)
@@ -380,20 +392,27 @@ def plan_score(
     calibration: Any = "analytic",
     inflate: Any = DEFAULT_INFLATE,
     sampler: Any = None,
+    *,
+    n: int,
 ) -> ScorePlan:
     """Validate a score release's settings and split its budget: frame 0.35 epsilon (no delta),
-    each histogram 0.65 epsilon and all of delta."""
+    each histogram 0.65 epsilon and all of delta. ``bins=None`` applies :func:`default_bins` to
+    ``n`` and the additive histogram's noise; budgets too small to locate the frame warn here,
+    before any charge."""
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    bins = check_bins(bins)
+    bins = None if bins is None else check_bins(bins)
     methods = check_choices(method, "method", HISTOGRAM_METHODS)
     axes = check_axes(axes, p)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     inflate = check_real(inflate, "inflate", low=0.0, high=MAX_INFLATE, low_inclusive=True)
     sampler = resolve_sampler(sampler, calibration)
     frame_epsilon, histogram_epsilon = split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE])
-    check_search_epsilon(frame_epsilon / 6.0, "the frame's two-sided medians")
     noise = noise_parameters(methods, histogram_epsilon, delta, calibration, sampler)
+    if bins is None:
+        sigma = histogram_gaussian_sigma(histogram_epsilon, delta, calibration, sampler)
+        bins = default_bins(n, check_noise_scale(sigma, "the additive histogram"))
+    warn_small_frame_budget(n, frame_epsilon, "score: frame")
     return ScorePlan(
         axes,
         bins,

@@ -8,15 +8,19 @@ per-component widths ``w_l`` (the range a pair can move a component's mean by ``
 noise is ``N(0, (w_l sqrt(k) / (m mu))^2)``, ``mu``-GDP with ``mu`` from (epsilon, delta) exactly
 (Dong, Roth and Su 2022).
 
-* ``"clipped"``: ``mean min(W_l, C_l)``. ``C_clip="auto"`` (default) sets
-  ``C_l = clip_multiplier * q_l`` with ``q_l`` a private ``clip_level`` quantile of ``W_l``
-  (a two-sided Durfee search on ``log W_l``, so any units work), spending ``clip_share`` of
-  epsilon; a number (or ``k`` numbers) is a public clip level.
+* ``"clipped"``: each pair's row ``W_j`` is scaled down to L1 norm at most ``C``,
+  ``W_j min(1, C / S_j)`` with ``S_j = sum_l W_jl``, and the mean rows are released by one
+  Gaussian mechanism of L2 sensitivity ``sqrt(2) C / m`` (two non-negative rows of L1 norm at most
+  ``C`` differ by at most ``sqrt(2) C`` in L2). ``C_clip="auto"`` (default) sets
+  ``C = clip_multiplier * q`` with ``q`` a private quantile (level ``clip_level``, 0.75) of
+  the row totals ``S_j`` on a logarithmic grid, spending ``clip_share`` of epsilon: any units
+  work and the result is equivariant to them; a number is a public clip level.
 * ``"pmwm"``: private modified winsorized mean (Ramsay and Spicker 2025): per component two
   one-sided Durfee quantiles at levels ``trim`` and ``1 - trim`` clamped to the public ``[a, b]``,
   then the winsorized mean; epsilon/2 to the ``2k`` quantiles, epsilon/2 and delta to the mean.
-* ``"huber"``: private scale by a noisy dyadic histogram of block medians, then ``T`` steps of
-  noisy clipped gradient descent (Yu, Ren and Zhou 2024).
+* ``"huber"``: a private scale per component (the median of squared half-differences of its
+  ``W`` values on a logarithmic grid, in place of the R package's dyadic histogram with public
+  exponent bounds), then ``T`` steps of noisy clipped gradient descent (Yu, Ren and Zhou 2024).
 
 ``mono=True`` post-processes to a non-negative, non-increasing sequence by antitonic least squares.
 """
@@ -48,19 +52,20 @@ from dppca.exceptions import DurfeeStepLimitWarning
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.mechanisms import (
+    MAX_NOISE_SCALE,
     SAMPLERS,
     Noise,
     as_noise,
-    check_noise_scale,
     gaussian_scale,
     gaussian_vector,
-    laplace_counts,
     resolve_sampler,
 )
 from dppca.privacy.quantiles import (
     check_search_epsilon,
-    durfee_signed_quantile,
     durfee_upper_quantile,
+    log_quantile,
+    safe_level,
+    warn_unlocatable,
 )
 from dppca.stats.directions import (
     LoadingResult,
@@ -73,14 +78,15 @@ from dppca.stats.directions import (
 )
 
 SCREE_METHODS = ("clipped", "pmwm", "huber")
+#: The default clip level is this multiple of the private median row total.
+CLIP_MULTIPLIER = 3.0
 _REQUIRED = object()
 CONTROL_DEFAULTS: dict[str, dict[str, Any]] = {
     "clipped": {
         "C_clip": "auto",
-        "clip_level": 0.9,
-        "clip_multiplier": 4.0,
-        "clip_share": 0.2,
-        "clip_beta": 1.05,
+        "clip_level": 0.75,
+        "clip_multiplier": CLIP_MULTIPLIER,
+        "clip_share": 0.1,
     },
     "pmwm": {
         "a": _REQUIRED,
@@ -91,20 +97,14 @@ CONTROL_DEFAULTS: dict[str, dict[str, Any]] = {
         "split_mode": False,
     },
     "huber": {
-        "k_min_m2": _REQUIRED,
-        "k_max_m2": _REQUIRED,
-        "m2_frac": _REQUIRED,
+        "m2_frac": 0.25,
         "mu0": 0.0,
         "eta0": 1.0,
         "T": None,
-        "M": None,
     },
 }
 #: The smallest number of pairs each method needs.
 MIN_PAIRS = {"clipped": 1, "pmwm": 1, "huber": 4}
-#: A noisy quantile of log W far out in the grid is capped at +-600 here, so clip levels and noise
-#: stay finite and positive (exp(600) = 4e260); they are then clamped into ``width_range``.
-_LOG_CAP = 600.0
 
 
 def paired_squares(Y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -158,10 +158,16 @@ def width_range(
     its lower end for the noise (more noise than needed, never less). Raises ``ValueError`` when
     the range is empty (only for absurd budgets), before any charge.
     """
-    unit = noise_per_width(m, k, epsilon, delta, sampler)
+    return _scale_range(noise_per_width(m, k, epsilon, delta, sampler), m, m, k, epsilon, delta)
+
+
+def _scale_range(
+    unit: float, terms: int, m: int, k: int, epsilon: float, delta: float
+) -> tuple[float, float]:
+    """``[2^-1000, 2^1000] / unit`` capped at ``2^1000 / terms``; ``ValueError`` when empty."""
     with np.errstate(over="ignore", under="ignore"):
         low = float(np.float64(2.0**-1000) / unit)
-        high = min(float(np.float64(2.0**1000) / unit), 2.0**1000 / m)
+        high = min(float(np.float64(2.0**1000) / unit), 2.0**1000 / terms)
     if not (math.isfinite(low) and low >= sys.float_info.min and low <= high):
         raise ValueError(
             f"The scree's noise cannot be a normal float at epsilon={epsilon:g}, delta={delta:g} "
@@ -216,6 +222,50 @@ def proportions(values: np.ndarray) -> np.ndarray:
     return values / total
 
 
+def row_totals(W: np.ndarray) -> np.ndarray:
+    """``S_j = sum_l W_jl`` for each pair (``+inf`` when a row holds an infinite value)."""
+    with np.errstate(over="ignore"):
+        return W.sum(axis=1)
+
+
+def row_shares(W: np.ndarray, clip: float) -> np.ndarray:
+    """``W_j / max(C, S_j)``: each row scaled to L1 norm at most 1 (``W_j min(1, C/S_j) / C``).
+
+    Rows are first divided by their largest entry, so no sum overflows; a row with infinite
+    entries becomes the indicator of those entries over their number, a row of zeros stays
+    zero. Every computed row is non-negative with L1 norm at most ``1 + (k + 2) u`` (``u =
+    2^-53``): the division by the rounded row sum adds ``k u`` and two roundings.
+    """
+    peak = W.max(axis=1)
+    infinite = ~np.isfinite(peak)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        unit = W / np.where((peak > 0) & ~infinite, peak, 1.0)[:, None]
+        unit[infinite] = np.isinf(W[infinite]).astype(np.float64)
+        ratio = clip / peak  # +inf for a zero row, 0 for an infinite one
+    shape = unit.sum(axis=1)
+    return unit / np.maximum(ratio, shape)[:, None]
+
+
+def row_clip_sensitivity(m: int, k: int) -> float:
+    """The L2 sensitivity of the mean of :func:`row_shares`: ``sqrt(2) / m`` times the rounding
+    factors ``1 + (k + 2) u`` (each row's L1 norm) and :func:`float_factor` (the means).
+
+    Two non-negative rows ``a``, ``b`` with L1 norms at most 1 satisfy
+    ``||a - b||_2^2 <= ||a||_2^2 + ||b||_2^2 <= 2``.
+    """
+    return math.sqrt(2.0) * (1.0 + (k + 2) * 2.0**-53) * float_factor(m) / m
+
+
+def clip_range(
+    m: int, k: int, epsilon: float, delta: float, sampler: str = "continuous"
+) -> tuple[float, float]:
+    """The clip levels ``C`` whose noise ``C sigma`` is a normal float and whose released values
+    stay finite: ``[2^-1000, 2^1000] / sigma``, capped at ``2^1000``. Raises ``ValueError`` when
+    the range is empty (absurd budgets only), before any charge."""
+    unit = gaussian_scale(row_clip_sensitivity(m, k), k, epsilon, delta, sampler)
+    return _scale_range(unit, 1, m, k, epsilon, delta)
+
+
 def _clipped(W, epsilon, delta, noise, control, ledger, label):
     m, k = W.shape
     details: dict[str, Any] = {}
@@ -223,49 +273,31 @@ def _clipped(W, epsilon, delta, noise, control, ledger, label):
         quantile_epsilon, mean_epsilon = split_epsilon(
             epsilon, [control["clip_share"], 1.0 - control["clip_share"]]
         )
-        each = quantile_epsilon / k
-        floats = np.finfo(np.float64)
-        logs = np.log(np.clip(W, floats.tiny, floats.max))
-        levels = np.empty(k)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", DurfeeStepLimitWarning)
-            for column in range(k):
-                log_level = durfee_signed_quantile(
-                    logs[:, column], control["clip_level"], each, noise, beta=control["clip_beta"]
-                )
-                log_level = _round_up_negative(log_level, control["clip_beta"])
-                levels[column] = math.exp(min(max(log_level, -_LOG_CAP), _LOG_CAP))
-        _summarise_capped(caught, label)
-        clips = np.clip(
-            control["clip_multiplier"] * levels,
-            *width_range(m, k, mean_epsilon, delta, noise.sampler),
+        level = safe_level(control["clip_level"], m, quantile_epsilon, "log")
+        typical = log_quantile(row_totals(W), level, quantile_epsilon, noise)
+        clip = min(
+            control["clip_multiplier"] * typical,
+            clip_range(m, k, mean_epsilon, delta, noise.sampler)[1],
         )
         ledger.record(
-            f"{label}: clip levels of {k} components",
-            noise.label(f"Durfee two-sided quantiles of log W (level {control['clip_level']:g})"),
+            f"{label}: clip level",
+            noise.label(f"exponential mechanism, log grid (level {level:.3g} of row totals)"),
             Budget(quantile_epsilon, 0.0),
         )
-        details["clip_levels"] = clips
+        details.update(clip_quantile=typical, clip_quantile_level=level)
     else:
-        mean_epsilon = epsilon
-        clips = control["C_clip"]
-    clips = np.broadcast_to(clips, (k,))
-    values, sd = joint_gaussian(
-        np.minimum(W, clips), np.zeros(k), clips, mean_epsilon, delta, noise
+        mean_epsilon, clip = epsilon, float(control["C_clip"])
+    clip = max(clip, clip_range(m, k, mean_epsilon, delta, noise.sampler)[0])
+    released, sd = gaussian_vector(
+        column_means(row_shares(W, clip)),
+        row_clip_sensitivity(m, k),
+        mean_epsilon,
+        delta,
+        noise,
     )
-    ledger.record(f"{label}: clipped means", _joint_name(noise), Budget(mean_epsilon, delta))
-    details["noise_sd"] = sd
-    return values, details
-
-
-def _round_up_negative(value: float, beta: float) -> float:
-    """A two-sided Durfee answer ``-(beta^k - 1) < 0`` rounds the quantile down (its negative
-    branch stops at the first grid point beyond it); move it one grid point up,
-    ``-(beta^(k-1) - 1)``, so that clip levels err on the high side (post-processing)."""
-    if value >= 0:
-        return value
-    step = round(math.log1p(-value) / math.log(beta))
-    return -math.expm1((step - 1) * math.log(beta))
+    ledger.record(f"{label}: row-clipped means", _joint_name(noise), Budget(mean_epsilon, delta))
+    details.update(clip=clip, noise_sd=np.full(k, clip * sd))
+    return clip * released, details
 
 
 def _pmwm(W, epsilon, delta, noise, control, ledger, label):
@@ -303,26 +335,18 @@ def _pmwm(W, epsilon, delta, noise, control, ledger, label):
     return values, {"lower": lows, "upper": highs, "trim": trim, "noise_sd": sd}
 
 
-def _private_scale(values, epsilon, noise, k_min, k_max, blocks):
-    """Dyadic private scale of a column (Yu, Ren and Zhou 2024): block medians of squared
-    half-differences placed in bins ``2^k_min .. 2^k_max``, Laplace(2/epsilon) counts, argmax."""
+def _private_scale(values: np.ndarray, epsilon: float, noise: Noise) -> float:
+    """A private scale of a column in squared units: the median of ``(w_b - w_a)^2 / 2`` over
+    random disjoint pairs of its values, on the logarithmic grid (:func:`log_quantile`), in
+    place of the R package's dyadic histogram between public exponents (Yu, Ren and Zhou 2024
+    use a private second moment)."""
     shuffled = values[noise.rng.permutation(len(values))]
     half = len(shuffled) // 2
     with np.errstate(over="ignore", invalid="ignore"):
         squares = (shuffled[1 : 2 * half : 2] - shuffled[0 : 2 * half : 2]) ** 2 / 2.0
     squares = np.nan_to_num(squares, nan=np.inf)  # inf - inf: the squared gap is at least huge
-    blocks = min(blocks, len(squares))
-    size = len(squares) // blocks
-    medians = [
-        np.median(squares[j * size : (j + 1) * size if j < blocks - 1 else len(squares)])
-        for j in range(blocks)
-    ]
-    exponents = np.full(len(medians), k_min)
-    positive = np.asarray(medians) > 0
-    exponents[positive] = np.clip(np.floor(np.log2(np.asarray(medians)[positive])), k_min, k_max)
-    counts = np.bincount(exponents - k_min, minlength=k_max - k_min + 1).astype(float)
-    noisy = np.maximum(laplace_counts(counts, 2.0 / epsilon, noise), 0.0)
-    return 2.0 ** (k_min + int(np.argmax(noisy)))
+    level = safe_level(0.5, half, epsilon, "log")
+    return log_quantile(squares, level, epsilon, noise)
 
 
 def _huber_thresholds(scales, m: int, k: int, descent_epsilon: float):
@@ -347,6 +371,23 @@ def _huber_noise(
     return 2.0 * control["eta0"] * thresholds * unit
 
 
+def _huber_scale_range(
+    m: int, k: int, descent_epsilon: float, delta: float, control, sampler: str
+) -> tuple[float, float]:
+    """The private scales whose gradient noise is a normal float no larger than
+    ``MAX_NOISE_SCALE`` (a public range, within ``[1e-300, 1e300]``; computed on the log scale).
+    Raises ``ValueError`` when it is empty (absurd budgets only), before any charge."""
+    unit = _huber_noise(1.0, m, k, descent_epsilon, delta, control, sampler)
+    log_low = max(-300 * math.log(10), 2 * (-1000 * math.log(2) - math.log(unit)))
+    log_high = min(300 * math.log(10), 2 * (math.log(MAX_NOISE_SCALE) - math.log(unit)))
+    if not log_low < log_high:
+        raise ValueError(
+            f"Huber's gradient noise cannot be a normal float at epsilon={descent_epsilon:g}, "
+            f"delta={delta:g} with m={m} pairs and k={k} components; use a less extreme budget."
+        )
+    return math.exp(log_low), math.exp(log_high)
+
+
 def _huber_steps(control, m: int) -> int:
     return control["T"] if control["T"] is not None else math.ceil(math.log(m))
 
@@ -354,26 +395,19 @@ def _huber_steps(control, m: int) -> int:
 def _huber(W, epsilon, delta, noise, control, ledger, label):
     m, k = W.shape
     steps = _huber_steps(control, m)
-    blocks = control["M"] if control["M"] is not None else math.floor(math.sqrt(m / 2))
     scale_epsilon, descent_epsilon = split_epsilon(
         epsilon, [control["m2_frac"], 1.0 - control["m2_frac"]]
     )
+    low, high = _huber_scale_range(m, k, descent_epsilon, delta, control, noise.sampler)
     scales = np.array(
         [
-            _private_scale(
-                W[:, column],
-                scale_epsilon / k,
-                noise,
-                control["k_min_m2"],
-                control["k_max_m2"],
-                max(blocks, 1),
-            )
+            min(max(_private_scale(W[:, column], scale_epsilon / k, noise), low), high)
             for column in range(k)
         ]
     )
     ledger.record(
         f"{label}: private scales of {k} components",
-        noise.label("Laplace dyadic histogram of block medians"),
+        noise.label("exponential mechanism, log grid (median of squared half-differences)"),
         Budget(scale_epsilon, 0.0),
     )
     thresholds = _huber_thresholds(scales, m, k, descent_epsilon)
@@ -441,7 +475,6 @@ def check_scree_control(method: str, control: Any, k: int) -> dict[str, Any]:
     if missing:
         example = {
             "pmwm": "{'a': 0.0, 'b': 10.0, 'trim_const': 10, 'eta': 0.01}",
-            "huber": "{'k_min_m2': -20, 'k_max_m2': 20, 'm2_frac': 0.25}",
         }[method]
         raise ValueError(
             f"Scree method {method!r} needs the control parameter(s) {missing} (public tuning "
@@ -455,16 +488,10 @@ def _validate_control(method: str, c: dict[str, Any], k: int) -> dict[str, Any]:
         if isinstance(c["C_clip"], str):
             check_option(c["C_clip"], "C_clip", ["auto"])
         else:
-            clips = np.asarray(c["C_clip"], dtype=np.float64)
-            if clips.ndim > 1 or (clips.ndim == 1 and len(clips) != k):
-                raise ValueError(f"C_clip must be 'auto', one number or {k} numbers.")
-            if not (np.all(np.isfinite(clips)) and np.all(clips > 0)):
-                raise ValueError(f"C_clip must be positive and finite; got {c['C_clip']!r}.")
-            c["C_clip"] = clips
+            c["C_clip"] = check_real(c["C_clip"], "C_clip", low=0.0)
         c["clip_level"] = check_real(c["clip_level"], "clip_level", low=0.0, high=1.0)
         c["clip_multiplier"] = check_real(c["clip_multiplier"], "clip_multiplier", low=0.0)
         c["clip_share"] = check_real(c["clip_share"], "clip_share", low=0.0, high=1.0)
-        c["clip_beta"] = check_real(c["clip_beta"], "clip_beta", low=1.0)
     elif method == "pmwm":
         c["a"] = check_real(c["a"], "a", low=0.0, low_inclusive=True)
         c["b"] = check_real(c["b"], "b", low=c["a"])
@@ -473,25 +500,12 @@ def _validate_control(method: str, c: dict[str, Any], k: int) -> dict[str, Any]:
         c["beta"] = check_real(c["beta"], "beta", low=1.0)
         c["split_mode"] = check_bool(c["split_mode"], "split_mode")
     else:
-        c["k_min_m2"] = _check_int(c["k_min_m2"], "k_min_m2")
-        c["k_max_m2"] = _check_int(c["k_max_m2"], "k_max_m2")
-        limit = HUBER_EXPONENT_LIMIT
-        if not -limit <= c["k_min_m2"] < c["k_max_m2"] <= limit:
-            raise ValueError(
-                f"k_min_m2 and k_max_m2 must satisfy -{limit} <= k_min_m2 < k_max_m2 <= {limit} "
-                f"(bins 2^k are normal floats); got {c['k_min_m2']}, {c['k_max_m2']}."
-            )
         c["m2_frac"] = check_real(c["m2_frac"], "m2_frac", low=0.0, high=1.0)
         c["mu0"] = check_real(c["mu0"], "mu0")
         c["eta0"] = check_real(c["eta0"], "eta0", low=0.0)
-        for name in ("T", "M"):
-            if c[name] is not None:
-                c[name] = check_positive_int(c[name], name)
+        if c["T"] is not None:
+            c["T"] = check_positive_int(c["T"], "T")
     return c
-
-
-#: Huber's dyadic scale bins ``2^k`` must stay normal floats (and their count bounded).
-HUBER_EXPONENT_LIMIT = 1000
 
 
 def check_scree_plan(
@@ -516,10 +530,10 @@ def check_scree_plan(
         if isinstance(control["C_clip"], str):
             share = control["clip_share"]
             quantile_epsilon, mean_epsilon = split_epsilon(epsilon, [share, 1 - share])
-            check_search_epsilon(quantile_epsilon / (2 * k), "the scree's clip-level searches")
-            width_range(m, k, mean_epsilon, delta, sampler)
+            warn_unlocatable(m, quantile_epsilon, "log", "scree: clip level")
+            clip_range(m, k, mean_epsilon, delta, sampler)
             return
-        low, high = width_range(m, k, epsilon, delta, sampler)
+        low, high = clip_range(m, k, epsilon, delta, sampler)
         _check_widths("C_clip", control["C_clip"], low, high)
     elif method == "pmwm":
         rows = m - m // 2 if control["split_mode"] else m
@@ -528,10 +542,9 @@ def check_scree_plan(
         _check_widths("b", control["b"], 0.0, high)
     else:
         _, descent_epsilon = split_epsilon(epsilon, [control["m2_frac"], 1 - control["m2_frac"]])
-        check_noise_scale(2.0 * k / (epsilon * control["m2_frac"]), "Huber's private scale")
-        for exponent in (control["k_min_m2"], control["k_max_m2"]):
-            sd = _huber_noise(2.0**exponent, m, k, descent_epsilon, delta, control, sampler)
-            check_noise_scale(sd, f"Huber's gradient steps at scale 2^{exponent}")
+        scale_epsilon = epsilon * control["m2_frac"] / k
+        warn_unlocatable(m // 2, scale_epsilon, "log", "scree (huber): private scales")
+        _huber_scale_range(m, k, descent_epsilon, delta, control, sampler)
 
 
 def _check_widths(name: str, values: Any, low: float, high: float) -> None:
@@ -541,12 +554,6 @@ def _check_widths(name: str, values: Any, low: float, high: float) -> None:
             f"{name} must lie between {low:.3g} and {high:.3g} at this budget and number of rows "
             f"(so that the noise is a normal float and sums stay finite); got {values.tolist()}."
         )
-
-
-def _check_int(value: Any, name: str) -> int:
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise TypeError(f"{name} must be an integer; got {value!r}.")
-    return int(value)
 
 
 def split_controls(methods: tuple[str, ...], control: Any, k: int) -> dict[str, dict[str, Any]]:
@@ -687,15 +694,15 @@ def dp_scree(
         Antitonic least-squares post-processing (non-negative, non-increasing).
     control : dict, optional
         Method parameters (a dict keyed by method when several are requested).
-        ``"clipped"``: ``C_clip`` ("auto" or public numbers), ``clip_level`` (0.9),
-        ``clip_multiplier`` (4), ``clip_share`` (0.2 of epsilon for the automatic levels),
-        ``clip_beta`` (1.05: the grid ratio of the search on ``log W``; a coarse grid stops
-        early less often when each quantile's epsilon is small).
-        ``"pmwm"``: ``a``, ``b`` (public bounds on W), ``trim_const``, ``eta`` (required),
-        ``beta`` (1.01), ``split_mode`` (False). ``"huber"``: ``k_min_m2``, ``k_max_m2``,
-        ``m2_frac`` (required), ``mu0`` (0), ``eta0`` (1), ``T`` (ceil(log m)), ``M``
-        (floor(sqrt(m/2))). PMWM's ``beta`` defaults to 1.01, whose 5000-step grid reaches 4e21;
-        the R package's 1.001 stops near 147 and caps larger quantiles.
+        ``"clipped"``: ``C_clip`` ("auto" or one public number, the largest L1 norm of a pair's
+        row), ``clip_level`` (0.75: the level of the private quantile of the row totals, moved
+        towards 1/2 by :func:`~dppca.privacy.quantiles.safe_level` when the budget is small),
+        ``clip_multiplier`` (3), ``clip_share`` (0.1 of epsilon for the automatic level).
+        ``"pmwm"``: ``a``, ``b`` (public bounds on W), ``trim_const``, ``eta`` (required: its
+        winsorizing quantiles are Durfee searches clamped to ``[a, b]``), ``beta`` (1.01),
+        ``split_mode`` (False). ``"huber"``: ``m2_frac`` (0.25), ``mu0`` (0), ``eta0`` (1),
+        ``T`` (ceil(log m)); the R package's ``k_min_m2``, ``k_max_m2`` and ``M`` are not needed
+        (the private scales are grid medians in any units).
     random_state : None, int, SeedSequence or Generator
     non_private : bool, default False
         Also return :class:`NonPrivateScree` references.
@@ -714,11 +721,16 @@ def dp_scree(
 
     Notes
     -----
-    The default needs no tuning in any units: its clip levels are private quantiles of
-    ``log W``, whose grid has the same relative resolution at every scale. With ``C_clip="auto"``
-    and Gaussian scores the clipped mean keeps about 99.9 % of each variance (``4 x`` the 0.9
-    quantile of a chi-square(1) is 10.8), and the bias is the same for every component under an
-    elliptical model, so the PVE is unbiased.
+    The default needs no tuning in any units: its clip level is a private quantile on a
+    logarithmic grid, so the same seed gives the same release in any units (scaled). Clipping
+    scales down the rows above ``3 x`` the 0.75 quantile of the row totals; rows dominated by
+    the first component are the ones clipped, so the largest variances are shrunk a little:
+    on Gaussian data about 5 % for PC1 when it holds 80 % of two components, 2-3 % with five
+    components, and the PVE moves by at most 0.01. On the 1000 Genomes demo (k = 10, epsilon
+    4/3 for the scree) the largest PVE error over PC1-5 has median 0.035 and maximum 0.10 over
+    100 seeds, the private directions included. The values estimate the variances of the
+    scores along the private directions; the noise sd of each is in
+    ``settings[method]["noise_sd"]``.
     """
     data, names = check_data(X)
     n, p = data.shape
