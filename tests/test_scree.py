@@ -58,7 +58,7 @@ def test_large_epsilon_recovers_the_variances(method):
 
 def test_large_epsilon_gives_the_row_clipped_means_and_a_small_pve_bias():
     """At epsilon 1e5 the release is the noiseless row-clipped mean (noise sd below 1e-4 of it);
-    the clipping shrinks rows above 3 x the 0.75 quantile of the row totals, which on this
+    the clipping shrinks rows above 2.5 x the 0.75 quantile of the row totals, which on this
     Gaussian (PC1 holds 64 % of the variance) costs PC1 a few % of its variance and the PVE at
     most 0.02."""
     X, rotation = _gaussian()

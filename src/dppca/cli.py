@@ -14,10 +14,12 @@ next to the report a user will publish.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
 import tempfile
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -199,35 +201,40 @@ def _release(
             )
     # Independent streams for the noise and for the figures' synthetic points, so that a seed
     # never replays the noise's random words in a published figure.
-    noise_seed, figure_seed, reference_seed = np.random.SeedSequence(seed).spawn(3)
+    noise_seed, figure_seed, reference_seed, redraw_seed = np.random.SeedSequence(seed).spawn(4)
     split = None
     if args.split is not None:
         split = dict(zip(("loading", "scree", "score"), args.split, strict=True))
     progress.step("estimating private PCA")
-    result = dp_pca(
-        data,
-        args.epsilon,
-        args.delta,
-        split=split,
-        k=args.k,
-        scree=args.scree,
-        score=args.score,
-        bins=None if args.bins is None else tuple(args.bins),
-        axes=tuple(args.axes),
-        groups=groups,
-        group_levels=getattr(args, "group_levels_list", None),
-        non_private=reference is not None,
-        random_state=noise_seed,
-        sampler=args.sampler,
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = dp_pca(
+            data,
+            args.epsilon,
+            args.delta,
+            split=split,
+            k=args.k,
+            scree=args.scree,
+            score=args.score,
+            bins=None if args.bins is None else tuple(args.bins),
+            axes=tuple(args.axes),
+            groups=groups,
+            group_levels=getattr(args, "group_levels_list", None),
+            non_private=reference is not None,
+            random_state=noise_seed,
+            sampler=args.sampler,
+        )
+    uncertainty = result.uncertainty(draws=200, random_state=redraw_seed)
     sampling_rng = np.random.default_rng(figure_seed)
 
     def produce(folder: Path) -> None:
-        (folder / "release.json").write_text(result.to_json(indent=1))
+        release = result.to_dict()
+        release["uncertainty"] = uncertainty.to_dict()
+        (folder / "release.json").write_text(json.dumps(release, indent=1))
         progress.step("drawing figures")
-        images = write_figures(result, folder, random_state=sampling_rng)
+        images = write_figures(result, folder, random_state=sampling_rng, uncertainty=uncertainty)
         progress.step("writing the report")
-        write_report(result, folder, images, title=title, source=source)
+        write_report(result, folder, images, title=title, source=source, uncertainty=uncertainty)
 
     def produce_reference(folder: Path) -> None:
         write_nonprivate_report(
@@ -242,6 +249,8 @@ def _release(
     if reference is not None:
         targets[reference] = produce_reference
     _write(targets, args.overwrite)
+    for warning in caught:  # budget warnings and notes on noise, once written: one line each
+        print(f"dppca: warning: {' '.join(str(warning.message).split())}", file=sys.stderr)
     return target / "report.html", None if reference is None else reference / "report.html"
 
 

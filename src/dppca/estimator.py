@@ -18,7 +18,7 @@ from dppca._validation import (
     refuse_masked_or_sparse,
 )
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.privacy.budget import Budget, PrivacyLedger, warn_weak_budget
 from dppca.privacy.mechanisms import resolve_sampler
 from dppca.stats.directions import loading_release, plan_loading, project
 from dppca.stats.scree import (
@@ -191,6 +191,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             sampler=self.sampler,
         )
         rng = check_random_state(self.random_state)
+        warn_weak_budget(total.epsilon, total.delta, X.shape[0])
         charge(self.accountant, total, "DPPCA.fit")
         names = [f"X{j + 1}" for j in range(n_features)]
         result = loading_release(data, names, plan, rng)

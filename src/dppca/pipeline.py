@@ -26,8 +26,9 @@ from dppca._validation import (
     check_positive_int,
     check_random_state,
 )
+from dppca.notes import direction_notes, emit, frame_notes, histogram_notes, variance_notes
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
+from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import resolve_sampler
 from dppca.stats.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
@@ -49,6 +50,7 @@ from dppca.stats.scree import (
     proportions,
     scree_release,
 )
+from dppca.uncertainty import Uncertainty, release_uncertainty
 
 COMPONENTS = ("loading", "scree", "score")
 FORMAT = "dppca.DPPCAResult"
@@ -162,6 +164,15 @@ class DPPCAResult:
     privacy : PrivacyLedger
         Every release; its total never exceeds the requested (epsilon, delta).
     nonprivate : NonPrivatePCA or None
+    noise : dict
+        The public noise scale of every released quantity: ``kendall_sigma`` (sd of each
+        diagonal entry of the released Kendall matrix, in the data's squared units;
+        off-diagonal entries ``kendall_sigma / sqrt 2``), ``scree_sd`` (per component, of the
+        scree values before the antitonic fit), ``histogram`` (the count noise of the score
+        histogram), and the released ``histogram_mass`` (noisy total count kept).
+    notes : tuple of str
+        Warnings about noise-dominated outputs, from released values only (see
+        :mod:`dppca.notes`); each was also issued as a ``NoiseDominatedWarning``.
     """
 
     directions: np.ndarray
@@ -181,6 +192,8 @@ class DPPCAResult:
     settings: dict[str, Any] = field(repr=False)
     privacy: PrivacyLedger = field(repr=False)
     nonprivate: NonPrivatePCA | None = field(default=None, repr=False)
+    noise: dict[str, Any] = field(default_factory=dict, repr=False)
+    notes: tuple[str, ...] = ()
 
     @property
     def axis_labels(self) -> tuple[str, str]:
@@ -252,6 +265,38 @@ class DPPCAResult:
             arrow_scale=private.arrow_scale,
         )
         return private, replace(nonprivate, xlim=private.xlim, ylim=private.ylim)
+
+    def uncertainty(
+        self, draws: int = 200, *, level: float = 0.95, random_state: Any = None
+    ) -> Uncertainty:
+        """Intervals for each loading, scree value and PVE, and the stability of each direction,
+        from the privacy noise alone (redrawn around the released values: no budget).
+
+        The intervals cover the noiseless value (the same computation without noise) at about
+        ``level``; they do not include the sampling error of the data. See
+        :mod:`dppca.uncertainty`.
+
+        Examples
+        --------
+        >>> import numpy as np, dppca
+        >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
+        >>> result = dppca.dp_pca(X, 4.0, 1e-6, random_state=0)
+        >>> bands = result.uncertainty(draws=100, random_state=1)
+        >>> bool((bands.scree["lower"] <= bands.scree["value"]).all())
+        True
+        """
+        return release_uncertainty(
+            directions=self.directions,
+            kendall_eigenvalues=self.kendall_eigenvalues,
+            kendall_sigma=self.noise["kendall_sigma"],
+            scree_raw=np.asarray(self.settings["scree_details"]["raw"], dtype=np.float64),
+            scree_sd=np.asarray(self.noise["scree_sd"], dtype=np.float64),
+            mono=self.settings["mono"],
+            feature_names=self.feature_names,
+            draws=draws,
+            level=level,
+            random_state=random_state,
+        )
 
     def plot(self, kind: str = "all", **kwargs: Any):
         """Draw a panel (``"scree"``, ``"score"``, ``"loading"``, ``"heatmap"``, ``"variable"``,
@@ -353,6 +398,7 @@ class DPPCAResult:
                 "quantile_radius": self.frame.quantile_radius,
                 "inflate": self.frame.inflate,
                 "radius_level": self.frame.radius_level,
+                "scale": self.frame.scale,
             },
             "histogram": _table_to_dict(self.histogram),
             "groups": None
@@ -371,6 +417,8 @@ class DPPCAResult:
                 {"name": e.name, "mechanism": e.mechanism, "epsilon": e.epsilon, "delta": e.delta}
                 for e in self.privacy
             ],
+            "noise": _jsonable(self.noise),
+            "notes": list(self.notes),
         }
         if include_nonprivate:
             if self.nonprivate is None:
@@ -418,6 +466,7 @@ class DPPCAResult:
             quantile_radius=data["frame"]["quantile_radius"],
             inflate=data["frame"]["inflate"],
             radius_level=data["frame"]["radius_level"],
+            scale=data["frame"]["scale"],
             privacy=frame_ledger,
         )
         groups = group_sizes = None
@@ -459,6 +508,8 @@ class DPPCAResult:
             settings=data["settings"],
             privacy=ledger,
             nonprivate=nonprivate,
+            noise=data["noise"],
+            notes=tuple(data["notes"]),
         )
 
     @classmethod
@@ -595,7 +646,7 @@ def dp_pca(
     -----
     NoiseDominatedWarning
         When a release is dominated by its noise, judged from released values and public
-        settings only (see :meth:`DPPCAResult.warnings`).
+        settings only (they are also in :attr:`DPPCAResult.notes`).
 
     Notes
     -----
@@ -652,6 +703,7 @@ def dp_pca(
         sampler=sampler,
     )
     rng = check_random_state(random_state)
+    warn_weak_budget(total.epsilon, total.delta, n)
     charge(accountant, total, "dp_pca")
 
     ledger = PrivacyLedger()
@@ -676,6 +728,19 @@ def dp_pca(
     groups_out = None
     if release.groups is not None:
         groups_out = {level: tables[score] for level, tables in release.groups.items()}
+    noise = {
+        "kendall_sigma": loading.sigma,
+        "scree_sd": np.asarray(scree_details["noise_sd"], dtype=np.float64),
+        "histogram": dict(plan.noise),  # the one requested method's parameters, in counts
+        "histogram_mass": release.mass[score],
+    }
+    notes = (
+        direction_notes(loading.eigenvalues, loading.sigma, plan.axes)
+        + variance_notes(scree_values, noise["scree_sd"], plan.axes)
+        + histogram_notes(release.mass[score], n)
+        + frame_notes(release.frame.radius, release.frame.scale)
+    )
+    emit(notes)
     return DPPCAResult(
         directions=directions,
         kendall_eigenvalues=loading.eigenvalues,
@@ -705,6 +770,8 @@ def dp_pca(
         },
         privacy=ledger,
         nonprivate=reference,
+        noise=noise,
+        notes=tuple(notes),
     )
 
 

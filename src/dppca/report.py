@@ -15,6 +15,8 @@ from typing import Any
 from dppca.pipeline import DPPCAResult
 from dppca.plotting._style import pyplot
 from dppca.plotting.page import PANELS, plot_result
+from dppca.privacy.budget import weak_budget_notes
+from dppca.uncertainty import Uncertainty
 
 CITATION = (
     "Kim, M. and Jung, S. (2025). Robust and differentially private principal component "
@@ -33,9 +35,15 @@ def _save(figure, folder: Path, name: str) -> bytes:
 
 
 def write_figures(
-    result: DPPCAResult, folder: Path, *, random_state: Any, progress=None
+    result: DPPCAResult,
+    folder: Path,
+    *,
+    random_state: Any,
+    uncertainty: Uncertainty | None = None,
+    progress=None,
 ) -> dict[str, bytes]:
-    """Every private panel and the private page as PNG and SVG."""
+    """Every private panel and the private page as PNG and SVG (with noise intervals when
+    ``uncertainty`` is given)."""
     plt = pyplot()
     images = {}
     for panel in PANELS:
@@ -43,12 +51,14 @@ def write_figures(
             result,
             panel,
             random_state=random_state,
+            uncertainty=uncertainty,
             ax=plt.figure(figsize=(5.5, 5), layout="constrained").add_subplot(),
         )
         images[panel] = _save(ax.figure, folder, panel)
         if progress:
             progress()
-    images["page"] = _save(result.plot("all", random_state=random_state), folder, "page")
+    page = result.plot("all", random_state=random_state, uncertainty=uncertainty)
+    images["page"] = _save(page, folder, "page")
     return images
 
 
@@ -59,21 +69,83 @@ def _image(png: bytes, alt: str) -> str:
 
 def _plain_language(result: DPPCAResult) -> str:
     total = result.privacy.total
-    factor = math.exp(total.epsilon)
+    factor = math.exp(min(total.epsilon, 700.0))
     return (
         "<p>Every number and picture in the private part of this report was computed from noisy "
         "releases of the data and is <strong>differentially private</strong> with total "
         f"budget ε = {total.epsilon:.3g}, δ = {total.delta:.2g}. In plain words: had any one "
         "person's row been replaced by anyone else's, every possible report would have been "
         f"at most {factor:.3g} times (e<sup>ε</sup>) as likely as it is, apart from a "
-        f"probability of at most {total.delta:.2g} (δ). So the report reveals very little "
-        "about any single person, whatever else an attacker knows. Smaller ε means stronger "
-        "protection and more noise.</p>"
-        "<p>The number of rows, the column names and the set of group labels are treated as "
+        f"probability of at most {total.delta:.2g} (δ). {guarantee_strength(total.epsilon)} "
+        "Smaller ε means stronger protection and more noise.</p>"
+        + "".join(
+            f'<p class="warning">{html.escape(note)}</p>'
+            for note in weak_budget_notes(total.epsilon, total.delta, result.n_samples)
+        )
+        + "<p>The number of rows, the column names and the set of group labels are treated as "
         "public. Which person has which label is protected: group sizes and weights are "
         "private estimates from the noisy counts, and no exact count of any group is shown. "
         "Drawing the figures and the synthetic points spends no further budget: they are "
         "computed from the released values only.</p>"
+    )
+
+
+def guarantee_strength(epsilon: float) -> str:
+    """One sentence on what a total epsilon means for a single person.
+
+    Examples
+    --------
+    >>> guarantee_strength(0.5).startswith("So the report reveals very little")
+    True
+    """
+    if epsilon <= 1.0:
+        return (
+            "So the report reveals very little about any single person, whatever else an "
+            "attacker knows."
+        )
+    if epsilon <= 3.0:
+        return (
+            "So the report limits what can be learned about any single person: an attacker's "
+            "odds on any fact about one person can move by at most this factor."
+        )
+    if epsilon <= 10.0:
+        return (
+            "This is a moderate guarantee: an attacker's odds on a fact about one person can "
+            "move by this large factor, so it bounds, but does not prevent, inference about "
+            "individuals."
+        )
+    return (
+        "This is a weak guarantee: a factor this large offers little protection for a single "
+        "person; the report should be treated as close to non-private."
+    )
+
+
+def _notes(result: DPPCAResult) -> str:
+    if not result.notes:
+        return ""
+    items = "".join(f"<li>{html.escape(note)}</li>" for note in result.notes)
+    return f'<h2>Notes on noise</h2><ul class="warning">{items}</ul>'
+
+
+def _uncertainty_section(uncertainty: Uncertainty | None) -> str:
+    if uncertainty is None:
+        return ""
+    table = uncertainty.pve[["value", "lower", "upper"]].join(uncertainty.stability)
+    table.columns = ["PVE", "lower", "upper", "mean sin Θ to a redraw", "swaps with next"]
+    unstable = uncertainty.unstable()
+    note = (
+        "<p>Components whose direction is not determined under the noise: "
+        + ", ".join(f"PC{j}" for j in unstable)
+        + ".</p>"
+        if unstable
+        else "<p>Every component's direction is stable under the noise.</p>"
+    )
+    return (
+        f"<h2>Uncertainty from the privacy noise</h2><p>{uncertainty.level:.0%} intervals from "
+        f"{uncertainty.draws} redraws of the noise around the released values (no budget). "
+        "They describe the privacy noise only, not the sampling error of the data.</p>"
+        + table.to_html(float_format=lambda v: f"{v:.3g}", classes="table")
+        + note
     )
 
 
@@ -121,8 +193,10 @@ def write_report(
     *,
     title: str,
     source: str,
+    uncertainty: Uncertainty | None = None,
 ) -> Path:
-    """One self-contained HTML page: figures, budget and importance tables, settings, notes."""
+    """One self-contained HTML page: figures, budget and importance tables, settings, notes,
+    and (when given) the noise intervals and stability of the components."""
     summary = result.summary()
     budget = summary.budget.to_html(float_format=lambda v: f"{v:.4g}", classes="table")
     importance = summary.importance.to_html(float_format=lambda v: f"{v:.4g}", classes="table")
@@ -152,6 +226,7 @@ def write_report(
 variables{html.escape(groups)}.</p>
 <h2>What the guarantee means</h2>
 {_plain_language(result)}
+{_notes(result)}
 <h2>Private results</h2>
 {_image(images["page"], "Private PCA page")}
 <p>Each panel is also saved on its own as PNG and SVG next to this report ({
@@ -160,6 +235,7 @@ variables{html.escape(groups)}.</p>
 <h2>Importance of components (private)</h2>
 {importance}
 <p>Proportions are normalised over the {result.k} estimated components.</p>
+{_uncertainty_section(uncertainty)}
 <h2>Privacy budget</h2>
 {budget}
 <h3>Every release</h3>

@@ -39,6 +39,7 @@ def plot_loadings(
     limit: float | None = None,
     color: str = DP_COLOR,
     title: str | None = "DP loading plot",
+    intervals: pd.DataFrame | None = None,
     ax: Any = None,
 ):
     """Variables as arrows or points in the plane of two principal directions.
@@ -56,6 +57,9 @@ def plot_loadings(
         value to panels that should share a scale).
     color : str
     title : str or None
+    intervals : DataFrame, optional
+        Whiskers: rows ``variable``, ``component``, ``lower``, ``upper`` (the ``loadings`` table
+        of :meth:`~dppca.DPPCAResult.uncertainty`).
     ax : matplotlib Axes, optional
 
     Returns
@@ -82,8 +86,21 @@ def plot_loadings(
         draw_arrows(ax, tips, color)
     else:
         ax.scatter(tips[:, 0], tips[:, 1], s=22, color=color, alpha=0.9, zorder=3, gid="points")
+    if intervals is not None:
+        _whiskers(ax, intervals, shown.index, columns, tips, color)
     finish_square(ax, tips, [str(name) for name in shown.index], color, limit, title, columns)
     return ax
+
+
+def _whiskers(ax, intervals: pd.DataFrame, names, columns, tips, color) -> None:
+    """Horizontal and vertical noise intervals through each variable's point."""
+    table = intervals.set_index(["variable", "component"])
+    for (x, y), name in zip(tips, names, strict=True):
+        (x_low, x_high), (y_low, y_high) = (
+            table.loc[(name, column), ["lower", "upper"]].to_numpy() for column in columns
+        )
+        ax.plot([x_low, x_high], [y, y], color=color, alpha=0.45, linewidth=1.0, gid="whisker")
+        ax.plot([x, x], [y_low, y_high], color=color, alpha=0.45, linewidth=1.0, gid="whisker")
 
 
 def plot_loading_heatmap(

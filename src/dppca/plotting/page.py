@@ -38,6 +38,7 @@ def plot_result(
     top: int | None = 10,
     center: bool = True,
     random_state: Any = None,
+    uncertainty: Any = None,
     ax: Any = None,
 ):
     """One panel (returns the Axes) or the five-panel page (``kind="all"``, returns the Figure).
@@ -56,6 +57,9 @@ def plot_result(
         Display centring by the private frame centre (no budget).
     random_state : None, int, SeedSequence or Generator
         Draws the synthetic points of the biplot (post-processing).
+    uncertainty : Uncertainty, optional
+        From :meth:`~dppca.DPPCAResult.uncertainty`: error bars on the scree, whiskers on the
+        loadings and a note on unstable components (private panels only).
     ax : matplotlib Axes, optional
         For a single panel.
     """
@@ -65,8 +69,14 @@ def plot_result(
         result._reference()
     if kind == "all":
         return plot_page(
-            result, nonprivate=nonprivate, top=top, center=center, random_state=random_state
+            result,
+            nonprivate=nonprivate,
+            top=top,
+            center=center,
+            random_state=random_state,
+            uncertainty=uncertainty,
         )
+    bands = None if nonprivate else uncertainty
     prefix = "Non-private" if nonprivate else "DP"
     suffix = " (reference)" if nonprivate else ""
     if kind == "scree":
@@ -78,7 +88,12 @@ def plot_result(
         title = f"{prefix} proportion of variance{suffix}"
         if not nonprivate:
             title += f"\n(scree {_budget(result, 'scree')})"
-        return plot_scree(series, kind="pve", title=title, ax=ax)
+        intervals = None
+        if bands is not None:
+            method = result.settings["scree_method"]
+            intervals = {method: (bands.pve["lower"], bands.pve["upper"])}
+            title += _unstable_note(bands)
+        return plot_scree(series, kind="pve", title=title, intervals=intervals, ax=ax)
     if kind == "score":
         limits = result.frame.limits(center=center)
         private = result.groups if result.groups is not None else result.histogram
@@ -106,6 +121,8 @@ def plot_result(
             return plot_loading_heatmap(
                 loadings, components=min(result.k, 5), top=top, title=title, ax=ax
             )
+        if bands is not None:
+            title += _unstable_note(bands, result.axes)
         return plot_loadings(
             loadings,
             axes=result.axes,
@@ -113,6 +130,7 @@ def plot_result(
             top=top,
             title=title,
             color=NONPRIVATE_COLOR if nonprivate else "#1F4E79",
+            intervals=None if bands is None else bands.loadings,
             ax=ax,
         )
     if kind == "variable":
@@ -176,6 +194,21 @@ def plot_loading_comparison(result, *, kind: str = "point", top: int | None = 10
     return figure
 
 
+def _unstable_note(bands, axes: tuple[int, int] | None = None) -> str:
+    """``"\nunstable under the noise: PC3, PC4"`` for the flagged components (all, or ``axes``)."""
+    flagged = [j for j in bands.unstable() if axes is None or j in axes]
+    if not flagged:
+        return ""
+    runs: list[list[int]] = []
+    for j in flagged:
+        if runs and j == runs[-1][-1] + 1:
+            runs[-1].append(j)
+        else:
+            runs.append([j])
+    text = ", ".join(f"PC{r[0]}" if len(r) == 1 else f"PC{r[0]}-{r[-1]}" for r in runs)
+    return f"\nunstable under the noise: {text}"
+
+
 def _largest(tables) -> float:
     if isinstance(tables, dict):
         return max(float(t["prob"].max()) for t in tables.values())
@@ -197,6 +230,7 @@ def plot_page(
     top: int | None = 10,
     center: bool = True,
     random_state: Any = None,
+    uncertainty: Any = None,
 ):
     """The five panels (scree, score, loading, variable, biplot) on one figure.
 
@@ -216,6 +250,7 @@ def plot_page(
             top=top,
             center=center,
             random_state=random_state,
+            uncertainty=uncertainty,
             ax=figure.add_subplot(slot),
         )
     total = result.privacy.total

@@ -17,6 +17,7 @@ def plot_scree(
     *,
     kind: str = "pve",
     title: str | None = None,
+    intervals: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
     ax: Any = None,
 ):
     """Lines with markers over the component number, one per series.
@@ -28,6 +29,9 @@ def plot_scree(
         pick the colour, marker and legend label; other keys are used as labels.
     kind : {"pve", "scree"}
         Only the axis label and default title depend on it: pass the matching values.
+    intervals : dict of str to (lower, upper), optional
+        Error bars for some series (for example the noise intervals of
+        :meth:`~dppca.DPPCAResult.uncertainty`).
 
     Returns
     -------
@@ -49,6 +53,18 @@ def plot_scree(
             linewidth=1.2,
             label=label,
         )
+        if intervals is not None and name in intervals:
+            lower, upper = (np.asarray(bound, dtype=float) for bound in intervals[name])
+            ax.errorbar(
+                np.arange(1, len(values) + 1),
+                values,
+                yerr=[np.maximum(values - lower, 0.0), np.maximum(upper - values, 0.0)],
+                fmt="none",
+                ecolor=color,
+                elinewidth=1.0,
+                capsize=3,
+                gid=f"intervals-{name}",
+            )
     ax.set_xticks(range(1, k + 1))
     if kind == "pve":
         ax.set_ylim(bottom=0)

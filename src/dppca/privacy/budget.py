@@ -9,6 +9,7 @@ total by basic (sequential) composition, the sum of the epsilons and of the delt
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -16,6 +17,7 @@ from fractions import Fraction
 import pandas as pd
 
 from dppca._validation import check_real
+from dppca.exceptions import PrivacyWarning
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,42 @@ class Budget:
 
     def __repr__(self) -> str:
         return f"Budget(epsilon={self.epsilon:.6g}, delta={self.delta:.6g})"
+
+
+#: Above this epsilon a guarantee is weak: outputs may become ``e^10 > 22,000`` times as likely.
+LARGE_EPSILON = 10.0
+
+
+def weak_budget_notes(epsilon: float, delta: float, n: int) -> list[str]:
+    """Why a budget gives little protection, from public values: ``epsilon > 10``, or
+    ``delta >= 1/n`` (a mechanism that publishes one random row whole is (0, 1/n)-DP).
+
+    Examples
+    --------
+    >>> weak_budget_notes(1.0, 1e-6, 1000)
+    []
+    >>> len(weak_budget_notes(20.0, 0.05, 50))
+    2
+    """
+    notes = []
+    if epsilon > LARGE_EPSILON:
+        notes.append(
+            f"epsilon={epsilon:g} is a weak guarantee: any output may become "
+            f"{math.exp(min(epsilon, 700.0)):.3g} times as likely when one person's row changes."
+        )
+    if delta >= 1.0 / n:
+        notes.append(
+            f"delta={delta:g} >= 1/n = {1.0 / n:.3g} is a weak guarantee: it allows a release "
+            "that publishes some person's row outright; use delta well below 1/n."
+        )
+    return notes
+
+
+def warn_weak_budget(epsilon: float, delta: float, n: int) -> None:
+    """Issue :func:`weak_budget_notes` as :class:`~dppca.exceptions.PrivacyWarning` (before any
+    charge: public values only)."""
+    for note in weak_budget_notes(epsilon, delta, n):
+        warnings.warn(note, PrivacyWarning, stacklevel=3)
 
 
 def split_epsilon(total: float, shares: list[float]) -> list[float]:

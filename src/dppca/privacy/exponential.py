@@ -33,6 +33,9 @@ _UNIT_ROUNDOFF = 2.0**-53
 _FIRST_BITS = 53
 #: Decimal digits of the first exact pass; doubled at each refinement.
 _FIRST_PRECISION = 40
+#: A larger epsilon is used as this one (less epsilon is always safe; at ``1e4`` a count one
+#: away from the best already has weight ``e^-5000``).
+MAX_EPSILON = 1e4
 
 
 def exponential_runs(
@@ -49,7 +52,8 @@ def exponential_runs(
     target : float
         The public target count (for a quantile, ``q n``).
     epsilon : float
-        The mechanism's epsilon; a rational no larger than it is used, so the guarantee holds.
+        The mechanism's epsilon; a rational no larger than it (and than ``MAX_EPSILON``) is
+        used, so the guarantee holds and every exponent stays a finite float.
     noise : Noise
         The source of the uniform bits (secure with the discrete sampler).
 
@@ -58,10 +62,10 @@ def exponential_runs(
     (int, int)
         The run's index and the candidate's offset within it.
     """
-    rate = rational_at_most(epsilon) / 2
+    rate = rational_at_most(min(epsilon, MAX_EPSILON)) / 2
     exact_target = Fraction(target)
     distances = np.abs(counts.astype(np.float64) - target)
-    shifted = float(rate) * (distances - distances.min())
+    shifted = float(rate) * (distances - distances.min())  # at most 5e3 * 2^53: finite
     with np.errstate(under="ignore"):
         cumulative = np.cumsum(lengths * np.exp(-shifted))
     probabilities = cumulative / cumulative[-1]

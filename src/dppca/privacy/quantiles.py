@@ -226,12 +226,12 @@ def durfee_signed_quantile(
     return 0.0
 
 
-#: The logarithmic grid ``10^(j / LOG_GRID_STEPS)``: 48 points per decade (ratio 1.049), from
+#: The logarithmic grid ``10^(j / LOG_GRID_STEPS)``: 1000 points per decade (ratio 1.0023), from
 #: ``10^-300`` to ``10^300``.
-LOG_GRID_STEPS = 48
+LOG_GRID_STEPS = 1000
 LOG_GRID_LIMIT = 300 * LOG_GRID_STEPS
 #: The linear grid ``j step``, ``|j| <= LINEAR_GRID_LIMIT``.
-LINEAR_GRID_LIMIT = 2**20
+LINEAR_GRID_LIMIT = 2**24
 #: The probability, at most, that a grid quantile at :func:`safe_level` lies outside the data.
 OUTSIDE_DATA = 0.01
 
@@ -262,13 +262,14 @@ def log_cells(x: np.ndarray) -> np.ndarray:
     at or below 0 go to its first point, infinite and NaN ones to its last)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         positions = np.floor(LOG_GRID_STEPS * np.log10(x) + 0.5)
+    positions[x <= 0] = -LOG_GRID_LIMIT  # NaN compares False: it stays NaN, then the last point
     positions = np.nan_to_num(positions, nan=LOG_GRID_LIMIT, posinf=LOG_GRID_LIMIT)
     return np.clip(positions, -LOG_GRID_LIMIT, LOG_GRID_LIMIT).astype(np.int64)
 
 
 def log_quantile(x: np.ndarray, q: float, epsilon: float, noise: Noise) -> float:
-    """A private ``q`` quantile of non-negative values on the logarithmic grid ``10^(j/48)``,
-    ``|j| <= 14400`` (pure epsilon-DP).
+    """A private ``q`` quantile of non-negative values on the logarithmic grid ``10^(j/1000)``,
+    ``|j| <= 300000`` (pure epsilon-DP).
 
     The answer is a grid point between ``1e-300`` and ``1e300`` whatever the data; multiplying
     the data by a power of ten shifts every count along the grid, so the same random bits give
@@ -279,7 +280,7 @@ def log_quantile(x: np.ndarray, q: float, epsilon: float, noise: Noise) -> float
 
 
 def linear_quantile(x: np.ndarray, q: float, epsilon: float, noise: Noise, step: float) -> float:
-    """A private ``q`` quantile of real values on the grid ``j step``, ``|j| <= 2^20`` (pure
+    """A private ``q`` quantile of real values on the grid ``j step``, ``|j| <= 2^24`` (pure
     epsilon-DP); ``step`` must be public or private (never a statistic of ``x``), a positive
     normal float. Values beyond the grid count at its ends."""
     with np.errstate(over="ignore", invalid="ignore"):
@@ -306,18 +307,19 @@ def safe_level(q: float, n: int, epsilon: float, grid: str) -> float:
     Every grid point whose count is ``r`` or more further from ``q n`` than the best point's has
     weight at most ``exp(-epsilon r / 2)`` relative to it, so the mechanism picks one with
     probability at most ``G exp(-epsilon r / 2)`` for a grid of ``G`` points. With
-    ``r = 2 (ln G + ln 100) / epsilon`` (:func:`locating_reach`) that is at most 1 %; a level
-    with ``min(q, 1 - q) n >= r`` therefore keeps the answer between the smallest and the
-    largest value with probability at least 99 % (for data without large ties). The level is
-    moved towards 1/2 until the rule holds (1/2 when even the median cannot meet it, which
-    :func:`warn_unlocatable` reports before the release).
+    ``r = 2 (ln G + ln 100) / epsilon`` (:func:`locating_reach`) that is at most 1 %. The best
+    point's count is within 1/2 of ``q n`` (for data without large ties on the grid), so a level
+    with ``min(q, 1 - q) n >= r + 1`` keeps the answer between the smallest and the largest
+    value with probability at least 99 %. The level is moved towards 1/2 until the rule holds
+    (1/2 when even the median cannot meet it, which :func:`warn_unlocatable` reports before the
+    release).
 
     Examples
     --------
     >>> round(safe_level(0.99, 2504, 0.16, "log"), 3)
-    0.926
+    0.91
     """
-    margin = min(locating_reach(epsilon, grid) / n, 0.5)
+    margin = min((locating_reach(epsilon, grid) + 1.0) / n, 0.5)
     return min(max(q, margin), 1.0 - margin)
 
 
@@ -325,7 +327,7 @@ def warn_unlocatable(n: int, epsilon: float, grid: str, what: str) -> None:
     """Warn (from public values, before any charge) when a grid median of ``n`` values at
     ``epsilon`` cannot be located: ``n < 2 r`` (:func:`locating_reach`), so the answer can land
     anywhere on the grid."""
-    reach = locating_reach(epsilon, grid)
+    reach = locating_reach(epsilon, grid) + 1.0
     if reach > n / 2:
         warnings.warn(
             f"{what}: with n={n} values at epsilon={epsilon:.3g} the answer can land anywhere on "

@@ -28,7 +28,7 @@ from dppca._validation import (
     check_real,
 )
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
+from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import (
     MAX_NOISE_SCALE,
@@ -433,6 +433,7 @@ def dp_loading(
     )
     non_private = check_bool(non_private, "non_private")
     rng = check_random_state(random_state)
+    warn_weak_budget(plan.epsilon, plan.delta, plan.n)
     charge(accountant, Budget(plan.epsilon, plan.delta), "dp_loading")
     return loading_release(data, names, plan, rng, non_private=non_private)
 

@@ -2,13 +2,13 @@
 
 Four pure-DP grid quantiles (:mod:`dppca.privacy.quantiles`), all equivariant to the data's
 units: a private scale ``s``, the median distance between random disjoint pairs of points (log
-grid, 0.25 of ``epsilon_F``); the two coordinate medians on the linear grid of step ``s / 16``
+grid, 0.25 of ``epsilon_F``); the two coordinate medians on the linear grid of step ``s / 256``
 (0.2 each; the grid reaches 65,536 scales from the origin) give the centre ``c``; the distances
 ``||s_i - c||`` give the radius ``R`` at level ``q`` (log grid, 0.35): 0.99, or less when the
 budget is small (:func:`safe_level`). ``R`` is then extrapolated to the 0.99 level as for a
 bivariate normal, whose squared distance is ``-2 ln(1 - q)`` times the scale at level ``q``:
 ``R_0.99 = R_q sqrt(ln 100 / -ln(1 - q))``. The frame is the square
-``c +- (1 + inflate) R_0.99``.
+``c +- (1 + inflate) R_0.99``, its half-width capped at 50 private scales.
 """
 
 from __future__ import annotations
@@ -35,7 +35,11 @@ RADIAL_LEVEL = 0.99
 #: Shares of the frame's epsilon: pair scale, centre x, centre y, radius.
 FRAME_SHARES = (0.25, 0.2, 0.2, 0.35)
 #: Grid points of the centre's linear grid per unit of the private scale.
-CENTRE_STEPS = 16
+CENTRE_STEPS = 256
+#: The half-width is at most this many private scales (post-processing of two releases): a
+#: bivariate normal needs about 2.2 and a bivariate t with 3 degrees of freedom about 6, so the
+#: cap only bounds a radius search that ran past the data (probability at most 1 %).
+MAX_SCALES = 50.0
 #: Public clamps of the frame (post-processing): every coordinate of the square stays within
 #: ``1e151``, so distances and areas of points in it are finite floats.
 FRAME_LIMIT = 1e150
@@ -50,8 +54,8 @@ class Frame:
     center : ndarray of shape (2,)
         Private coordinate medians.
     radius : float
-        Half-width, ``(1 + inflate) * quantile_radius * sqrt(ln 100 / -ln(1 - radius_level))``
-        (at most ``1e150``; the centre's coordinates too).
+        Half-width, ``(1 + inflate) * quantile_radius * sqrt(ln 100 / -ln(1 - radius_level))``,
+        at most ``MAX_SCALES = 50`` private scales and ``1e150`` (the centre's coordinates too).
     quantile_radius : float
         The private ``radius_level`` quantile of the distances from the centre.
     inflate : float
@@ -59,6 +63,9 @@ class Frame:
         The four quantile releases.
     radius_level : float
         The level of ``quantile_radius`` (0.99 unless the budget was too small for it).
+    scale : float
+        The private scale: the median distance between random disjoint pairs of points (NaN
+        for frames read from an older file).
     """
 
     center: np.ndarray
@@ -67,6 +74,7 @@ class Frame:
     inflate: float
     privacy: PrivacyLedger = field(repr=False)
     radius_level: float = RADIAL_LEVEL
+    scale: float = math.nan
 
     @property
     def xlim(self) -> tuple[float, float]:
@@ -126,7 +134,7 @@ def private_frame(
         center[axis] = min(max(centre, -FRAME_LIMIT), FRAME_LIMIT)
         ledger.record(
             f"{prefix}: centre {labels[axis]}",
-            noise.label("exponential mechanism, linear grid of step scale/16 (median)"),
+            noise.label("exponential mechanism, linear grid of step scale/256 (median)"),
             Budget(centre_epsilon[axis], 0.0),
         )
     with np.errstate(over="ignore"):  # beyond the largest float: the grid's last point
@@ -139,7 +147,8 @@ def private_frame(
         Budget(radius_epsilon, 0.0),
     )
     extrapolation = math.sqrt(math.log(1.0 / (1.0 - RADIAL_LEVEL)) / -math.log1p(-level))
-    radius = min((1.0 + inflate) * extrapolation * quantile_radius, FRAME_LIMIT)
+    radius = min((1.0 + inflate) * extrapolation * quantile_radius, MAX_SCALES * scale)
+    radius = min(radius, FRAME_LIMIT)
     return Frame(
         center=center,
         radius=radius,
@@ -147,6 +156,7 @@ def private_frame(
         inflate=inflate,
         privacy=ledger,
         radius_level=level,
+        scale=scale,
     )
 
 
@@ -167,7 +177,7 @@ def dp_frame(
         The points, for example PC scores. ``n`` is public.
     epsilon : float
         Budget (> 0): 0.25 for a private scale (the median distance between random pairs),
-        0.2 for each coordinate median (on a grid of step scale/16) and 0.35 for the 0.99
+        0.2 for each coordinate median (on a grid of step scale/256) and 0.35 for the 0.99
         quantile of the distances from that centre (a lower level when the budget is small,
         extrapolated to 0.99); all are exponential mechanisms over fixed grids.
     inflate : float, default 0.2

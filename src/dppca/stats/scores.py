@@ -29,7 +29,7 @@ from dppca._validation import (
     check_real,
 )
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
+from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import (
     Noise,
@@ -313,6 +313,7 @@ def dp_score(
     loading_plan = None
     if loading_budget is not None:
         loading_plan = plan_loading(data.shape, *loading_budget, sampler=plan.sampler)
+    warn_weak_budget(cost.epsilon, cost.delta, n)
     charge(accountant, cost, "dp_score")
 
     ledger = PrivacyLedger()
@@ -435,6 +436,8 @@ class ScoreRelease:
     groups: dict[Any, dict[str, pd.DataFrame]] | None
     group_sizes: dict[Any, int] | None
     nonprivate: NonPrivateScores | None
+    #: Per method, the noisy total count kept (summed over groups): post-processing.
+    mass: dict[str, float]
 
 
 def score_release(
@@ -468,12 +471,13 @@ def score_release(
     budget = Budget(plan.histogram_epsilon, plan.delta)
 
     histograms: dict[str, pd.DataFrame] = {}
+    mass: dict[str, float] = {}
     by_group: dict[Any, dict[str, pd.DataFrame]] | None = None
     group_sizes = None
     if codes is None:
         counts = np.bincount(index, minlength=size)
         for name in plan.methods:
-            prob, _ = private_probabilities(counts, name, plan.noise, noise)
+            prob, mass[name] = private_probabilities(counts, name, plan.noise, noise)
             histograms[name] = with_probabilities(cells, prob)
             ledger.record(
                 f"score: histogram ({name})",
@@ -492,6 +496,7 @@ def score_release(
                 by_group[level][name] = with_probabilities(cells, prob)
                 probabilities.append(prob)
             # Group weights and sizes come from the noisy totals: no exact count is used.
+            mass[name] = float(totals.sum())
             weights = totals / totals.sum() if totals.sum() > 0 else np.zeros(len(levels))
             mixture = weights @ np.array(probabilities)
             total = mixture.sum()
@@ -506,7 +511,7 @@ def score_release(
     reference = None
     if non_private:
         reference = empirical_scores(scores, plan.axis_labels, index, cells, codes, levels)
-    return ScoreRelease(frame, histograms, by_group, group_sizes, reference)
+    return ScoreRelease(frame, histograms, by_group, group_sizes, reference, mass)
 
 
 def estimated_group_sizes(levels: list[Any], totals: np.ndarray, n: int) -> dict[Any, int]:

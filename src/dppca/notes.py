@@ -1,0 +1,87 @@
+"""Warnings about noise-dominated outputs, judged from released values and public settings only.
+
+Each check is post-processing of a release (its value and its public noise scale), so a note
+reveals nothing more about the data than the release itself:
+
+* a plotted direction whose released Kendall eigen-gap is within the noise: the typical
+  perturbation of an eigenvector is ``||E v|| / gap`` (first-order perturbation theory), about
+  ``s sqrt(p - 1) / gap`` for off-diagonal noise sd ``s = sigma / sqrt 2``; the note fires when
+  that exceeds 1/2;
+* a plotted component whose released variance is within two noise sd of 0;
+* a score histogram whose noisy kept mass is less than half, or more than one and a half
+  times, the ``n`` rows (cells lost below the threshold, or empty cells kept by noise);
+* a frame whose half-width exceeds ``WIDE_FRAME`` times its private scale (the median distance
+  between random pairs of points; a bivariate normal gives about 2.2).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+
+from dppca.exceptions import NoiseDominatedWarning
+
+#: A frame wider than this many private scales is flagged as implausibly wide.
+WIDE_FRAME = 25.0
+#: A histogram whose kept mass is off the rows' by more than this share is flagged.
+MASS_TOLERANCE = 0.5
+
+
+def direction_notes(eigenvalues: np.ndarray, sigma: float, axes: Sequence[int]) -> list[str]:
+    """Plotted directions (1-based ``axes``) whose Kendall eigen-gap is within the noise."""
+    p = len(eigenvalues)
+    reach = sigma / math.sqrt(2.0) * math.sqrt(p - 1)
+    notes = []
+    for axis in axes:
+        j = axis - 1
+        gaps = [eigenvalues[j - 1] - eigenvalues[j]] if j > 0 else []
+        gaps += [eigenvalues[j] - eigenvalues[j + 1]] if j + 1 < p else []
+        gap = min(gaps)
+        if gap <= 0 or reach / gap > 0.5:
+            notes.append(
+                f"PC{axis}'s direction is not determined by the data: its released eigen-gap "
+                f"({gap:.3g}) is within the noise (typical perturbation {reach:.3g}); PC{axis} "
+                "may be a mixture of neighbouring components. Use more epsilon for the loading."
+            )
+    return notes
+
+
+def variance_notes(values: np.ndarray, sd: np.ndarray, axes: Sequence[int]) -> list[str]:
+    """Plotted components whose released variance is within two noise sd of 0."""
+    return [
+        f"PC{axis}'s released variance ({values[axis - 1]:.3g}) is within two noise sd "
+        f"({2 * sd[axis - 1]:.3g}) of zero; its scree value and PVE are mostly noise."
+        for axis in axes
+        if axis <= len(values) and values[axis - 1] < 2 * sd[axis - 1]
+    ]
+
+
+def histogram_notes(mass: float, n: int) -> list[str]:
+    """A histogram whose noisy kept mass is off ``n`` by more than ``MASS_TOLERANCE n``."""
+    if abs(mass - n) <= MASS_TOLERANCE * n:
+        return []
+    return [
+        f"The score histogram kept {mass / n:.0%} of the rows' mass after noise and threshold: "
+        "it is dominated by noise (cells lost below the threshold, or empty cells kept). Use "
+        "more epsilon for the score plot or fewer bins."
+    ]
+
+
+def frame_notes(radius: float, scale: float) -> list[str]:
+    """A frame more than ``WIDE_FRAME`` private scales wide."""
+    if radius <= WIDE_FRAME * scale:
+        return []
+    return [
+        f"The score frame is implausibly wide: its half-width is {radius / scale:.3g} times the "
+        "private pair scale (about 2 for normal data). The data may be very heavy-tailed, or the "
+        "frame's quantiles were dominated by noise; most points then fall in a few cells."
+    ]
+
+
+def emit(notes: Sequence[str], stacklevel: int = 3) -> None:
+    """Issue each note as a :class:`~dppca.exceptions.NoiseDominatedWarning`."""
+    for note in notes:
+        warnings.warn(note, NoiseDominatedWarning, stacklevel=stacklevel)

@@ -1,0 +1,121 @@
+"""Grid quantiles by the exponential mechanism: exact sampling, the level rule, equivariance."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+from dppca.exceptions import NoiseDominatedWarning
+from dppca.privacy import exponential
+from dppca.privacy.mechanisms import Noise
+from dppca.privacy.quantiles import (
+    LOG_GRID_LIMIT,
+    LOG_GRID_STEPS,
+    grid_runs,
+    linear_quantile,
+    locating_reach,
+    log_cells,
+    log_quantile,
+    safe_level,
+    warn_unlocatable,
+)
+
+LENGTHS = np.array([5, 1, 3, 2, 10])
+COUNTS = np.array([0, 1, 2, 3, 4])
+
+
+def _exact(epsilon, target=2.0):
+    weights = LENGTHS * np.exp(-epsilon * np.abs(COUNTS - target) / 2)
+    return weights / weights.sum()
+
+
+def _frequencies(sampler, draws, seed, epsilon=1.0):
+    noise = Noise(sampler, np.random.default_rng(seed))
+    picks = [
+        exponential.exponential_runs(LENGTHS, COUNTS, 2.0, epsilon, noise) for _ in range(draws)
+    ]
+    runs = np.array([run for run, _ in picks])
+    offsets_ok = all(0 <= offset < LENGTHS[run] for run, offset in picks)
+    return np.bincount(runs, minlength=len(LENGTHS)), offsets_ok
+
+
+@pytest.mark.parametrize("sampler", ["discrete", "continuous"])
+def test_runs_follow_the_exponential_mechanism(sampler):
+    observed, offsets_ok = _frequencies(sampler, 20000, 0)
+    assert offsets_ok
+    assert chisquare(observed, 20000 * _exact(1.0)).pvalue > 1e-3
+
+
+def test_the_exact_path_alone_gives_the_same_distribution(monkeypatch):
+    """With the floating-point pass never trusted, every draw is decided in decimal interval
+    arithmetic: the distribution is the same."""
+    monkeypatch.setattr(exponential, "_float_margin", lambda *args: 1.0)
+    observed, _ = _frequencies("discrete", 3000, 1)
+    assert chisquare(observed, 3000 * _exact(1.0)).pvalue > 1e-3
+
+
+def test_grid_runs_cover_the_grid_with_their_counts():
+    starts, lengths, counts = grid_runs(np.array([-2, 0, 0, 3]), 5)
+    assert starts.tolist() == [-5, -2, 0, 3]
+    assert lengths.tolist() == [3, 2, 3, 3] and lengths.sum() == 11
+    assert counts.tolist() == [0, 1, 3, 4]
+
+
+def test_log_cells_map_every_value_into_the_grid():
+    values = np.array([1.0, 1000.0, 0.0, -3.0, np.inf, np.nan, 1e-320, 1e308])
+    cells = log_cells(values)
+    limit = LOG_GRID_LIMIT
+    assert cells.tolist() == [0, 3 * LOG_GRID_STEPS, -limit, -limit, limit, limit, -limit, limit]
+
+
+@pytest.mark.parametrize("factor", [1e-3, 1e3])
+def test_same_seed_gives_the_answer_in_other_units(factor):
+    x = np.random.default_rng(2).lognormal(size=2504)
+    for seed in range(5):
+        base = log_quantile(x, 0.5, 0.2, Noise("discrete", np.random.default_rng(seed)))
+        scaled = log_quantile(x * factor, 0.5, 0.2, Noise("discrete", np.random.default_rng(seed)))
+        assert scaled / factor == pytest.approx(base, rel=1e-12)
+        signed = x - 3.0
+        base = linear_quantile(
+            signed, 0.5, 0.2, Noise("discrete", np.random.default_rng(seed)), 0.01
+        )
+        scaled = linear_quantile(
+            signed * factor, 0.5, 0.2, Noise("discrete", np.random.default_rng(seed)), 0.01 * factor
+        )
+        assert scaled / factor == pytest.approx(base, rel=1e-12, abs=1e-12)
+
+
+def test_the_safe_level_keeps_the_answer_within_the_data():
+    """At the adapted level the answer lies beyond the largest value in at most 1 % of draws
+    (the rule's bound; four binomial sd of slack)."""
+    x = np.abs(np.random.default_rng(3).standard_normal(2504)) + 0.1
+    epsilon = 0.16
+    level = safe_level(0.99, len(x), epsilon, "log")
+    assert level == pytest.approx(1 - (locating_reach(epsilon, "log") + 1) / len(x))
+    noise = Noise("continuous", np.random.default_rng(4))
+    draws = 2000
+    outside = sum(log_quantile(x, level, epsilon, noise) > x.max() for _ in range(draws))
+    assert outside / draws <= 0.01 + 4 * math.sqrt(0.01 * 0.99 / draws)
+
+
+def test_the_level_moves_to_one_half_and_warns_when_even_the_median_is_out_of_reach():
+    assert safe_level(0.9, 40, 0.1, "log") == 0.5
+    with pytest.warns(NoiseDominatedWarning, match="answer can land anywhere"):
+        warn_unlocatable(40, 0.1, "log", "test")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warn_unlocatable(5000, 1.0, "log", "test")
+
+
+def test_absurd_epsilon_is_used_as_the_largest_safe_one():
+    """No overflow, warning or error at epsilon 1e308, whatever the data (it runs after the
+    charge)."""
+    noise = Noise("discrete", np.random.default_rng(5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for x in (np.ones(10), np.arange(1.0, 11.0), np.r_[np.full(5, 1e-300), np.full(5, 1e300)]):
+            assert np.isfinite(log_quantile(x, 0.5, 1e308, noise))

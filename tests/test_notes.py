@@ -1,0 +1,70 @@
+"""Warnings from released values and public settings: each fires on a case built for it."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import dppca
+from dppca.exceptions import NoiseDominatedWarning, PrivacyWarning
+from dppca.notes import direction_notes, frame_notes, histogram_notes, variance_notes
+from dppca.report import guarantee_strength
+
+
+def test_isotropic_data_flag_their_directions():
+    """Equal variances: every released eigen-gap is noise, so PC1 and PC2 are flagged, and the
+    result keeps the notes it warned about."""
+    X = np.random.default_rng(0).standard_normal((3000, 5))
+    with pytest.warns(NoiseDominatedWarning, match="PC1's direction is not determined"):
+        result = dppca.dp_pca(X, 2.0, 1e-6, random_state=0)
+    assert any("PC2's direction" in note for note in result.notes)
+    assert result.to_dict()["notes"] == list(result.notes)
+
+
+def test_clear_structure_gives_no_direction_note():
+    eigenvalues = np.array([0.5, 0.3, 0.1, 0.05])
+    assert direction_notes(eigenvalues, 1e-3, (1, 2)) == []
+    assert len(direction_notes(eigenvalues, 0.2, (1, 2))) == 2
+
+
+def test_variance_histogram_and_frame_notes():
+    assert variance_notes(np.array([1.0, 0.01]), np.array([0.1, 0.1]), (1, 2))[0].startswith(
+        "PC2's released variance"
+    )
+    assert variance_notes(np.array([1.0, 0.5]), np.array([0.1, 0.1]), (1, 2)) == []
+    assert "kept 10%" in histogram_notes(100.0, 1000)[0]
+    assert "kept 160%" in histogram_notes(1600.0, 1000)[0]
+    assert histogram_notes(900.0, 1000) == histogram_notes(1400.0, 1000) == []
+    assert "implausibly wide" in frame_notes(100.0, 1.0)[0]
+    assert frame_notes(3.0, 1.0) == []
+
+
+def test_a_histogram_below_the_noise_is_flagged():
+    X = np.random.default_rng(1).standard_normal((400, 3)) * [3, 2, 1]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = dppca.dp_pca(X, 1.0, 1e-6, bins=30, random_state=0)
+    assert any("score histogram kept" in note for note in result.notes)
+    assert any(issubclass(w.category, NoiseDominatedWarning) for w in caught)
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "match"),
+    [(20.0, 1e-6, "epsilon=20 is a weak guarantee"), (1.0, 0.05, r"delta=0.05 >= 1/n")],
+)
+def test_weak_budgets_warn_before_the_charge(epsilon, delta, match):
+    X = np.random.default_rng(2).standard_normal((50, 3))
+    accountant = dppca.Accountant(dppca.Budget(1.0, 1e-9))
+    with pytest.warns(PrivacyWarning, match=match), pytest.raises(dppca.BudgetExceededError):
+        dppca.dp_pca(X, epsilon, delta, accountant=accountant)
+    assert accountant.spent == dppca.Budget(0.0, 0.0)
+
+
+def test_the_plain_language_guarantee_depends_on_epsilon():
+    assert "very little" in guarantee_strength(1.0)
+    assert "limits what can be learned" in guarantee_strength(2.0)
+    assert "moderate" in guarantee_strength(8.0)
+    assert "weak guarantee" in guarantee_strength(100.0)
+    assert "very little" not in guarantee_strength(100.0)

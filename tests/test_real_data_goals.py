@@ -1,0 +1,79 @@
+"""The demo's configuration on real data: accuracy goals, silence, and equivariance to units.
+
+The demo: 1000 Genomes (Kidd panel, 2504 x 55), total epsilon 4, delta 1e-7, default split,
+k = 10, default scree, histogram and bins, five declared superpopulations. Thresholds are the
+goals the release must meet (the utility benchmark measures them over 200 seeds).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import dppca
+from dppca.datasets import load_1kg_aisnps
+from dppca.exceptions import NoiseDominatedWarning, PrivacyWarning
+
+LEVELS = ["AFR", "AMR", "EAS", "EUR", "SAS"]
+
+
+@pytest.fixture(scope="module")
+def kidd():
+    genotypes, labels = load_1kg_aisnps("kidd")
+    return genotypes.to_numpy(dtype=np.float64), labels["superpopulation"].to_numpy()
+
+
+def _demo(X, groups, seed, **kwargs):
+    return dppca.dp_pca(
+        X, 4.0, 1e-7, k=10, groups=groups, group_levels=LEVELS, random_state=seed, **kwargs
+    )
+
+
+def test_demo_meets_the_goals_over_50_seeds_and_stays_silent(kidd):
+    X, groups = kidd
+    pve_errors, distances = [], []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for seed in range(50):
+            result = _demo(X, groups, seed, non_private=True)
+            reference = result.nonprivate
+            pve_errors.append(np.max(np.abs(result.pve[:5] - reference.pve[:5])))
+            assert result.scree.max() <= 10 * reference.eigenvalues[0]
+            private = result.histogram["prob"].to_numpy()
+            distances.append(0.5 * np.abs(private - reference.histogram["prob"].to_numpy()).sum())
+            assert all(table["prob"].sum() > 0 for table in result.groups.values())
+            assert result.notes == ()
+    noisy = [w for w in caught if issubclass(w.category, NoiseDominatedWarning | PrivacyWarning)]
+    assert noisy == []
+    assert np.median(pve_errors) <= 0.04 and np.max(pve_errors) <= 0.15
+    assert np.median(distances) <= 0.25
+
+
+@pytest.mark.parametrize("factor", [1e-3, 1e3])
+def test_every_automatic_tuning_is_equivariant_to_the_units(kidd, factor):
+    """Same seed, data multiplied by ``factor``: the same directions, the scree times factor^2,
+    the frame and histogram cells times factor, the same probabilities (to 1e-9)."""
+    X, groups = kidd
+    base = _demo(X, groups, 7)
+    scaled = _demo(X * factor, groups, 7)
+    assert np.allclose(scaled.directions, base.directions, atol=1e-9)
+    assert np.allclose(scaled.scree / factor**2, base.scree, rtol=1e-9)
+    assert np.allclose(scaled.pve, base.pve, rtol=1e-9, atol=1e-12)
+    assert scaled.frame.radius / factor == pytest.approx(base.frame.radius, rel=1e-9)
+    assert np.allclose(
+        scaled.frame.center / factor, base.frame.center, atol=1e-9 * base.frame.radius
+    )
+    assert np.allclose(scaled.histogram["prob"], base.histogram["prob"], atol=1e-12)
+    assert scaled.group_sizes == base.group_sizes
+
+
+@pytest.mark.parametrize("factor", [1e-3, 1e3])
+def test_the_automatic_winsorization_radius_is_equivariant(kidd, factor):
+    X, _ = kidd
+    settings = {"transform": "winsorized", "radius": "auto", "random_state": 3}
+    base = dppca.dp_loading(X, 1.0, 1e-7, **settings)
+    scaled = dppca.dp_loading(X * factor, 1.0, 1e-7, **settings)
+    assert scaled.radius / factor == pytest.approx(base.radius, rel=1e-9)
+    assert np.allclose(scaled.directions, base.directions, atol=1e-9)
