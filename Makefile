@@ -44,6 +44,7 @@ bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/real_data.py
 	$(BENCH_VENV)/bin/python benchmarks/privacy_audit.py
 	$(BENCH_VENV)/bin/python benchmarks/samplers.py
+	$(BENCH_VENV)/bin/python benchmarks/utility.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build dist .pytest_cache .ruff_cache

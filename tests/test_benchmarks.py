@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pandas as pd
+
 from dppca.audit import scenarios
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -70,3 +72,17 @@ def test_samplers_quick(tmp_path):
     timing, summary = _load("samplers").main(["--quick", "--out", str(tmp_path)])
     assert set(summary["sampler"]) == {"continuous", "discrete"}
     assert (timing["discrete s"] > 0).all() and (tmp_path / "samplers_quick.md").exists()
+
+
+def test_utility_quick(tmp_path):
+    """The quick mode (Kidd, epsilon 4, 10 seeds for the goals). Its thresholds allow for ten
+    seeds: over 200 seeds the largest PVE error has median 0.039, 90th percentile 0.08 and
+    maximum 0.15, and the histogram distance median 0.2 (benchmarks/results/utility.md)."""
+    path = _load("utility").main(["--quick", "--out", str(tmp_path)])
+    text = path.read_text()
+    assert "The demo's configuration against the goals (10 seeds)" in text
+    runs = pd.read_csv(tmp_path / "utility_quick.csv.gz")
+    assert set(runs["score"]) == {"thresholded", "sparse"}
+    assert runs["pve_error"].median() < 0.08 and runs["pve_error"].max() < 0.15
+    assert runs["tv"].median() < 0.3 and runs["sin_theta"].max() < 0.5
+    assert (runs["empty_groups"] == 0).all() and (runs["warnings"] == 0).all()

@@ -17,6 +17,7 @@ MODULES = [
     "dppca.stats.frame",
     "dppca.stats.histogram",
     "dppca.stats.kendall",
+    "dppca.stats.scree",
     "dppca.stats.sensitivity",
 ]
 

@@ -9,6 +9,7 @@ import pytest
 from dppca import Budget, dp_frame
 from dppca.exceptions import NoiseDominatedWarning
 from dppca.privacy.quantiles import safe_level
+from dppca.stats.frame import frame_shares
 
 
 def test_frame_centre_radius_and_ledger():
@@ -27,18 +28,20 @@ def test_frame_centre_radius_and_ledger():
     assert frame.xlim == (frame.center[0] - frame.radius, frame.center[0] + frame.radius)
     assert frame.ylim[1] - frame.ylim[0] == pytest.approx(2 * frame.radius)
     entries = frame.privacy.entries
-    assert [entry.epsilon for entry in entries] == pytest.approx([0.75, 0.6, 0.6, 1.05])
+    shares = frame_shares(20000, 3.0)
+    assert [entry.epsilon for entry in entries] == pytest.approx([3.0 * s for s in shares])
+    assert shares[3] == pytest.approx(1 - sum(shares[:3])) and shares[3] >= 0.25
     assert all(entry.delta == 0 for entry in entries)
     assert frame.privacy.total <= Budget(3.0, 0.0)
     assert frame.limits(center=True) == ((-frame.radius, frame.radius),) * 2
 
 
 def test_small_budget_lowers_the_radius_level_and_extrapolates():
-    """At n = 500 and epsilon 0.35 for the radius the 0.99 level is out of reach: the level
+    """At n = 500 and epsilon 1 for the frame the 0.99 level is out of reach: the level
     follows the rule and the half-width is extrapolated as for a bivariate normal."""
     scores = pd.DataFrame(np.random.default_rng(2).standard_normal((500, 2)), columns=["a", "b"])
     frame = dp_frame(scores, 1.0, inflate=0.0, random_state=0)
-    level = safe_level(0.99, 500, 0.35, "log")
+    level = safe_level(0.99, 500, frame_shares(500, 1.0)[3], "log")
     assert frame.radius_level == level < 0.99
     factor = np.sqrt(np.log(100) / -np.log1p(-level))
     assert frame.radius == pytest.approx(factor * frame.quantile_radius, rel=1e-12)

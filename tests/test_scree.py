@@ -13,6 +13,7 @@ from dppca.privacy.calibration import gdp_mu
 from dppca.privacy.mechanisms import Noise
 from dppca.stats.scree import (
     antitonic,
+    clip_share,
     float_factor,
     joint_gaussian,
     paired_squares,
@@ -207,6 +208,7 @@ def test_recorded_noise_follows_the_formulas():
     expected = 30.0 * math.sqrt(2) / (m * gdp_mu(0.5, 1e-6))
     assert np.allclose(clipped.settings["clipped"]["noise_sd"], expected, rtol=1e-12)
     assert row_clip_sensitivity(m, 3) == pytest.approx(math.sqrt(2) / m, rel=1e-12)
+    assert row_clip_sensitivity(m, 1) == pytest.approx(1 / m, rel=1e-12)
     assert clipped.privacy.total == Budget(0.5, 1e-6)  # public clip levels: no quantile spend
     details = continuous("pmwm", PMWM).settings["pmwm"]
     widths = details["upper"] - details["lower"]
@@ -265,7 +267,9 @@ def test_ledger_and_accountant():
     assert result.privacy.total.isclose(Budget(1.0, 2e-6))
     assert result.privacy.total <= Budget(1.0, 2e-6)
     quantiles = [e for e in result.privacy if "clip level" in e.name]
-    assert quantiles[0].epsilon == pytest.approx(0.06) and quantiles[0].delta == 0
+    share = clip_share({"clip_share": "auto", "clip_level": 0.75}, 250, 0.6)
+    assert quantiles[0].epsilon == pytest.approx(0.6 * share) and quantiles[0].delta == 0
+    assert share == 0.5  # 250 pairs at epsilon 0.6: the most the rule gives
     accountant = Accountant(Budget(1.5, 1e-5))
     dp_scree(X, 5, 0.6, 1e-6, directions=rotation, accountant=accountant, random_state=0)
     assert accountant.spent == Budget(0.6, 1e-6)

@@ -2,11 +2,13 @@
 
 Four pure-DP grid quantiles (:mod:`dppca.privacy.quantiles`), all equivariant to the data's
 units: a private scale ``s``, the median distance between random disjoint pairs of points (log
-grid, 0.25 of ``epsilon_F``); the two coordinate medians on the linear grid of step ``s / 256``
-(0.2 each; the grid reaches 65,536 scales from the origin) give the centre ``c``; the distances
-``||s_i - c||`` give the radius ``R`` at level ``q`` (log grid, 0.35): 0.99, or less when the
-budget is small (:func:`safe_level`). ``R`` is then extrapolated to the 0.99 level as for a
-bivariate normal, whose squared distance is ``-2 ln(1 - q)`` times the scale at level ``q``:
+grid); the two coordinate medians on the linear grid of step ``s / 256`` (the grid reaches
+65,536 scales from the origin) give the centre ``c``; the distances ``||s_i - c||`` give the
+radius ``R`` at level ``q`` (log grid): 0.99, or less when the budget is small
+(:func:`safe_level`). :func:`frame_shares` splits ``epsilon_F``: the scale and the centres get
+1.5 times what locates them, the radius the rest. ``R`` is then extrapolated to the 0.99 level
+as for a bivariate normal, whose squared distance is ``-2 ln(1 - q)`` times the scale at level
+``q``:
 ``R_0.99 = R_q sqrt(ln 100 / -ln(1 - q))``. The frame is the square
 ``c +- (1 + inflate) R_0.99``, its half-width capped at 50 private scales.
 """
@@ -25,6 +27,7 @@ from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.mechanisms import Noise, as_noise, make_noise
 from dppca.privacy.quantiles import (
     linear_quantile,
+    locating_reach,
     log_quantile,
     safe_level,
     warn_unlocatable,
@@ -32,8 +35,9 @@ from dppca.privacy.quantiles import (
 
 DEFAULT_INFLATE = 0.2
 RADIAL_LEVEL = 0.99
-#: Shares of the frame's epsilon: pair scale, centre x, centre y, radius.
-FRAME_SHARES = (0.25, 0.2, 0.2, 0.35)
+#: The scale and the centres get this multiple of the epsilon they need to be located; the
+#: radius gets the rest (at least a quarter).
+LOCATING_MARGIN = 1.5
 #: Grid points of the centre's linear grid per unit of the private scale.
 CENTRE_STEPS = 256
 #: The half-width is at most this many private scales (post-processing of two releases): a
@@ -91,10 +95,38 @@ class Frame:
         return (-self.radius, self.radius), (-self.radius, self.radius)
 
 
+def frame_shares(n: int, epsilon: float) -> list[float]:
+    """Shares of the frame's epsilon for the scale, the two centres and the radius (public).
+
+    The scale (a median of ``n // 2`` pair distances) and each centre (a median of ``n``
+    values) need ``epsilon_min = 2 (ln G + ln 100) / (m / 2 - 1)`` to be located
+    (:func:`~dppca.privacy.quantiles.safe_level`); they get ``1.5`` times that, at most three
+    quarters of ``epsilon`` together (in proportion when it is short), and the radius the rest,
+    so that its level can approach 0.99.
+
+    Examples
+    --------
+    >>> [round(share, 3) for share in frame_shares(2504, 0.467)]
+    [0.184, 0.113, 0.113, 0.591]
+    """
+
+    def needed(m: int, grid: str) -> float:
+        room = m / 2 - 1
+        return math.inf if room <= 0 else locating_reach(1.0, grid) / room
+
+    scale, centre = needed(n // 2, "log"), needed(n, "linear")
+    total = scale + 2 * centre
+    factor = min(LOCATING_MARGIN, 0.75 * epsilon / total) / epsilon if total < math.inf else 0.0
+    if factor == 0.0:
+        return [0.25, 0.25, 0.25, 0.25]
+    shares = [scale * factor, centre * factor, centre * factor]
+    return [*shares, 1.0 - sum(shares)]
+
+
 def warn_small_frame_budget(n: int, epsilon: float, prefix: str = "frame") -> None:
     """Warn, from public values before any charge, when the frame's scale or centre cannot be
     located at this budget (:func:`~dppca.privacy.quantiles.warn_unlocatable`)."""
-    scale_epsilon, centre_epsilon, _, _ = split_epsilon(epsilon, list(FRAME_SHARES))
+    scale_epsilon, centre_epsilon, _, _ = split_epsilon(epsilon, frame_shares(n, epsilon))
     warn_unlocatable(n // 2, scale_epsilon, "log", f"{prefix}: scale")
     warn_unlocatable(n, centre_epsilon, "linear", f"{prefix}: centre")
 
@@ -110,7 +142,8 @@ def private_frame(
 ) -> Frame:
     """The frame of validated ``(n, 2)`` scores, spending ``epsilon`` (delta 0)."""
     noise = as_noise(noise)
-    scale_epsilon, *centre_epsilon, radius_epsilon = split_epsilon(epsilon, list(FRAME_SHARES))
+    shares = frame_shares(n := scores.shape[0], epsilon)
+    scale_epsilon, *centre_epsilon, radius_epsilon = split_epsilon(epsilon, shares)
     n = scores.shape[0]
     ledger = PrivacyLedger()
     order = noise.rng.permutation(n)
@@ -176,10 +209,11 @@ def dp_frame(
     scores : array-like of shape (n, 2)
         The points, for example PC scores. ``n`` is public.
     epsilon : float
-        Budget (> 0): 0.25 for a private scale (the median distance between random pairs),
-        0.2 for each coordinate median (on a grid of step scale/256) and 0.35 for the 0.99
-        quantile of the distances from that centre (a lower level when the budget is small,
-        extrapolated to 0.99); all are exponential mechanisms over fixed grids.
+        Budget (> 0), split by :func:`frame_shares` between a private scale (the median
+        distance between random pairs), the two coordinate medians (on a grid of step
+        scale/256) and the 0.99 quantile of the distances from that centre (a lower level when
+        the budget is small, extrapolated to 0.99); all are exponential mechanisms over fixed
+        grids.
     inflate : float, default 0.2
         The half-width is ``(1 + inflate) R_0.99``.
     random_state : None, int, SeedSequence or Generator

@@ -10,11 +10,12 @@ noise is ``N(0, (w_l sqrt(k) / (m mu))^2)``, ``mu``-GDP with ``mu`` from (epsilo
 
 * ``"clipped"``: each pair's row ``W_j`` is scaled down to L1 norm at most ``C``,
   ``W_j min(1, C / S_j)`` with ``S_j = sum_l W_jl``, and the mean rows are released by one
-  Gaussian mechanism of L2 sensitivity ``sqrt(2) C / m`` (two non-negative rows of L1 norm at most
-  ``C`` differ by at most ``sqrt(2) C`` in L2). ``C_clip="auto"`` (default) sets
-  ``C = clip_multiplier * q`` with ``q`` a private quantile (level ``clip_level``, 0.75) of
-  the row totals ``S_j`` on a logarithmic grid, spending ``clip_share`` of epsilon: any units
-  work and the result is equivariant to them; a number is a public clip level.
+  Gaussian mechanism of L2 sensitivity ``sqrt(2) C / m`` (two non-negative rows of L1 norm at
+  most ``C`` differ by at most ``sqrt(2) C`` in L2; ``C`` for one component).
+  ``C_clip="auto"`` (default) sets ``C = clip_multiplier * q`` with ``q`` a private quantile
+  (level ``clip_level``, 0.75) of the row totals ``S_j`` on a logarithmic grid, spending
+  ``clip_share`` of epsilon: any units work and the result is equivariant to them; a number is
+  a public clip level.
 * ``"pmwm"``: private modified winsorized mean (Ramsay and Spicker 2025): per component two
   one-sided Durfee quantiles at levels ``trim`` and ``1 - trim`` clamped to the public ``[a, b]``,
   then the winsorized mean; epsilon/2 to the ``2k`` quantiles, epsilon/2 and delta to the mean.
@@ -63,6 +64,7 @@ from dppca.privacy.mechanisms import (
 from dppca.privacy.quantiles import (
     check_search_epsilon,
     durfee_upper_quantile,
+    locating_reach,
     log_quantile,
     safe_level,
     warn_unlocatable,
@@ -86,7 +88,7 @@ CONTROL_DEFAULTS: dict[str, dict[str, Any]] = {
         "C_clip": "auto",
         "clip_level": 0.75,
         "clip_multiplier": CLIP_MULTIPLIER,
-        "clip_share": 0.1,
+        "clip_share": "auto",
     },
     "pmwm": {
         "a": _REQUIRED,
@@ -247,13 +249,16 @@ def row_shares(W: np.ndarray, clip: float) -> np.ndarray:
 
 
 def row_clip_sensitivity(m: int, k: int) -> float:
-    """The L2 sensitivity of the mean of :func:`row_shares`: ``sqrt(2) / m`` times the rounding
-    factors ``1 + (k + 2) u`` (each row's L1 norm) and :func:`float_factor` (the means).
+    """The L2 sensitivity of the mean of :func:`row_shares`: ``sqrt(2) / m`` (``1 / m`` for one
+    component) times the rounding factors ``1 + (k + 2) u`` (each row's L1 norm) and
+    :func:`float_factor` (the means).
 
     Two non-negative rows ``a``, ``b`` with L1 norms at most 1 satisfy
-    ``||a - b||_2^2 <= ||a||_2^2 + ||b||_2^2 <= 2``.
+    ``||a - b||_2^2 <= ||a||_2^2 + ||b||_2^2 <= 2``, and ``|a - b| <= max(a, b) <= 1`` for
+    one component.
     """
-    return math.sqrt(2.0) * (1.0 + (k + 2) * 2.0**-53) * float_factor(m) / m
+    rows = math.sqrt(2.0) if k > 1 else 1.0
+    return rows * (1.0 + (k + 2) * 2.0**-53) * float_factor(m) / m
 
 
 def clip_range(
@@ -266,13 +271,32 @@ def clip_range(
     return _scale_range(unit, 1, m, k, epsilon, delta)
 
 
+def clip_share(control: dict[str, Any], m: int, epsilon: float) -> float:
+    """The share of the scree's epsilon spent on the automatic clip level (public values).
+
+    ``"auto"``: 1.5 times the epsilon that locates the ``clip_level`` quantile of ``m`` row
+    totals, ``2 (ln G + ln 100) / ((1 - level) m - 1)`` (:func:`safe_level`), as a share of
+    ``epsilon``, within ``[0.1, 0.5]``.
+
+    Examples
+    --------
+    >>> round(clip_share({"clip_share": "auto", "clip_level": 0.75}, 1252, 4 / 3), 3)
+    0.129
+    """
+    if not isinstance(control["clip_share"], str):
+        return control["clip_share"]
+    level = control["clip_level"]
+    room = min(level, 1.0 - level) * m - 1.0
+    needed = locating_reach(1.0, "log") / room if room > 0 else math.inf
+    return min(max(1.5 * needed / epsilon, 0.1), 0.5)
+
+
 def _clipped(W, epsilon, delta, noise, control, ledger, label):
     m, k = W.shape
     details: dict[str, Any] = {}
     if isinstance(control["C_clip"], str):
-        quantile_epsilon, mean_epsilon = split_epsilon(
-            epsilon, [control["clip_share"], 1.0 - control["clip_share"]]
-        )
+        share = clip_share(control, m, epsilon)
+        quantile_epsilon, mean_epsilon = split_epsilon(epsilon, [share, 1.0 - share])
         level = safe_level(control["clip_level"], m, quantile_epsilon, "log")
         typical = log_quantile(row_totals(W), level, quantile_epsilon, noise)
         clip = min(
@@ -491,7 +515,10 @@ def _validate_control(method: str, c: dict[str, Any], k: int) -> dict[str, Any]:
             c["C_clip"] = check_real(c["C_clip"], "C_clip", low=0.0)
         c["clip_level"] = check_real(c["clip_level"], "clip_level", low=0.0, high=1.0)
         c["clip_multiplier"] = check_real(c["clip_multiplier"], "clip_multiplier", low=0.0)
-        c["clip_share"] = check_real(c["clip_share"], "clip_share", low=0.0, high=1.0)
+        if isinstance(c["clip_share"], str):
+            check_option(c["clip_share"], "clip_share", ["auto"])
+        else:
+            c["clip_share"] = check_real(c["clip_share"], "clip_share", low=0.0, high=1.0)
     elif method == "pmwm":
         c["a"] = check_real(c["a"], "a", low=0.0, low_inclusive=True)
         c["b"] = check_real(c["b"], "b", low=c["a"])
@@ -528,7 +555,7 @@ def check_scree_plan(
     m = n // 2
     if method == "clipped":
         if isinstance(control["C_clip"], str):
-            share = control["clip_share"]
+            share = clip_share(control, m, epsilon)
             quantile_epsilon, mean_epsilon = split_epsilon(epsilon, [share, 1 - share])
             warn_unlocatable(m, quantile_epsilon, "log", "scree: clip level")
             clip_range(m, k, mean_epsilon, delta, sampler)
@@ -697,7 +724,8 @@ def dp_scree(
         ``"clipped"``: ``C_clip`` ("auto" or one public number, the largest L1 norm of a pair's
         row), ``clip_level`` (0.75: the level of the private quantile of the row totals, moved
         towards 1/2 by :func:`~dppca.privacy.quantiles.safe_level` when the budget is small),
-        ``clip_multiplier`` (2.5), ``clip_share`` (0.1 of epsilon for the automatic level).
+        ``clip_multiplier`` (2.5), ``clip_share`` (``"auto"``: 1.5 times the share of epsilon
+        that locates the level, within ``[0.1, 0.5]``, see :func:`clip_share`; or a number).
         ``"pmwm"``: ``a``, ``b`` (public bounds on W), ``trim_const``, ``eta`` (required: its
         winsorizing quantiles are Durfee searches clamped to ``[a, b]``), ``beta`` (1.01),
         ``split_mode`` (False). ``"huber"``: ``m2_frac`` (0.25), ``mu0`` (0), ``eta0`` (1),
