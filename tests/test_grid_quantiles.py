@@ -90,7 +90,7 @@ def test_same_seed_gives_the_answer_in_other_units(factor):
 
 
 def test_the_safe_level_keeps_the_answer_within_the_data():
-    """At the adapted level the answer lies beyond the largest value in at most 1 % of draws
+    """At the adapted level the answer lies beyond the largest value in at most 0.1 % of draws
     (the rule's bound; four binomial sd of slack)."""
     x = np.abs(np.random.default_rng(3).standard_normal(2504)) + 0.1
     epsilon = 0.16
@@ -99,7 +99,7 @@ def test_the_safe_level_keeps_the_answer_within_the_data():
     noise = Noise("continuous", np.random.default_rng(4))
     draws = 2000
     outside = sum(log_quantile(x, level, epsilon, noise) > x.max() for _ in range(draws))
-    assert outside / draws <= 0.01 + 4 * math.sqrt(0.01 * 0.99 / draws)
+    assert outside / draws <= 0.001 + 4 * math.sqrt(0.001 * 0.999 / draws)
 
 
 def test_the_level_moves_to_one_half_and_warns_when_even_the_median_is_out_of_reach():

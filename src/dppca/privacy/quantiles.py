@@ -13,7 +13,7 @@ The package's automatic tunings use grid quantiles instead (:func:`log_quantile`
 :func:`linear_quantile`): the exponential mechanism over a fixed public grid (logarithmic for
 positive values, linear in units of a private scale for signed ones), which is bounded by the
 grid, never runs away, and is equivariant to the data's units. Their level follows
-:func:`safe_level`, so that the answer lies within the data with probability at least 99 %.
+:func:`safe_level`, so that the answer lies within the data with probability at least 99.9 %.
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ LOG_GRID_LIMIT = 300 * LOG_GRID_STEPS
 #: The linear grid ``j step``, ``|j| <= LINEAR_GRID_LIMIT``.
 LINEAR_GRID_LIMIT = 2**24
 #: The probability, at most, that a grid quantile at :func:`safe_level` lies outside the data.
-OUTSIDE_DATA = 0.01
+OUTSIDE_DATA = 0.001
 
 
 def grid_runs(cells: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -296,8 +296,8 @@ def grid_size(grid: str) -> int:
 
 
 def locating_reach(epsilon: float, grid: str) -> float:
-    """``r = 2 (ln G + ln 100) / epsilon``: the grid quantile's count lies within ``r`` of the
-    best grid point's with probability at least 99 % (see :func:`safe_level`)."""
+    """``r = 2 (ln G + ln 1000) / epsilon``: the grid quantile's count lies within ``r`` of the
+    best grid point's with probability at least 99.9 % (see :func:`safe_level`)."""
     return 2.0 * (math.log(grid_size(grid)) - math.log(OUTSIDE_DATA)) / epsilon
 
 
@@ -307,17 +307,17 @@ def safe_level(q: float, n: int, epsilon: float, grid: str) -> float:
     Every grid point whose count is ``r`` or more further from ``q n`` than the best point's has
     weight at most ``exp(-epsilon r / 2)`` relative to it, so the mechanism picks one with
     probability at most ``G exp(-epsilon r / 2)`` for a grid of ``G`` points. With
-    ``r = 2 (ln G + ln 100) / epsilon`` (:func:`locating_reach`) that is at most 1 %. The best
+    ``r = 2 (ln G + ln 1000) / epsilon`` (:func:`locating_reach`) that is at most 0.1 %. The best
     point's count is within 1/2 of ``q n`` (for data without large ties on the grid), so a level
     with ``min(q, 1 - q) n >= r + 1`` keeps the answer between the smallest and the largest
-    value with probability at least 99 %. The level is moved towards 1/2 until the rule holds
+    value with probability at least 99.9 %. The level is moved towards 1/2 until the rule holds
     (1/2 when even the median cannot meet it, which :func:`warn_unlocatable` reports before the
     release).
 
     Examples
     --------
     >>> round(safe_level(0.99, 2504, 0.16, "log"), 3)
-    0.91
+    0.899
     """
     margin = min((locating_reach(epsilon, grid) + 1.0) / n, 0.5)
     return min(max(q, margin), 1.0 - margin)

@@ -42,7 +42,7 @@ LOCATING_MARGIN = 1.5
 CENTRE_STEPS = 256
 #: The half-width is at most this many private scales (post-processing of two releases): a
 #: bivariate normal needs about 2.2 and a bivariate t with 3 degrees of freedom about 6, so the
-#: cap only bounds a radius search that ran past the data (probability at most 1 %).
+#: cap only bounds a radius search that ran past the data (probability at most 0.1 %).
 MAX_SCALES = 50.0
 #: Public clamps of the frame (post-processing): every coordinate of the square stays within
 #: ``1e151``, so distances and areas of points in it are finite floats.
@@ -99,7 +99,7 @@ def frame_shares(n: int, epsilon: float) -> list[float]:
     """Shares of the frame's epsilon for the scale, the two centres and the radius (public).
 
     The scale (a median of ``n // 2`` pair distances) and each centre (a median of ``n``
-    values) need ``epsilon_min = 2 (ln G + ln 100) / (m / 2 - 1)`` to be located
+    values) need ``epsilon_min = 2 (ln G + ln 1000) / (m / 2 - 1)`` to be located
     (:func:`~dppca.privacy.quantiles.safe_level`); they get ``1.5`` times that, at most three
     quarters of ``epsilon`` together (in proportion when it is short), and the radius the rest,
     so that its level can approach 0.99.
@@ -107,7 +107,7 @@ def frame_shares(n: int, epsilon: float) -> list[float]:
     Examples
     --------
     >>> [round(share, 3) for share in frame_shares(2504, 0.467)]
-    [0.184, 0.113, 0.113, 0.591]
+    [0.208, 0.124, 0.124, 0.543]
     """
 
     def needed(m: int, grid: str) -> float:

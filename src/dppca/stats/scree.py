@@ -275,13 +275,13 @@ def clip_share(control: dict[str, Any], m: int, epsilon: float) -> float:
     """The share of the scree's epsilon spent on the automatic clip level (public values).
 
     ``"auto"``: 1.5 times the epsilon that locates the ``clip_level`` quantile of ``m`` row
-    totals, ``2 (ln G + ln 100) / ((1 - level) m - 1)`` (:func:`safe_level`), as a share of
+    totals, ``2 (ln G + ln 1000) / ((1 - level) m - 1)`` (:func:`safe_level`), as a share of
     ``epsilon``, within ``[0.1, 0.5]``.
 
     Examples
     --------
     >>> round(clip_share({"clip_share": "auto", "clip_level": 0.75}, 1252, 4 / 3), 3)
-    0.129
+    0.146
     """
     if not isinstance(control["clip_share"], str):
         return control["clip_share"]
