@@ -68,3 +68,27 @@ def test_the_plain_language_guarantee_depends_on_epsilon():
     assert "moderate" in guarantee_strength(8.0)
     assert "weak guarantee" in guarantee_strength(100.0)
     assert "very little" not in guarantee_strength(100.0)
+
+
+def test_public_warnings_are_kept_as_notes():
+    """A budget too small to locate the quantiles warns before the charge, and the result (and
+    so its JSON and report) keeps those notes next to the ones from released values."""
+    X = np.random.default_rng(3).standard_normal((300, 3))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = dppca.dp_pca(X, 0.05, 1e-6, random_state=0)
+    public = [note for note in result.notes if "can land anywhere" in note]
+    assert public and all(any(note == str(w.message) for w in caught) for note in public)
+    assert result.to_dict()["notes"] == list(result.notes)
+
+
+def test_the_report_lists_the_notes(tmp_path):
+    from dppca.report import write_report
+
+    X = np.random.default_rng(4).standard_normal((300, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = dppca.dp_pca(X, 20.0, 1e-6, random_state=0)
+    text = write_report(result, tmp_path, {"page": b""}, title="t", source="s").read_text()
+    assert "Notes on noise and budget" in text and "epsilon=20 is a weak guarantee" in text
+    assert "This is a weak guarantee" in text

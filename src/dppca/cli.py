@@ -224,7 +224,7 @@ def _release(
             random_state=noise_seed,
             sampler=args.sampler,
         )
-    uncertainty = result.uncertainty(draws=200, random_state=redraw_seed)
+        uncertainty = result.uncertainty(draws=200, random_state=redraw_seed)
     sampling_rng = np.random.default_rng(figure_seed)
 
     def produce(folder: Path) -> None:

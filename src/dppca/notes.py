@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
-from dppca.exceptions import NoiseDominatedWarning
+from dppca.exceptions import NoiseDominatedWarning, PrivacyWarning
 
 #: A frame wider than this many private scales is flagged as implausibly wide.
 WIDE_FRAME = 25.0
@@ -85,3 +86,17 @@ def emit(notes: Sequence[str], stacklevel: int = 3) -> None:
     """Issue each note as a :class:`~dppca.exceptions.NoiseDominatedWarning`."""
     for note in notes:
         warnings.warn(note, NoiseDominatedWarning, stacklevel=stacklevel)
+
+
+@contextmanager
+def public_notes() -> Iterator[list[str]]:
+    """Collect the notes that public-value checks warn about inside the block (a budget too
+    small to locate a quantile, a weak budget), and issue every warning again on leaving."""
+    notes: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield notes
+    for warning in caught:
+        if issubclass(warning.category, NoiseDominatedWarning | PrivacyWarning):
+            notes.append(str(warning.message))
+        warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)

@@ -26,7 +26,14 @@ from dppca._validation import (
     check_positive_int,
     check_random_state,
 )
-from dppca.notes import direction_notes, emit, frame_notes, histogram_notes, variance_notes
+from dppca.notes import (
+    direction_notes,
+    emit,
+    frame_notes,
+    histogram_notes,
+    public_notes,
+    variance_notes,
+)
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
@@ -273,8 +280,8 @@ class DPPCAResult:
         from the privacy noise alone (redrawn around the released values: no budget).
 
         The intervals cover the noiseless value (the same computation without noise) at about
-        ``level``; they do not include the sampling error of the data. See
-        :mod:`dppca.uncertainty`.
+        ``level`` for well-separated components, less for components the stability flags (see
+        :mod:`dppca.uncertainty`); they do not include the sampling error of the data.
 
         Examples
         --------
@@ -671,39 +678,40 @@ def dp_pca(
     control = check_scree_control(scree, scree_control, k)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     sampler = resolve_sampler(sampler, calibration)
-    check_scree_plan(
-        scree, control, n, k, budgets["scree"].epsilon, budgets["scree"].delta, sampler
-    )
-    calibration = check_option(calibration, "calibration", CALIBRATIONS)
-    plan = plan_score(
-        budgets["score"].epsilon,
-        budgets["score"].delta,
-        bins,
-        score,
-        axes,
-        k,
-        calibration,
-        sampler=sampler,
-        n=n,
-    )
-    mono = check_bool(mono, "mono")
-    non_private = check_bool(non_private, "non_private")
-    codes, levels = (None, None)
-    if labels is not None:
-        codes, levels = encode_groups(labels, n, group_levels)
-    elif group_levels is not None:
-        raise ValueError("group_levels applies when groups are given; got groups=None.")
-    loading_plan = plan_loading(
-        data.shape,
-        budgets["loading"].epsilon,
-        budgets["loading"].delta,
-        transform=transform,
-        radius=radius,
-        calibration=calibration,
-        sampler=sampler,
-    )
-    rng = check_random_state(random_state)
-    warn_weak_budget(total.epsilon, total.delta, n)
+    with public_notes() as planning_notes:  # warnings from public values, kept as notes
+        check_scree_plan(
+            scree, control, n, k, budgets["scree"].epsilon, budgets["scree"].delta, sampler
+        )
+        calibration = check_option(calibration, "calibration", CALIBRATIONS)
+        plan = plan_score(
+            budgets["score"].epsilon,
+            budgets["score"].delta,
+            bins,
+            score,
+            axes,
+            k,
+            calibration,
+            sampler=sampler,
+            n=n,
+        )
+        mono = check_bool(mono, "mono")
+        non_private = check_bool(non_private, "non_private")
+        codes, levels = (None, None)
+        if labels is not None:
+            codes, levels = encode_groups(labels, n, group_levels)
+        elif group_levels is not None:
+            raise ValueError("group_levels applies when groups are given; got groups=None.")
+        loading_plan = plan_loading(
+            data.shape,
+            budgets["loading"].epsilon,
+            budgets["loading"].delta,
+            transform=transform,
+            radius=radius,
+            calibration=calibration,
+            sampler=sampler,
+        )
+        rng = check_random_state(random_state)
+        warn_weak_budget(total.epsilon, total.delta, n)
     charge(accountant, total, "dp_pca")
 
     ledger = PrivacyLedger()
@@ -734,13 +742,13 @@ def dp_pca(
         "histogram": dict(plan.noise),  # the one requested method's parameters, in counts
         "histogram_mass": release.mass[score],
     }
-    notes = (
+    notes = planning_notes + (
         direction_notes(loading.eigenvalues, loading.sigma, plan.axes)
         + variance_notes(scree_values, noise["scree_sd"], plan.axes)
         + histogram_notes(release.mass[score], n)
         + frame_notes(release.frame.radius, release.frame.scale)
     )
-    emit(notes)
+    emit(notes[len(planning_notes) :])
     return DPPCAResult(
         directions=directions,
         kendall_eigenvalues=loading.eigenvalues,

@@ -15,7 +15,6 @@ from typing import Any
 from dppca.pipeline import DPPCAResult
 from dppca.plotting._style import pyplot
 from dppca.plotting.page import PANELS, plot_result
-from dppca.privacy.budget import weak_budget_notes
 from dppca.uncertainty import Uncertainty
 
 CITATION = (
@@ -78,10 +77,6 @@ def _plain_language(result: DPPCAResult) -> str:
         f"at most {factor:.3g} times (e<sup>ε</sup>) as likely as it is, apart from a "
         f"probability of at most {total.delta:.2g} (δ). {guarantee_strength(total.epsilon)} "
         "Smaller ε means stronger protection and more noise.</p>"
-        + "".join(
-            f'<p class="warning">{html.escape(note)}</p>'
-            for note in weak_budget_notes(total.epsilon, total.delta, result.n_samples)
-        )
         + "<p>The number of rows, the column names and the set of group labels are treated as "
         "public. Which person has which label is protected: group sizes and weights are "
         "private estimates from the noisy counts, and no exact count of any group is shown. "
@@ -123,8 +118,9 @@ def guarantee_strength(epsilon: float) -> str:
 def _notes(result: DPPCAResult) -> str:
     if not result.notes:
         return ""
+
     items = "".join(f"<li>{html.escape(note)}</li>" for note in result.notes)
-    return f'<h2>Notes on noise</h2><ul class="warning">{items}</ul>'
+    return f'<h2>Notes on noise and budget</h2><ul class="warning">{items}</ul>'
 
 
 def _uncertainty_section(uncertainty: Uncertainty | None) -> str:

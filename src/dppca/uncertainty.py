@@ -6,10 +6,15 @@ no budget. The spread of the redraws estimates the spread of the release around 
 value (the value the same computation gives without noise, on the same data), so intervals
 from the redraws cover the noiseless value at about their nominal rate: basic
 (reverse-percentile) intervals ``[2 t - q_hi, 2 t - q_lo]`` for the loadings, percentile
-intervals for the scree and PVE (whose antitonic fit has a boundary at 0). They describe the
-privacy noise only, **not** the sampling error of the data (Davison and Hinkley 1997, Section
-5.2, for the basic interval; the parametric redraw of a mechanism's noise follows Ferrando,
-Wang and Sheldon 2022).
+intervals for the scree and PVE (whose antitonic fit has a boundary at 0). This holds for
+well-separated components (95 % intervals covered 94 % of noiseless loadings in the tests);
+where the noise is comparable with an eigen-gap (the components the stability flags) the
+released gap is inflated by the noise, the redraws spread too little and the intervals are too
+narrow (about 70 % coverage for 95 % intervals when the typical perturbation exceeds the gap),
+and scree intervals of tied or zero variances are too narrow as well (about 75-80 % for 90 %).
+They describe the privacy noise only, **not** the sampling error of the data (Davison and
+Hinkley 1997, Section 5.2, for the basic interval; the parametric redraw of a mechanism's
+noise follows Ferrando, Wang and Sheldon 2022).
 
 * Directions: the released Kendall matrix ``V diag(lambda) V'`` plus a fresh symmetric Gaussian
   matrix of the release's noise (diagonal sd ``sigma``, off-diagonal ``sigma / sqrt 2``), its
@@ -17,7 +22,9 @@ Wang and Sheldon 2022).
   between the released direction and a redraw, and how often a redraw's PC j lies closer to the
   released PC j+1 than to PC j (a swap).
 * Scree and PVE: the scree values before the antitonic fit plus fresh Gaussian noise of their
-  recorded sd, refitted. The clip level is taken as released (the interval is conditional on it).
+  recorded sd, refitted. The clip level is taken as released (the interval is conditional on
+  it). For ``scree="huber"`` only the last gradient step's noise is redrawn, so its intervals
+  are narrower than the noise of the whole descent.
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ class Uncertainty:
     stability : DataFrame
         Index ``PC1..PCk``; ``sin_theta`` (mean sin of the angle between the released direction
         and a redraw) and ``swap`` (share of redraws in which PC j lies closer to the released
-        PC j+1; 0 for the last).
+        PC j+1; 0 for PC p).
     """
 
     draws: int
@@ -66,15 +73,24 @@ class Uncertainty:
         return [j + 1 for j in np.flatnonzero(flagged.to_numpy())]
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready lists."""
+        """JSON-ready lists (a non-finite number, from a scree of overflowing noise, is None)."""
+
+        def lists(table: pd.DataFrame) -> dict[str, list[Any]]:
+            clean = table.astype(object).where(table.map(_finite_or_text), None)
+            return clean.to_dict(orient="list")
+
         return {
             "draws": self.draws,
             "level": self.level,
-            "loadings": self.loadings.to_dict(orient="list"),
-            "scree": self.scree.reset_index(names="component").to_dict(orient="list"),
-            "pve": self.pve.reset_index(names="component").to_dict(orient="list"),
-            "stability": self.stability.reset_index(names="component").to_dict(orient="list"),
+            "loadings": lists(self.loadings),
+            "scree": lists(self.scree.reset_index(names="component")),
+            "pve": lists(self.pve.reset_index(names="component")),
+            "stability": lists(self.stability.reset_index(names="component")),
         }
+
+
+def _finite_or_text(value: Any) -> bool:
+    return isinstance(value, str) or bool(np.isfinite(value))
 
 
 def basic_interval(value: np.ndarray, redraws: np.ndarray, level: float) -> np.ndarray:
