@@ -165,7 +165,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if self.scree is not None:
             scree = check_option(self.scree, "scree", SCREE_METHODS)
             share = check_real(self.scree_share, "scree_share", low=0.0, high=1.0)
-            control = check_scree_control(scree, self.scree_control, n_features)
+            control = check_scree_control(scree, self.scree_control, n_features, "scree_control")
             parts = budget.split(loading=1.0 - share, scree=share)
             scree_budget = parts["scree"]
             check_scree_plan(

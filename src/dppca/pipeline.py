@@ -675,7 +675,7 @@ def dp_pca(
         raise ValueError(f"k must be an integer in [2, p={p}]; got {k}.")
     scree = check_option(scree, "scree", SCREE_METHODS)
     score = check_option(score, "score", HISTOGRAM_METHODS)
-    control = check_scree_control(scree, scree_control, k)
+    control = check_scree_control(scree, scree_control, k, "scree_control")
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     sampler = resolve_sampler(sampler, calibration)
     with public_notes() as planning_notes:  # warnings from public values, kept as notes
@@ -693,6 +693,7 @@ def dp_pca(
             calibration,
             sampler=sampler,
             n=n,
+            axes_limit="k",
         )
         mono = check_bool(mono, "mono")
         non_private = check_bool(non_private, "non_private")

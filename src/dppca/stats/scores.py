@@ -73,13 +73,14 @@ _MECHANISM_NAMES = {
 }
 
 
-def check_axes(axes: Any, p: int) -> tuple[int, int]:
-    """Two distinct 1-based principal-component numbers, at most ``p``."""
+def check_axes(axes: Any, p: int, limit: str = "p") -> tuple[int, int]:
+    """Two distinct 1-based principal-component numbers, at most ``p`` (named ``limit`` in the
+    error: ``p`` for the variables, ``k`` for the components of a scree)."""
     if isinstance(axes, str) or not isinstance(axes, Sequence) or len(axes) != 2:
         raise TypeError(f"axes must be a pair of PC numbers such as (1, 2); got {axes!r}.")
     first, second = (check_positive_int(value, "axes") for value in axes)
     if max(first, second) > p:
-        raise ValueError(f"axes must be PC numbers from 1 to p={p}; got {tuple(axes)}.")
+        raise ValueError(f"axes must be PC numbers from 1 to {limit}={p}; got {tuple(axes)}.")
     if first == second:
         raise ValueError(f"axes must be two different PC numbers; got {tuple(axes)}.")
     return first, second
@@ -395,6 +396,7 @@ def plan_score(
     sampler: Any = None,
     *,
     n: int,
+    axes_limit: str = "p",
 ) -> ScorePlan:
     """Validate a score release's settings and split its budget: frame 0.35 epsilon (no delta),
     each histogram 0.65 epsilon and all of delta. ``bins=None`` applies :func:`default_bins` to
@@ -404,7 +406,7 @@ def plan_score(
     delta = check_delta(delta)
     bins = None if bins is None else check_bins(bins)
     methods = check_choices(method, "method", HISTOGRAM_METHODS)
-    axes = check_axes(axes, p)
+    axes = check_axes(axes, p, axes_limit)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     inflate = check_real(inflate, "inflate", low=0.0, high=MAX_INFLATE, low_inclusive=True)
     sampler = resolve_sampler(sampler, calibration)

@@ -481,13 +481,16 @@ def _summarise_capped(caught, label) -> None:
         )
 
 
-def check_scree_control(method: str, control: Any, k: int) -> dict[str, Any]:
-    """Merge a method's control with its defaults, naming unknown and missing parameters."""
+def check_scree_control(
+    method: str, control: Any, k: int, parameter: str = "control"
+) -> dict[str, Any]:
+    """Merge a method's control with its defaults, naming unknown and missing parameters (and
+    the caller's ``parameter``, ``control`` or ``scree_control``)."""
     defaults = CONTROL_DEFAULTS[method]
     if control is None:
         control = {}
     if not isinstance(control, dict):
-        raise TypeError(f"control for scree method {method!r} must be a dict; got {control!r}.")
+        raise TypeError(f"{parameter} for scree method {method!r} must be a dict; got {control!r}.")
     unknown = sorted(set(control) - set(defaults))
     if unknown:
         raise ValueError(
@@ -502,7 +505,7 @@ def check_scree_control(method: str, control: Any, k: int) -> dict[str, Any]:
         }[method]
         raise ValueError(
             f"Scree method {method!r} needs the control parameter(s) {missing} (public tuning "
-            f"values), for example control={example}."
+            f"values), for example {parameter}={example}."
         )
     return _validate_control(method, merged, k)
 
