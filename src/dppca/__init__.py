@@ -13,7 +13,6 @@ kendall_matrix  the non-private generalized Kendall's tau matrix, for study
 Budget          an (epsilon, delta) value type; :class:`PrivacyLedger` records every release
 """
 
-from dppca.estimator import DPPCA
 from dppca.exceptions import (
     BudgetExceededError,
     DurfeeStepLimitWarning,
@@ -77,3 +76,12 @@ __all__ = [
     "sample_scores",
 ]
 __version__ = "0.1.0.dev0"
+
+
+def __getattr__(name: str):
+    """``DPPCA`` is imported on first use, so that ``import dppca`` does not load scikit-learn."""
+    if name == "DPPCA":
+        from dppca.estimator import DPPCA
+
+        return DPPCA
+    raise AttributeError(f"module 'dppca' has no attribute {name!r}")

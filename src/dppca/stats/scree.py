@@ -36,7 +36,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.isotonic import IsotonicRegression
 
 from dppca._validation import (
     check_bool,
@@ -208,12 +207,27 @@ def joint_gaussian(
 
 
 def antitonic(values: np.ndarray) -> np.ndarray:
-    """The non-negative, non-increasing least-squares fit to ``values`` (post-processing)."""
-    clipped = np.maximum(values, 0.0)
-    if len(clipped) < 2:
-        return clipped
-    fit = IsotonicRegression(increasing=False).fit_transform(np.arange(len(clipped)), clipped)
-    return np.maximum(fit, 0.0)
+    """The non-negative, non-increasing least-squares fit to ``values`` (post-processing).
+
+    Pool adjacent violators (Barlow et al. 1972) on ``max(values, 0)``: each value joins the
+    block before it while that block's mean is smaller, blocks keep their means.
+
+    Examples
+    --------
+    >>> antitonic(np.array([3.0, 5.0, 1.0, 2.0, -1.0])).tolist()
+    [4.0, 4.0, 1.5, 1.5, 0.0]
+    """
+    means: list[float] = []
+    sizes: list[int] = []
+    for value in np.maximum(np.asarray(values, dtype=np.float64), 0.0):
+        mean, size = float(value), 1
+        while means and means[-1] < mean:
+            mean = (means[-1] * sizes[-1] + mean * size) / (sizes[-1] + size)
+            size += sizes.pop()
+            means.pop()
+        means.append(mean)
+        sizes.append(size)
+    return np.repeat(np.array(means), sizes)
 
 
 def proportions(values: np.ndarray) -> np.ndarray:
