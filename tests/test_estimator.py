@@ -150,3 +150,16 @@ def test_invalid_settings_are_refused_before_the_accountant_is_charged():
         with pytest.raises(ValueError):
             DPPCA(accountant=accountant, **settings).fit(X)
     assert accountant.spent == Budget(0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"sign_transform": "bad"}, r"^sign_transform must be one of"),
+        ({"sign_transform": "winsorized"}, r'^sign_transform="winsorized" needs a positive'),
+        ({"radius": "auto"}, r'applies to sign_transform="winsorized"'),
+    ],
+)
+def test_sign_errors_name_the_estimators_parameter(settings, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        DPPCA(**settings).fit(_data())

@@ -189,6 +189,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             calibration=self.calibration,
             pairs=self.pairs,
             sampler=self.sampler,
+            transform_name="sign_transform",
         )
         rng = check_random_state(self.random_state)
         warn_weak_budget(total.epsilon, total.delta, X.shape[0])

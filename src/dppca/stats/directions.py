@@ -159,17 +159,17 @@ def check_sign_settings(
     radius: Any,
     radius_share: Any = DEFAULT_RADIUS_SHARE,
     radius_level: Any = DEFAULT_RADIUS_LEVEL,
+    name: str = "transform",
 ) -> tuple[SignTransform | None, float, float]:
     """Validate the spatial-sign settings: the transform (None for ``radius="auto"``, resolved
-    privately later) and the automatic radius's share and level."""
+    privately later) and the automatic radius's share and level. Errors call the transform
+    ``name``."""
     if not isinstance(radius, str):
-        return make_sign_transform(transform, radius), radius_share, radius_level
+        return make_sign_transform(transform, radius, name), radius_share, radius_level
     if radius != "auto":
         raise ValueError(f'radius must be a positive number or "auto"; got {radius!r}.')
     if transform != "winsorized":
-        raise ValueError(
-            f'radius="auto" applies to transform="winsorized"; got transform={transform!r}.'
-        )
+        raise ValueError(f'radius="auto" applies to {name}="winsorized"; got {name}={transform!r}.')
     return (
         None,
         check_real(radius_share, "radius_share", low=0.0, high=1.0),
@@ -484,8 +484,10 @@ def plan_loading(
     radius_share: Any = DEFAULT_RADIUS_SHARE,
     radius_level: Any = DEFAULT_RADIUS_LEVEL,
     sampler: Any = None,
+    transform_name: str = "transform",
 ) -> LoadingPlan:
-    """Validate :func:`dp_loading`'s settings for data of ``shape`` and fix its noise.
+    """Validate :func:`dp_loading`'s settings for data of ``shape`` and fix its noise
+    (``transform_name``: the caller's name for ``transform``, used in error messages).
 
     Every noise scale is set by public values here, before any charge: one that is not a
     positive normal float is refused (for an automatic radius, at both ends of its search grid).
@@ -499,7 +501,7 @@ def plan_loading(
     if mechanism == "paper":
         sensitivity, calibration = "paper", "classical"
     sign, radius_share, radius_level = check_sign_settings(
-        transform, radius, radius_share, radius_level
+        transform, radius, radius_share, radius_level, transform_name
     )
     k = check_pairs(pairs, n)
     sampler = resolve_sampler(sampler, calibration)

@@ -177,8 +177,9 @@ class CustomSign(SignTransform):
         return {"transform": f"custom:{name}", "bound": self.bound}
 
 
-def make_sign_transform(transform: Any, radius: Any) -> SignTransform:
-    """Build (and check) the sign transform named by ``transform`` and ``radius``.
+def make_sign_transform(transform: Any, radius: Any, name: str = "transform") -> SignTransform:
+    """Build (and check) the sign transform named by ``transform`` and ``radius`` (errors call
+    it ``name``, the caller's parameter).
 
     ``"spherical"`` takes no radius; ``"winsorized"`` needs a positive ``radius`` (an ``"auto"``
     radius is resolved privately by :func:`dppca.dp_loading` before this call); a callable ``h``
@@ -187,7 +188,7 @@ def make_sign_transform(transform: Any, radius: Any) -> SignTransform:
     if callable(transform):
         if radius is None or isinstance(radius, str):
             raise ValueError(
-                "A callable transform needs its public bound h_max as radius (a positive number); "
+                f"A callable {name} needs its public bound h_max as radius (a positive number); "
                 f"got radius={radius!r}."
             )
         sign: SignTransform = CustomSign(transform, radius)
@@ -195,22 +196,22 @@ def make_sign_transform(transform: Any, radius: Any) -> SignTransform:
         return sign
     if not isinstance(transform, str):
         raise TypeError(
-            f"transform must be one of {list(TRANSFORMS)} or a callable h; got {transform!r}."
+            f"{name} must be one of {list(TRANSFORMS)} or a callable h; got {transform!r}."
         )
     if transform == "spherical":
         if radius is not None:
             raise ValueError(
-                f'radius applies to transform="winsorized" or a callable; got radius={radius!r} '
-                'with transform="spherical".'
+                f'radius applies to {name}="winsorized" or a callable; got radius={radius!r} '
+                f'with {name}="spherical".'
             )
         return SphericalSign()
     if transform == "winsorized":
         if radius is None or isinstance(radius, str):
             raise ValueError(
-                'transform="winsorized" needs a positive numeric radius (or radius="auto" in '
-                f"dp_loading); got radius={radius!r}."
+                f'{name}="winsorized" needs a positive numeric radius (or radius="auto"); '
+                f"got radius={radius!r}."
             )
         return WinsorizedSign(radius)
     raise ValueError(
-        f"transform must be one of {list(TRANSFORMS)} or a callable h; got {transform!r}."
+        f"{name} must be one of {list(TRANSFORMS)} or a callable h; got {transform!r}."
     )
