@@ -75,7 +75,13 @@ def test_analytic_is_smaller_than_classical_below_one():
 )
 def test_gdp_round_trips(epsilon, delta):
     mu = gdp_mu(epsilon, delta)
-    assert 1.0 / mu == analytic_gaussian_multiplier(epsilon, delta)
+    # The analytic Gaussian's condition (Balle and Wang 2018, Theorem 8), with scipy's normal
+    # distribution: noise sigma = s * Delta releases exactly delta at epsilon.
+    s = analytic_gaussian_multiplier(epsilon, delta)
+    exact = norm.cdf(1 / (2 * s) - epsilon * s) - math.exp(epsilon) * norm.cdf(
+        -1 / (2 * s) - epsilon * s
+    )
+    assert exact == pytest.approx(delta, rel=1e-6) and s == pytest.approx(1 / mu, rel=1e-12)
     assert gdp_delta(mu, epsilon) == pytest.approx(delta, rel=1e-9)
     assert gdp_epsilon(mu, delta) == pytest.approx(epsilon, rel=1e-9)
 

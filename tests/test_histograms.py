@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 import pytest
+from scipy.stats import norm
 
 from dppca import PrivacyLedger
 from dppca.exceptions import EmptyHistogramError
-from dppca.privacy.calibration import analytic_gaussian_multiplier
 from dppca.privacy.mechanisms import (
     gaussian_histogram,
     histogram_gaussian_sigma,
@@ -37,9 +37,10 @@ def test_gaussian_sigma_values():
     assert histogram_gaussian_sigma(0.5, 1e-5, "classical") == pytest.approx(
         math.sqrt(2) * math.sqrt(2 * math.log(1.25 / 1e-5)) / 0.5, rel=1e-15
     )
-    assert histogram_gaussian_sigma(2.0, 1e-6) == math.sqrt(2) * analytic_gaussian_multiplier(
-        2.0, 1e-6
-    )
+    # Sensitivity sqrt 2: the analytic condition (Balle and Wang 2018) holds for sigma / sqrt 2.
+    s = histogram_gaussian_sigma(2.0, 1e-6, sampler="continuous") / math.sqrt(2)
+    exact = norm.cdf(1 / (2 * s) - 2.0 * s) - math.exp(2.0) * norm.cdf(-1 / (2 * s) - 2.0 * s)
+    assert exact == pytest.approx(1e-6, rel=1e-6)
 
 
 @pytest.mark.parametrize("calibration", ["analytic", "classical"])

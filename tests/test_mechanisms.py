@@ -20,10 +20,6 @@ def noise_draws():
     return np.stack([symmetric_gaussian_noise(P, SIGMA, rng) for _ in range(DRAWS)])
 
 
-def test_symmetric(noise_draws):
-    assert np.array_equal(noise_draws, noise_draws.transpose(0, 2, 1))
-
-
 def test_variances(noise_draws):
     """Diagonal variance sigma^2, off-diagonal sigma^2 / 2.
 
