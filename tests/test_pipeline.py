@@ -9,7 +9,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dppca import Accountant, Budget, BudgetExceededError, DPPCAResult, dp_pca, kendall_matrix
+from dppca import (
+    Accountant,
+    Budget,
+    BudgetExceededError,
+    DPPCAResult,
+    dp_loading,
+    dp_pca,
+    kendall_matrix,
+)
 
 
 def _data(n=1500, seed=0):
@@ -208,3 +216,17 @@ def test_inputs_not_modified():
     before = X.copy()
     dp_pca(X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True)
     pd.testing.assert_frame_equal(X, before)
+
+
+def test_pairs_and_sensitivity_reach_the_loading_release():
+    """dp_pca passes pairs= and sensitivity= to the directions: the same release as dp_loading
+    with the same settings and stream, recorded in the settings."""
+    X, _ = _data()
+    data = X.to_numpy()
+    result = dp_pca(data, 3.0, 1e-5, pairs=4, sensitivity="paper", random_state=2)
+    loading = dp_loading(data, 1.0, 1e-5 / 3, pairs=4, sensitivity="paper", random_state=2)
+    assert result.settings["loading"]["pairs"] == 4
+    assert result.settings["loading"]["sensitivity"] == "paper"
+    assert np.allclose(result.directions, loading.directions)
+    with pytest.raises(ValueError, match="pairs"):
+        dp_pca(data, 3.0, 1e-5, pairs=0)

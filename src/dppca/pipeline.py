@@ -576,6 +576,8 @@ def dp_pca(
     mono: bool = True,
     transform: Any = "spherical",
     radius: Any = None,
+    pairs: Any = "all",
+    sensitivity: Any = "tight",
     calibration: str = "analytic",
     non_private: bool = False,
     random_state: Any = None,
@@ -621,6 +623,11 @@ def dp_pca(
         Non-increasing, non-negative scree by antitonic least squares.
     transform, radius : optional
         The generalized spatial sign of the directions (see :func:`dp_loading`).
+    pairs : "all" or int, default "all"
+        All pairs in the Kendall matrix, or the ``pairs``-regular incomplete U-statistic (linear
+        in n, same sensitivity; see :func:`dp_loading`).
+    sensitivity : {"tight", "paper"}, default "tight"
+        The Kendall matrix's Frobenius sensitivity (see :func:`dp_loading`).
     calibration : {"analytic", "classical"}, default "analytic"
         Gaussian calibration of the directions and of an additive histogram.
     non_private : bool, default False
@@ -708,6 +715,8 @@ def dp_pca(
             budgets["loading"].delta,
             transform=transform,
             radius=radius,
+            sensitivity=sensitivity,
+            pairs=pairs,
             calibration=calibration,
             sampler=sampler,
         )
