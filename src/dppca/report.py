@@ -9,6 +9,7 @@ import html
 import io
 import json
 import math
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,11 @@ CITATION = (
 def _save(figure, folder: Path, name: str) -> bytes:
     """Save ``figure`` as PNG and SVG; return the PNG bytes."""
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    with warnings.catch_warnings():  # a noise-dominated panel's long labels: cosmetic only
+        warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+        figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+        figure.savefig(folder / f"{name}.svg", bbox_inches="tight")
     (folder / f"{name}.png").write_bytes(buffer.getvalue())
-    figure.savefig(folder / f"{name}.svg", bbox_inches="tight")
     pyplot().close(figure)
     return buffer.getvalue()
 
