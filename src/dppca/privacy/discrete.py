@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -67,11 +68,17 @@ class SecureBits:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (``n >= 1``), by rejection: exact."""
-        k = (n - 1).bit_length()
-        while True:
-            value = self.bits(k)
-            if value < n:
-                return value
+        return uniform_below(self.bits, n)
+
+
+def uniform_below(bits: Callable[[int], int], n: int) -> int:
+    """A uniform integer in ``[0, n)`` (``n >= 1``) from a source of ``k`` uniform bits, by
+    rejection: exact."""
+    k = (n - 1).bit_length()
+    while True:
+        value = bits(k)
+        if value < n:
+            return value
 
 
 def bernoulli(source: SecureBits, numerator: int, denominator: int) -> bool:

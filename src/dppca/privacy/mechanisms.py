@@ -42,6 +42,7 @@ from dppca.privacy.discrete import (
     one_sided_geometric,
     rational_at_least,
     rational_at_most,
+    uniform_below,
 )
 
 SAMPLERS = ("continuous", "discrete")
@@ -105,11 +106,7 @@ class Noise:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (``n >= 1``), exact by rejection on :meth:`bits`."""
-        k = (n - 1).bit_length()
-        while True:
-            value = self.bits(k)
-            if value < n:
-                return value
+        return uniform_below(self.bits, n)
 
     def label(self, mechanism: str) -> str:
         """A ledger description of ``mechanism`` under this sampler."""
