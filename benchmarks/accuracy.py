@@ -45,8 +45,9 @@ from threadpoolctl import threadpool_limits
 
 from dppca import kendall_matrix
 from dppca.baselines import sin_theta
-from dppca.stats.directions import descending_eigh, gaussian_kendall_release
-from dppca.stats.kendall import kendall_error_bound
+from dppca.numerics.kendall import kendall_error_bound
+from dppca.numerics.linalg import descending_eigh
+from dppca.releases.loading import gaussian_kendall_release
 
 from _common import Stopped, markdown_table, methods, with_limit
 

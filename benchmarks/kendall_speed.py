@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from dppca import kendall_matrix
-from dppca.stats import kendall
+from dppca.numerics import kendall
 
 from _common import markdown_table
 

@@ -39,7 +39,7 @@ import pandas as pd
 from dppca import dp_pca
 from dppca.baselines import sin_theta
 from dppca.datasets import load_1kg_aisnps, load_adult, load_gau_g
-from dppca.stats.histogram import cell_index, grid_cells
+from dppca.releases.histogram import cell_index, grid_cells
 
 from _common import markdown_table
 

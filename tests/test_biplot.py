@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dppca import dp_pca
-from dppca.stats.biplot import biplot_coordinates, variable_correlations
+from dppca.numerics.biplot import biplot_coordinates, variable_correlations
 
 V = np.array([[0.6, 0.8], [0.8, -0.6]])
 

@@ -44,7 +44,7 @@ def test_paper_mechanism_reproduces_the_r_sigma():
 
 
 def _error_bound(X, laplacian=True):
-    from dppca.stats.kendall import kendall_error_bound
+    from dppca.numerics.kendall import kendall_error_bound
 
     return kendall_error_bound(X.shape[1], laplacian=laplacian)
 
@@ -279,7 +279,7 @@ def test_errors_are_raised_before_any_noise(kwargs, error, message):
 def test_release_of_a_precomputed_kendall_matrix_is_dp_loading_exactly(mechanism):
     # The simulation study computes the Kendall matrix once per data set and releases it at
     # several budgets through this function; it must be the very mechanism of dp_loading.
-    from dppca.stats.directions import gaussian_kendall_release
+    from dppca.releases.loading import gaussian_kendall_release
 
     X, _ = _spiked(300)
     kwargs = {"mechanism": "paper"} if mechanism == "paper" else {}

@@ -14,11 +14,11 @@ MODULES = [
     "dppca.privacy.calibration",
     "dppca.privacy.quantiles",
     "dppca.report",
-    "dppca.stats.frame",
-    "dppca.stats.histogram",
-    "dppca.stats.kendall",
-    "dppca.stats.scree",
-    "dppca.stats.sensitivity",
+    "dppca.releases.frame",
+    "dppca.releases.histogram",
+    "dppca.numerics.kendall",
+    "dppca.releases.scree",
+    "dppca.numerics.sensitivity",
 ]
 
 

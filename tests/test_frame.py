@@ -9,7 +9,7 @@ import pytest
 from dppca import Budget, dp_frame
 from dppca.exceptions import NoiseDominatedWarning
 from dppca.privacy.quantiles import safe_level
-from dppca.stats.frame import frame_shares
+from dppca.releases.frame import frame_shares
 
 
 def test_frame_centre_radius_and_ledger():

@@ -16,8 +16,8 @@ from dppca.privacy.mechanisms import (
     stability_histogram,
     stability_parameters,
 )
-from dppca.stats.frame import Frame
-from dppca.stats.histogram import (
+from dppca.releases.frame import Frame
+from dppca.releases.histogram import (
     cell_index,
     check_bins,
     grid_cells,

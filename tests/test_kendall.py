@@ -77,8 +77,8 @@ def test_spherical_matches_direct_kernel(name):
 def test_tiles_and_chunks_match_direct_kernel(name, tile_rows, chunk_pairs):
     # Tiles of 1 and 7 rows put the near-duplicate pairs (rows r and r + 50) in different tiles,
     # tiles of 64 in one (diagonal) tile; chunks of 1 and 3 pairs split the explicit sums.
-    from dppca.stats.kendall import unit_kendall
-    from dppca.stats.signs import SphericalSign, WinsorizedSign
+    from dppca.numerics.kendall import unit_kendall
+    from dppca.numerics.signs import SphericalSign, WinsorizedSign
 
     X = DATASETS[name]()
     sizes = {"tile_rows": tile_rows, "chunk_pairs": chunk_pairs}
@@ -156,8 +156,8 @@ def test_spherical_is_translation_scale_and_rotation_equivariant():
 
 
 def test_tile_boundaries_do_not_matter():
-    from dppca.stats.kendall import unit_kendall
-    from dppca.stats.signs import SphericalSign
+    from dppca.numerics.kendall import unit_kendall
+    from dppca.numerics.signs import SphericalSign
 
     X = _near_duplicates()
     matrices = [unit_kendall(X, SphericalSign(), tile_rows=size) for size in (1, 7, 64, 1000)]
@@ -324,8 +324,8 @@ def _cancelling(n=150, p=4, seed=9):
 @pytest.mark.parametrize("name", ["cancelling", "offset 1e6", "near-duplicates", "cauchy"])
 @pytest.mark.parametrize("transform", ["spherical", "winsorized", "custom"])
 def test_error_is_within_the_proven_bound(name, transform):
-    from dppca.stats.kendall import unit_error_bound, unit_kendall
-    from dppca.stats.signs import make_sign_transform
+    from dppca.numerics.kendall import unit_error_bound, unit_kendall
+    from dppca.numerics.signs import make_sign_transform
 
     X = _cancelling() if name == "cancelling" else DATASETS[name]()[:60]
     radius = _radius(X)
@@ -348,7 +348,7 @@ def test_error_is_within_the_proven_bound(name, transform):
 def test_error_bound_is_tiny_against_the_sensitivity():
     """E does not depend on n; 2E adds under 1e-4 of the sensitivity 2 sqrt(2) / n up to
     n = 1e5 for the Laplacian form (all pairs) and up to n = 1e8 for explicit pairs."""
-    from dppca.stats.kendall import kendall_error_bound
+    from dppca.numerics.kendall import kendall_error_bound
 
     laplacian, explicit = (kendall_error_bound(50, laplacian=flag) for flag in (True, False))
     assert 1e-10 < laplacian < 1e-9 and 1e-12 < explicit < 1e-11

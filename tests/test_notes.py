@@ -9,7 +9,7 @@ import pytest
 
 import dppca
 from dppca.exceptions import NoiseDominatedWarning, PrivacyWarning
-from dppca.notes import direction_notes, frame_notes, histogram_notes, variance_notes
+from dppca.releases.notes import direction_notes, frame_notes, histogram_notes, variance_notes
 from dppca.report import guarantee_strength
 
 

@@ -14,6 +14,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.patches import Circle, FancyArrowPatch
 
 from dppca import dp_pca
+from dppca.numerics.biplot import biplot_coordinates
 from dppca.plotting import (
     plot_biplot,
     plot_loading_heatmap,
@@ -23,7 +24,6 @@ from dppca.plotting import (
     plot_scree,
     plot_variables,
 )
-from dppca.stats.biplot import biplot_coordinates
 
 
 @pytest.fixture(autouse=True)

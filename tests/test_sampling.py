@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from dppca import NoMassWarning, dp_score, sample_scores
-from dppca.stats.sampling import largest_remainder
+from dppca.releases.sampling import largest_remainder
 
 LOADING = {"loading_epsilon": 1.0, "loading_delta": 1e-6}
 

@@ -9,14 +9,14 @@ import pandas as pd
 import pytest
 
 from dppca import Accountant, Budget, BudgetExceededError, dp_scree
+from dppca.numerics.pairs import half_squared_differences
 from dppca.privacy.calibration import gdp_mu
 from dppca.privacy.mechanisms import Noise
-from dppca.stats.scree import (
+from dppca.releases.scree import (
     antitonic,
     clip_share,
     float_factor,
     joint_gaussian,
-    paired_squares,
     proportions,
     row_clip_sensitivity,
     row_shares,
@@ -136,7 +136,7 @@ def test_winsorized_means_far_from_zero_keep_their_sensitivity():
 
 def _reproduce_pairs(X, directions, k, seed):
     """W of a call with random_state=seed and given directions: its first draw is the pairing."""
-    return paired_squares(X @ directions[:, :k], np.random.default_rng(seed))
+    return half_squared_differences(X @ directions[:, :k], np.random.default_rng(seed))
 
 
 def _standardised_noise(method, control, epsilon, draws=600):

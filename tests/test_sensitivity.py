@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from dppca import kendall_matrix
-from dppca.stats.kendall import check_pairs, unit_error_bound
-from dppca.stats.sensitivity import kendall_sensitivity
-from dppca.stats.signs import make_sign_transform
+from dppca.numerics.kendall import check_pairs, unit_error_bound
+from dppca.numerics.sensitivity import kendall_sensitivity
+from dppca.numerics.signs import make_sign_transform
 
 VARIANTS = {
     "spherical": {"transform": "spherical"},
@@ -193,9 +193,9 @@ def test_histogram_counts_change_by_at_most_one_in_two_cells():
     """Replacing a row moves at most one count down and one up, whatever the values: cell
     boundaries, points far outside the frame, huge magnitudes."""
     from dppca import PrivacyLedger
-    from dppca.stats.directions import finite_scores
-    from dppca.stats.frame import Frame
-    from dppca.stats.histogram import cell_index
+    from dppca.numerics.linalg import finite_scores
+    from dppca.releases.frame import Frame
+    from dppca.releases.histogram import cell_index
 
     rng = np.random.default_rng(3)
     frame = Frame(np.array([0.5, -1.0]), 2.0, 2.0 / 1.2, 0.2, PrivacyLedger())
@@ -215,7 +215,7 @@ def test_histogram_counts_change_by_at_most_one_in_two_cells():
 def test_clipped_scree_means_move_by_at_most_c_over_m():
     """One row is in one pair, so each clipped mean moves by at most C / m (here with extreme
     replacements that overflow the squared differences)."""
-    from dppca.stats.scree import paired_squares
+    from dppca.numerics.pairs import half_squared_differences
 
     rng = np.random.default_rng(4)
     clip = np.array([2.0, 0.5])
@@ -226,8 +226,12 @@ def test_clipped_scree_means_move_by_at_most_c_over_m():
         replaced[rng.integers(11)] = rng.choice([1e200, -1e200, 0.0, 1e-300, 5.0], size=2)
         seed = int(rng.integers(1000))
         m = 11 // 2
-        base = np.minimum(paired_squares(Y, np.random.default_rng(seed)), clip).mean(axis=0)
-        moved = np.minimum(paired_squares(replaced, np.random.default_rng(seed)), clip).mean(axis=0)
+        base = np.minimum(half_squared_differences(Y, np.random.default_rng(seed)), clip).mean(
+            axis=0
+        )
+        moved = np.minimum(
+            half_squared_differences(replaced, np.random.default_rng(seed)), clip
+        ).mean(axis=0)
         assert np.all(np.isfinite(moved))
         worst = max(worst, float(np.max(np.abs(moved - base) / (clip / m))))
     assert worst <= 1 + 1e-12
@@ -239,8 +243,8 @@ def test_incomplete_design_at_two_million_rows_stays_within_its_allowance():
     between neighbours is the exact change of the two pairs that involve the replaced row to
     within the allowance 2E, here far inside it (the old global product exceeded the bare bound
     by 1.3e-7 at this size)."""
-    from dppca.stats.kendall import unit_kendall
-    from dppca.stats.signs import SphericalSign
+    from dppca.numerics.kendall import unit_kendall
+    from dppca.numerics.signs import SphericalSign
 
     from kendall_reference import pair_outer_sum
 
@@ -269,7 +273,7 @@ def test_scree_means_of_four_million_pairs_stay_within_their_allowance():
     """Exactly rounded column means: one pair moved from 0 to the clip level C changes a mean of
     m = 4e6 clipped values by C / m to within the allowance (1 + 4 u m), and the result does not
     depend on the order of the rows."""
-    from dppca.stats.scree import column_means, float_factor
+    from dppca.releases.scree import column_means, float_factor
 
     m, clip = 4_000_000, 3.0
     rng = np.random.default_rng(6)

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 import dppca
-from dppca.stats.directions import descending_eigh
-from dppca.stats.kendall import kendall_matrix
-from dppca.stats.scree import paired_squares, row_shares
-from dppca.uncertainty import direction_redraws, direction_stability, scree_redraws
+from dppca.numerics.kendall import kendall_matrix
+from dppca.numerics.linalg import descending_eigh
+from dppca.numerics.pairs import half_squared_differences
+from dppca.releases.scree import row_shares
+from dppca.results.uncertainty import direction_redraws, direction_stability, scree_redraws
 
 SCALES = np.array([3.0, 2.0, 1.5, 1.0, 0.7, 0.5])
 
@@ -44,7 +45,7 @@ def test_scree_intervals_cover_the_noiseless_row_clipped_means():
             sampler="continuous",
         )
         details = result.settings["clipped"]
-        W = paired_squares(X[:, :5], np.random.default_rng(seed))  # the call's first draw
+        W = half_squared_differences(X[:, :5], np.random.default_rng(seed))  # the call's first draw
         target = row_shares(W, details["clip"]).mean(axis=0) * details["clip"]
         redraws = scree_redraws(
             details["raw"], details["noise_sd"], False, 400, np.random.default_rng(seed + 999)

@@ -20,6 +20,7 @@ from dppca.exceptions import (
     NoiseDominatedWarning,
     PrivacyWarning,
 )
+from dppca.numerics.kendall import kendall_matrix
 from dppca.pipeline import DPPCAResult, NonPrivatePCA, PCASummary, dp_pca
 from dppca.privacy.accountant import Accountant
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
@@ -31,12 +32,11 @@ from dppca.privacy.calibration import (
     gdp_mu,
 )
 from dppca.privacy.quantiles import PrivateQuantile, dp_quantile
-from dppca.stats.directions import LoadingResult, NonPrivateLoading, dp_loading
-from dppca.stats.frame import Frame, dp_frame
-from dppca.stats.kendall import kendall_matrix
-from dppca.stats.sampling import NoMassWarning, sample_scores
-from dppca.stats.scores import NonPrivateScores, ScoreResult, dp_score
-from dppca.stats.scree import NonPrivateScree, ScreeResult, dp_scree
+from dppca.releases.frame import Frame, dp_frame
+from dppca.releases.loading import LoadingResult, NonPrivateLoading, dp_loading
+from dppca.releases.sampling import NoMassWarning, sample_scores
+from dppca.releases.scores import NonPrivateScores, ScoreResult, dp_score
+from dppca.releases.scree import NonPrivateScree, ScreeResult, dp_scree
 
 __all__ = [
     "DPPCA",

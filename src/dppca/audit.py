@@ -141,6 +141,7 @@ def audit(
 
 
 def _scenarios() -> dict[str, Scenario]:
+    from dppca.numerics.signs import SphericalSign
     from dppca.pipeline import dp_pca
     from dppca.privacy.mechanisms import (
         Noise,
@@ -155,11 +156,10 @@ def _scenarios() -> dict[str, Scenario]:
         linear_quantile,
         log_quantile,
     )
-    from dppca.stats import directions as loading
-    from dppca.stats.directions import dp_loading
-    from dppca.stats.frame import private_frame
-    from dppca.stats.scree import dp_scree
-    from dppca.stats.signs import SphericalSign
+    from dppca.releases import loading as loading
+    from dppca.releases.frame import private_frame
+    from dppca.releases.loading import dp_loading
+    from dppca.releases.scree import dp_scree
 
     n = 10
     far = np.zeros((n, 2))

@@ -32,10 +32,10 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.numerics.linalg import descending_eigh
 from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.calibration import gaussian_multiplier, gdp_mu
 from dppca.privacy.mechanisms import symmetric_gaussian_noise
-from dppca.stats.directions import descending_eigh
 
 
 @dataclass(frozen=True)

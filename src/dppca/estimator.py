@@ -17,11 +17,12 @@ from dppca._validation import (
     check_real,
     refuse_masked_or_sparse,
 )
+from dppca.numerics.linalg import project
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, warn_weak_budget
 from dppca.privacy.mechanisms import resolve_sampler
-from dppca.stats.directions import loading_release, plan_loading, project
-from dppca.stats.scree import (
+from dppca.releases.loading import loading_release, plan_loading
+from dppca.releases.scree import (
     SCREE_METHODS,
     check_scree_control,
     check_scree_plan,

@@ -26,7 +26,16 @@ from dppca._validation import (
     check_positive_int,
     check_random_state,
 )
-from dppca.notes import (
+from dppca.numerics.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
+from dppca.numerics.linalg import align_columns, descending_eigh, project, sample_covariance
+from dppca.privacy.accountant import Accountant, charge
+from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger, warn_weak_budget
+from dppca.privacy.calibration import CALIBRATIONS
+from dppca.privacy.mechanisms import resolve_sampler
+from dppca.releases.frame import Frame
+from dppca.releases.histogram import HISTOGRAM_METHODS, cell_index, grid_cells
+from dppca.releases.loading import loading_release, plan_loading
+from dppca.releases.notes import (
     direction_notes,
     emit,
     frame_notes,
@@ -34,30 +43,16 @@ from dppca.notes import (
     public_notes,
     variance_notes,
 )
-from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger, warn_weak_budget
-from dppca.privacy.calibration import CALIBRATIONS
-from dppca.privacy.mechanisms import resolve_sampler
-from dppca.stats.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
-from dppca.stats.directions import (
-    align_columns,
-    descending_eigh,
-    loading_release,
-    plan_loading,
-    sample_covariance,
-)
-from dppca.stats.frame import Frame
-from dppca.stats.histogram import HISTOGRAM_METHODS, cell_index, grid_cells
-from dppca.stats.sampling import sample_scores
-from dppca.stats.scores import empirical_scores, plan_score, project, score_release
-from dppca.stats.scree import (
+from dppca.releases.sampling import sample_scores
+from dppca.releases.scores import empirical_scores, plan_score, score_release
+from dppca.releases.scree import (
     SCREE_METHODS,
     check_scree_control,
     check_scree_plan,
     proportions,
     scree_release,
 )
-from dppca.uncertainty import Uncertainty, release_uncertainty
+from dppca.results.uncertainty import Uncertainty, release_uncertainty
 
 COMPONENTS = ("loading", "scree", "score")
 FORMAT = "dppca.DPPCAResult"
@@ -179,7 +174,7 @@ class DPPCAResult:
         histogram), and the released ``histogram_mass`` (noisy total count kept).
     notes : tuple of str
         Warnings about noise-dominated outputs, from released values only (see
-        :mod:`dppca.notes`); each was also issued as a ``NoiseDominatedWarning``.
+        :mod:`dppca.releases.notes`); each was also issued as a ``NoiseDominatedWarning``.
     """
 
     directions: np.ndarray
@@ -281,7 +276,7 @@ class DPPCAResult:
 
         The intervals cover the noiseless value (the same computation without noise) at about
         ``level`` for well-separated components, less for components the stability flags (see
-        :mod:`dppca.uncertainty`); they do not include the sampling error of the data.
+        :mod:`dppca.results.uncertainty`); they do not include the sampling error of the data.
 
         Examples
         --------
@@ -606,7 +601,8 @@ def dp_pca(
         noise on occupied cells above a threshold (``"sparse"``).
     bins : int or (int, int), optional
         Cells along x and y; default ``sqrt(n / (3 sigma))`` per axis within ``[4, 40]``, with
-        ``sigma`` the additive histogram's noise sd (:func:`~dppca.stats.histogram.default_bins`).
+        ``sigma`` the additive histogram's noise sd
+        (:func:`~dppca.releases.histogram.default_bins`).
     axes : (int, int), default (1, 2)
         Two different PC numbers between 1 and ``k``.
     groups : str or array-like, optional
@@ -666,7 +662,7 @@ def dp_pca(
     -----
     Outcomes that depend on the private data are reported, never hidden: a sparse histogram
     that no cell survives is all zero (its plot says so, and sampling from it warns with
-    :class:`~dppca.stats.sampling.NoMassWarning`); capped quantile searches warn.
+    :class:`~dppca.releases.sampling.NoMassWarning`); capped quantile searches warn.
     """
     X, labels = take_group_column(X, groups)
     data, names = check_data(X)

@@ -16,7 +16,7 @@ from typing import Any
 from dppca.pipeline import DPPCAResult
 from dppca.plotting._style import pyplot
 from dppca.plotting.page import PANELS, plot_result
-from dppca.uncertainty import Uncertainty
+from dppca.results.uncertainty import Uncertainty
 
 CITATION = (
     "Kim, M. and Jung, S. (2025). Robust and differentially private principal component "

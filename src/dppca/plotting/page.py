@@ -13,7 +13,7 @@ from dppca.plotting.loadings import plot_loading_heatmap, plot_loadings
 from dppca.plotting.scores import plot_score_histogram
 from dppca.plotting.scree import plot_scree
 from dppca.plotting.variables import plot_biplot, plot_variables
-from dppca.stats.sampling import NoMassWarning
+from dppca.releases.sampling import NoMassWarning
 
 KINDS = ("all", "scree", "score", "loading", "heatmap", "variable", "biplot")
 PANELS = ("scree", "score", "loading", "variable", "biplot")
@@ -216,7 +216,7 @@ def _largest(tables) -> float:
 
 
 def _shift(tables, center):
-    from dppca.stats.scores import shift_cells
+    from dppca.releases.scores import shift_cells
 
     if isinstance(tables, dict):
         return {label: shift_cells(table, center) for label, table in tables.items()}

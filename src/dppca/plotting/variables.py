@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dppca.numerics.biplot import BiplotCoordinates
 from dppca.plotting._style import (
     BIPLOT_ARROW_COLOR,
     BIPLOT_POINT_COLOR,
@@ -19,7 +20,6 @@ from dppca.plotting._style import (
     note,
 )
 from dppca.plotting.loadings import select_variables
-from dppca.stats.biplot import BiplotCoordinates
 
 
 def plot_variables(

@@ -27,7 +27,7 @@ from dppca.privacy.mechanisms import (
     stability_histogram,
     stability_parameters,
 )
-from dppca.stats.frame import Frame
+from dppca.releases.frame import Frame
 
 HISTOGRAM_METHODS = ("thresholded", "add", "sparse")
 #: The thresholded histogram keeps the noisy counts at or above this many noise sd.

@@ -28,6 +28,7 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.numerics.linalg import project
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
@@ -37,15 +38,8 @@ from dppca.privacy.mechanisms import (
     histogram_gaussian_sigma,
     resolve_sampler,
 )
-from dppca.stats.directions import (
-    LoadingResult,
-    check_direction_source,
-    loading_release,
-    plan_loading,
-    project,
-)
-from dppca.stats.frame import DEFAULT_INFLATE, Frame, private_frame, warn_small_frame_budget
-from dppca.stats.histogram import (
+from dppca.releases.frame import DEFAULT_INFLATE, Frame, private_frame, warn_small_frame_budget
+from dppca.releases.histogram import (
     HISTOGRAM_METHODS,
     cell_index,
     check_bins,
@@ -55,7 +49,13 @@ from dppca.stats.histogram import (
     private_probabilities,
     with_probabilities,
 )
-from dppca.stats.sampling import largest_remainder
+from dppca.releases.loading import (
+    LoadingResult,
+    check_direction_source,
+    loading_release,
+    plan_loading,
+)
+from dppca.releases.sampling import largest_remainder
 
 #: The largest frame inflation (``(1 + inflate)`` times the frame radius must stay finite).
 MAX_INFLATE = 1e3

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from dppca._validation import check_positive_int, check_random_state, check_real
-from dppca.stats.scree import antitonic, proportions
+from dppca.releases.scree import antitonic, proportions
 
 
 @dataclass(frozen=True)

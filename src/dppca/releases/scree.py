@@ -49,6 +49,8 @@ from dppca._validation import (
     check_real,
 )
 from dppca.exceptions import DurfeeStepLimitWarning
+from dppca.numerics.linalg import descending_eigh, project, sample_covariance
+from dppca.numerics.pairs import half_squared_differences
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
 from dppca.privacy.mechanisms import (
@@ -68,14 +70,11 @@ from dppca.privacy.quantiles import (
     safe_level,
     warn_unlocatable,
 )
-from dppca.stats.directions import (
+from dppca.releases.loading import (
     LoadingResult,
     check_direction_source,
-    descending_eigh,
     loading_release,
     plan_loading,
-    project,
-    sample_covariance,
 )
 
 SCREE_METHODS = ("clipped", "pmwm", "huber")
@@ -106,19 +105,6 @@ CONTROL_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 #: The smallest number of pairs each method needs.
 MIN_PAIRS = {"clipped": 1, "pmwm": 1, "huber": 4}
-
-
-def paired_squares(Y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``(Y_b - Y_a)^2 / 2`` over ``floor(n/2)`` disjoint random pairs: shape (m, k).
-
-    Overflow (scores beyond about 1e154) gives ``+inf``, never NaN, so that every pair still
-    contributes a value that the robust means bound (clipping maps it to the clip level).
-    """
-    order = rng.permutation(Y.shape[0])
-    half = Y.shape[0] // 2
-    with np.errstate(over="ignore", invalid="ignore"):
-        W = (Y[order[1 : 2 * half : 2]] - Y[order[0 : 2 * half : 2]]) ** 2 / 2.0
-    return np.nan_to_num(W, nan=np.inf)
 
 
 def column_means(values: np.ndarray) -> np.ndarray:
@@ -378,12 +364,8 @@ def _private_scale(values: np.ndarray, epsilon: float, noise: Noise) -> float:
     random disjoint pairs of its values, on the logarithmic grid (:func:`log_quantile`), in
     place of the R package's dyadic histogram between public exponents (Yu, Ren and Zhou 2024
     use a private second moment)."""
-    shuffled = values[noise.rng.permutation(len(values))]
-    half = len(shuffled) // 2
-    with np.errstate(over="ignore", invalid="ignore"):
-        squares = (shuffled[1 : 2 * half : 2] - shuffled[0 : 2 * half : 2]) ** 2 / 2.0
-    squares = np.nan_to_num(squares, nan=np.inf)  # inf - inf: the squared gap is at least huge
-    level = safe_level(0.5, half, epsilon, "log")
+    squares = half_squared_differences(values, noise.rng)
+    level = safe_level(0.5, len(squares), epsilon, "log")
     return log_quantile(squares, level, epsilon, noise)
 
 
@@ -635,7 +617,7 @@ def scree_release(
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Release the scree of scores ``Y`` (n x k) by one method; entries go to ``ledger``."""
     noise = Noise(sampler, rng)
-    W = paired_squares(Y, rng)
+    W = half_squared_differences(Y, rng)
     raw, details = _ESTIMATORS[method](W, epsilon, delta, noise, control, ledger, label)
     details["raw"] = raw
     values = antitonic(raw) if mono else np.maximum(raw, 0.0)

@@ -27,6 +27,17 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.numerics.kendall import check_pairs, unit_error_bound, unit_kendall
+from dppca.numerics.linalg import align_columns, descending_eigh, sample_covariance
+from dppca.numerics.pairs import pair_half_distances
+from dppca.numerics.sensitivity import SENSITIVITIES, kendall_sensitivity
+from dppca.numerics.signs import (
+    MAX_BOUND,
+    MIN_BOUND,
+    SignTransform,
+    WinsorizedSign,
+    make_sign_transform,
+)
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
@@ -42,15 +53,6 @@ from dppca.privacy.mechanisms import (
     to_vecd,
 )
 from dppca.privacy.quantiles import log_quantile, safe_level, warn_unlocatable
-from dppca.stats.kendall import check_pairs, unit_error_bound, unit_kendall
-from dppca.stats.sensitivity import SENSITIVITIES, kendall_sensitivity
-from dppca.stats.signs import (
-    MAX_BOUND,
-    MIN_BOUND,
-    SignTransform,
-    WinsorizedSign,
-    make_sign_transform,
-)
 
 MECHANISMS = ("gaussian", "paper")
 
@@ -58,59 +60,6 @@ MECHANISMS = ("gaussian", "paper")
 DEFAULT_RADIUS_SHARE = 0.1
 #: Level of the private quantile of pair half-distances used as the automatic radius.
 DEFAULT_RADIUS_LEVEL = 0.5
-
-
-def orient_columns(vectors: np.ndarray) -> np.ndarray:
-    """Flip each column so that its largest-magnitude entry is positive (first one on ties)."""
-    rows = np.argmax(np.abs(vectors), axis=0)
-    signs = np.sign(vectors[rows, np.arange(vectors.shape[1])])
-    signs[signs == 0] = 1.0
-    return vectors * signs
-
-
-def align_columns(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """Flip each column of ``vectors`` to have a non-negative inner product with ``reference``."""
-    signs = np.where(np.einsum("ij,ij->j", vectors, reference) < 0, -1.0, 1.0)
-    return vectors * signs
-
-
-def project(data: np.ndarray, directions: np.ndarray) -> np.ndarray:
-    """Scores ``data @ directions`` of validated rows, each finite (see :func:`finite_scores`).
-
-    A row's scores depend on that row alone, so replacing a row changes one row of scores.
-    """
-    with np.errstate(over="ignore", invalid="ignore"):
-        return finite_scores(data @ directions)
-
-
-def finite_scores(scores: np.ndarray) -> np.ndarray:
-    """Scores with overflow mapped to the largest floats (NaN, from inf - inf, to 0).
-
-    Validated data are finite, but projections of values near 1e308 can overflow; each row still
-    gives one finite point, so the quantiles and counts keep their sensitivity.
-    """
-    largest = np.finfo(np.float64).max
-    return np.nan_to_num(scores, nan=0.0, posinf=largest, neginf=-largest)
-
-
-def sample_covariance(data: np.ndarray) -> np.ndarray:
-    """The sample covariance (**not private**; for references only), computed on the data scaled
-    by a power of two so that nothing overflows; entries beyond the largest float are clamped."""
-    largest = float(np.max(np.abs(data)))
-    exponent = math.frexp(largest)[1] if largest > 0 else 0
-    p = data.shape[1]
-    with np.errstate(under="ignore"):
-        covariance = np.cov(np.ldexp(data, -exponent), rowvar=False).reshape(p, p)
-    with np.errstate(over="ignore", under="ignore"):
-        covariance = np.ldexp(covariance, 2 * exponent)
-    largest_float = np.finfo(np.float64).max
-    return np.clip(covariance, -largest_float, largest_float)
-
-
-def descending_eigh(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Eigenvalues (descending) and oriented eigenvectors (columns) of a symmetric matrix."""
-    values, vectors = np.linalg.eigh(matrix)
-    return values[::-1].copy(), orient_columns(vectors[:, ::-1])
 
 
 #: Tolerance of the orthonormality check of user-given directions, ``max |V'V - I|``.
@@ -175,28 +124,6 @@ def check_sign_settings(
         check_real(radius_share, "radius_share", low=0.0, high=1.0),
         check_real(radius_level, "radius_level", low=0.0, high=1.0),
     )
-
-
-def _pair_half_distances(X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``||x_a - x_b|| / sqrt(2)`` over disjoint pairs of a random permutation (each row once).
-
-    Each distance is computed from its own pair (halved first where the difference overflows,
-    scaled by its largest entry); distances beyond the largest float become the largest float.
-    """
-    order = rng.permutation(X.shape[0])
-    half = X.shape[0] // 2
-    first, second = X[order[0 : 2 * half : 2]], X[order[1 : 2 * half : 2]]
-    with np.errstate(over="ignore", invalid="ignore"):
-        diffs = first - second
-    halved = ~np.isfinite(diffs).all(axis=1)
-    diffs[halved] = first[halved] * 0.5 - second[halved] * 0.5
-    largest = np.max(np.abs(diffs), axis=1, keepdims=True)
-    with np.errstate(under="ignore"):
-        unit = diffs / np.where(largest > 0, largest, 1.0)
-    lengths = np.sqrt(np.einsum("ij,ij->i", unit, unit)) / math.sqrt(2.0)
-    with np.errstate(over="ignore"):
-        distances = largest[:, 0] * lengths * np.where(halved, 2.0, 1.0)
-    return np.minimum(distances, np.finfo(np.float64).max)
 
 
 @dataclass(frozen=True)
@@ -285,7 +212,7 @@ def unit_noise(
     sampler: str = "continuous",
 ) -> tuple[float, float]:
     """``(sigma, Delta_F)`` of the unit-space release: ``Delta_F`` from
-    :func:`~dppca.stats.sensitivity.kendall_sensitivity` with the kernel's error bound and
+    :func:`~dppca.numerics.sensitivity.kendall_sensitivity` with the kernel's error bound and
     ``sigma`` the Gaussian mechanism's noise for it on ``vecd`` (``Delta_F * multiplier(epsilon,
     delta)`` with the continuous sampler). Public values only."""
     delta_f = kendall_sensitivity(1.0, n, sensitivity, float_error=float_error)
@@ -309,7 +236,7 @@ def gaussian_kendall_release(
     ``K + E`` with ``E`` symmetric: Gaussian noise on ``vecd(K)`` (SPEC 2.4), so ``E_jj`` has
     standard deviation ``sigma`` and ``E_jl`` ``sigma / sqrt(2)``, ``sigma`` from
     :func:`unit_noise`; ``float_error`` is the kernel's error bound
-    (:func:`~dppca.stats.kendall.unit_error_bound`). With the discrete sampler ``vecd(K)`` is
+    (:func:`~dppca.numerics.kendall.unit_error_bound`). With the discrete sampler ``vecd(K)`` is
     rounded to a public grid and gets discrete Gaussian noise. Validated arguments, no ledger
     entry: the caller (:func:`dp_loading`) records the release. Returns ``(K + E, sigma,
     Delta_F)``.
@@ -564,7 +491,7 @@ def loading_release(
     ledger = PrivacyLedger()
     sign = plan.sign
     if sign is None:
-        distances = _pair_half_distances(data, rng)
+        distances = pair_half_distances(data, rng)
         level = safe_level(plan.radius_level, len(distances), plan.radius_epsilon, "log")
         quantile = log_quantile(distances, level, plan.radius_epsilon, noise)
         radius = min(max(quantile, plan.radius_range[0]), plan.radius_range[1])  # public clamp

@@ -44,7 +44,7 @@ Chapter 3), the computed unit-space matrix ``K_hat`` and the exact one satisfy
   compensated sums and the final division by ``N`` add at most ``4 u ||K||_F <= 4 u``.
 
 So ``E`` does not grow with ``n``: about ``5e-10`` for the Laplacian form (``p = 50``) and
-``2e-12`` for explicit pairs. :func:`dppca.stats.sensitivity.kendall_sensitivity` adds ``2E`` to
+``2e-12`` for explicit pairs. :func:`dppca.numerics.sensitivity.kendall_sensitivity` adds ``2E`` to
 the exact sensitivity, so the guarantee covers the matrix actually computed, not an idealised one.
 
 For a callable ``h``, which may jump anywhere, the comparison is with the U-statistic of the
@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from dppca._validation import check_data, check_random_state
-from dppca.stats.signs import SignTransform, make_sign_transform
+from dppca.numerics.signs import SignTransform, make_sign_transform
 
 #: ``tau``: pairs with ``||y_i - y_j||^2 <= tau max(||y_i||^2, ||y_j||^2)`` (after a tile's shift)
 #: leave the Laplacian form and are computed explicitly.

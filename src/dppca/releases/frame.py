@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from dppca._validation import check_data, check_epsilon, check_real
+from dppca.numerics.pairs import random_pairs
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.mechanisms import Noise, as_noise, make_noise
@@ -146,12 +147,11 @@ def private_frame(
     scale_epsilon, *centre_epsilon, radius_epsilon = split_epsilon(epsilon, shares)
     n = scores.shape[0]
     ledger = PrivacyLedger()
-    order = noise.rng.permutation(n)
-    half = n // 2
+    first, second = random_pairs(n, noise.rng)
     with np.errstate(over="ignore", invalid="ignore"):
-        gaps = scores[order[1 : 2 * half : 2]] - scores[order[0 : 2 * half : 2]]
+        gaps = scores[second] - scores[first]
         pair_distances = np.hypot(gaps[:, 0], gaps[:, 1])
-    level = safe_level(0.5, half, scale_epsilon, "log")
+    level = safe_level(0.5, len(first), scale_epsilon, "log")
     scale = log_quantile(pair_distances, level, scale_epsilon, noise)
     ledger.record(
         f"{prefix}: scale",

@@ -1,0 +1,60 @@
+"""Linear-algebra helpers: eigen-decompositions, orientation, projection (no privacy)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def orient_columns(vectors: np.ndarray) -> np.ndarray:
+    """Flip each column so that its largest-magnitude entry is positive (first one on ties)."""
+    rows = np.argmax(np.abs(vectors), axis=0)
+    signs = np.sign(vectors[rows, np.arange(vectors.shape[1])])
+    signs[signs == 0] = 1.0
+    return vectors * signs
+
+
+def align_columns(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Flip each column of ``vectors`` to have a non-negative inner product with ``reference``."""
+    signs = np.where(np.einsum("ij,ij->j", vectors, reference) < 0, -1.0, 1.0)
+    return vectors * signs
+
+
+def project(data: np.ndarray, directions: np.ndarray) -> np.ndarray:
+    """Scores ``data @ directions`` of validated rows, each finite (see :func:`finite_scores`).
+
+    A row's scores depend on that row alone, so replacing a row changes one row of scores.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        return finite_scores(data @ directions)
+
+
+def finite_scores(scores: np.ndarray) -> np.ndarray:
+    """Scores with overflow mapped to the largest floats (NaN, from inf - inf, to 0).
+
+    Validated data are finite, but projections of values near 1e308 can overflow; each row still
+    gives one finite point, so the quantiles and counts keep their sensitivity.
+    """
+    largest = np.finfo(np.float64).max
+    return np.nan_to_num(scores, nan=0.0, posinf=largest, neginf=-largest)
+
+
+def sample_covariance(data: np.ndarray) -> np.ndarray:
+    """The sample covariance (**not private**; for references only), computed on the data scaled
+    by a power of two so that nothing overflows; entries beyond the largest float are clamped."""
+    largest = float(np.max(np.abs(data)))
+    exponent = math.frexp(largest)[1] if largest > 0 else 0
+    p = data.shape[1]
+    with np.errstate(under="ignore"):
+        covariance = np.cov(np.ldexp(data, -exponent), rowvar=False).reshape(p, p)
+    with np.errstate(over="ignore", under="ignore"):
+        covariance = np.ldexp(covariance, 2 * exponent)
+    largest_float = np.finfo(np.float64).max
+    return np.clip(covariance, -largest_float, largest_float)
+
+
+def descending_eigh(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Eigenvalues (descending) and oriented eigenvectors (columns) of a symmetric matrix."""
+    values, vectors = np.linalg.eigh(matrix)
+    return values[::-1].copy(), orient_columns(vectors[:, ::-1])

@@ -1,0 +1,1 @@
+"""The result of the whole pipeline, its JSON form and its uncertainty (post-processing only)."""
