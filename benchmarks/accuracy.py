@@ -47,7 +47,8 @@ from dppca import kendall_matrix
 from dppca.baselines import sin_theta
 from dppca.numerics.kendall import kendall_error_bound
 from dppca.numerics.linalg import descending_eigh
-from dppca.releases.loading import gaussian_kendall_release
+from dppca.privacy.mechanisms import Noise
+from dppca.releases.loading import kendall_mechanism
 
 from _common import Stopped, markdown_table, methods, with_limit
 
@@ -107,7 +108,7 @@ def sample(distribution: str, n: int, d: int, shift: float, rng: np.random.Gener
 def spherical_releases(kendall: np.ndarray, n: int, epsilon: float, delta: float, seed: int):
     """The two spherical g-DPPCA fits from one precomputed Kendall matrix.
 
-    ``gaussian_kendall_release`` is ``dp_loading``'s own mechanism (the test suite checks that
+    ``kendall_mechanism`` is ``dp_loading``'s own mechanism (the test suite checks that
     both give identical releases for a seed), so sharing the matrix between budgets and
     calibrations only saves recomputing it.
     """
@@ -116,9 +117,10 @@ def spherical_releases(kendall: np.ndarray, n: int, epsilon: float, delta: float
         def fit(_: np.ndarray) -> np.ndarray:
             rng = np.random.default_rng(seed)
             error = kendall_error_bound(kendall.shape[0], laplacian=True)
-            noisy, _, _ = gaussian_kendall_release(
-                kendall, n, error, epsilon, delta, sensitivity, calibration, rng
+            mechanism = kendall_mechanism(
+                n, kendall.shape[0], error, epsilon, delta, sensitivity, calibration
             )
+            noisy = mechanism.randomise_symmetric(kendall, Noise("continuous", rng))
             return descending_eigh(noisy)[1][:, :SPIKES]
 
         return fit

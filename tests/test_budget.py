@@ -36,18 +36,27 @@ def test_budget_errors(args, error, message):
 def test_ledger_records_and_totals():
     ledger = PrivacyLedger()
     assert ledger.total == Budget(0.0, 0.0)
-    ledger.record("radius", "Durfee", Budget(0.1))
-    ledger.record("matrix", "Gaussian", Budget(0.9, 1e-6))
-    assert len(ledger) == 2
-    assert ledger.total == Budget(1.0, 1e-6)
-    assert [entry.name for entry in ledger] == ["radius", "matrix"]
+    ledger.record("radius", "Durfee", Budget(0.1), "loading")
+    ledger.record("matrix", "Gaussian", Budget(0.9, 1e-6), "loading")
+    ledger.record("cells", "Gaussian", Budget(0.5, 1e-6), "score.histogram")
+    assert len(ledger) == 3
+    assert ledger.total == Budget(1.5, 2e-6)
+    assert ledger.part_total("loading") == Budget(1.0, 1e-6)
+    assert ledger.part_total("score") == Budget(0.5, 1e-6)
+    assert [entry.name for entry in ledger.select("score.histogram")] == ["cells"]
+    assert [entry.name for entry in ledger] == ["radius", "matrix", "cells"]
     frame = ledger.to_frame()
-    assert list(frame.columns) == ["name", "mechanism", "epsilon", "delta"]
-    assert frame["epsilon"].tolist() == [0.1, 0.9]
-    assert "total Budget(epsilon=1, delta=1e-06)" in repr(ledger)
+    assert list(frame.columns) == ["name", "mechanism", "epsilon", "delta", "component"]
+    assert frame["epsilon"].tolist() == [0.1, 0.9, 0.5]
+    assert "total Budget(epsilon=1.5, delta=2e-06)" in repr(ledger)
     assert ledger.entries[1].budget == Budget(0.9, 1e-6)
     with pytest.raises(AttributeError):
         ledger.entries[0].epsilon = 5.0
+
+
+def test_ledger_refuses_an_unknown_component():
+    with pytest.raises(ValueError, match="component must be one of loading, scree"):
+        PrivacyLedger().record("radius", "Durfee", Budget(0.1), "loadings")
 
 
 def test_split_by_shares_never_exceeds_the_total():

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from dppca import (
-    PrivacyWarning,
+from dppca import PrivacyWarning
+from dppca.privacy.calibration import (
     analytic_gaussian_multiplier,
     classical_gaussian_multiplier,
+    gaussian_multiplier,
     gdp_delta,
     gdp_epsilon,
     gdp_mu,
 )
-from dppca.privacy.calibration import gaussian_multiplier
 
 EPSILONS = np.geomspace(0.01, 50, 13)
 DELTAS = [1e-12, 1e-9, 1e-6, 1e-4, 1e-2]

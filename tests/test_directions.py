@@ -279,7 +279,8 @@ def test_errors_are_raised_before_any_noise(kwargs, error, message):
 def test_release_of_a_precomputed_kendall_matrix_is_dp_loading_exactly(mechanism):
     # The simulation study computes the Kendall matrix once per data set and releases it at
     # several budgets through this function; it must be the very mechanism of dp_loading.
-    from dppca.releases.loading import gaussian_kendall_release
+    from dppca.privacy.mechanisms import Noise
+    from dppca.releases.loading import kendall_mechanism
 
     X, _ = _spiked(300)
     kwargs = {"mechanism": "paper"} if mechanism == "paper" else {}
@@ -287,8 +288,8 @@ def test_release_of_a_precomputed_kendall_matrix_is_dp_loading_exactly(mechanism
     settings = ("paper", "classical") if mechanism == "paper" else ("tight", "analytic")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyWarning)
-        noisy, sigma, _ = gaussian_kendall_release(
-            kendall_matrix(X), 300, _error_bound(X), 0.7, 1e-5, *settings, np.random.default_rng(11)
-        )
+        mechanism = kendall_mechanism(300, X.shape[1], _error_bound(X), 0.7, 1e-5, *settings)
+        noise = Noise("continuous", np.random.default_rng(11))
+        noisy, sigma = mechanism.randomise_symmetric(kendall_matrix(X), noise), mechanism.scale
     assert sigma == expected.sigma
     assert np.array_equal(noisy, expected.kendall)

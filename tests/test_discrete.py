@@ -21,7 +21,7 @@ from dppca.privacy.discrete import (
     rational_at_least,
     rational_at_most,
 )
-from dppca.privacy.mechanisms import GRID_STEPS, Noise, gaussian_vector
+from dppca.privacy.mechanisms import GRID_STEPS, GaussianMechanism, Noise
 
 DRAWS = 20_000
 
@@ -116,15 +116,17 @@ def test_zcdp_conversion_matches_dp_accounting_and_costs_a_little_noise():
     assert 1.0 < ratio < 1.1  # zCDP costs under 10 % more noise than the analytic Gaussian
 
 
-def test_gaussian_vector_releases_on_the_grid_with_the_stated_noise():
+def test_discrete_gaussian_mechanism_releases_on_the_grid_with_the_stated_noise():
     rng = np.random.default_rng(0)
     values = rng.standard_normal(40)
     noise = Noise("discrete", np.random.default_rng(5))
     sensitivity, epsilon, delta = 0.01, 1.0, 1e-6
     grid = sensitivity / (GRID_STEPS * math.sqrt(values.size))
     residuals = []
+    mechanism = GaussianMechanism(sensitivity, values.size, epsilon, delta, "discrete")
+    sd = mechanism.scale
     for _ in range(200):
-        released, sd = gaussian_vector(values, sensitivity, epsilon, delta, noise)
+        released = mechanism.randomise(values, noise)
         steps = released / grid
         assert np.allclose(steps, np.rint(steps), rtol=0, atol=1e-6)
         residuals.append(np.rint(steps) - np.rint(values / grid))

@@ -1,28 +1,56 @@
-"""The examples in the docstrings run and give what they show."""
+"""The examples in the docstrings run and give what they show; every public object has one."""
 
 from __future__ import annotations
 
 import doctest
 import importlib
+import pkgutil
+import warnings
 
+import matplotlib
 import pytest
 
-MODULES = [
-    "dppca.pipeline",
-    "dppca.privacy.accountant",
-    "dppca.privacy.budget",
-    "dppca.privacy.calibration",
-    "dppca.privacy.quantiles",
-    "dppca.report",
-    "dppca.releases.frame",
-    "dppca.releases.histogram",
-    "dppca.numerics.kendall",
-    "dppca.releases.scree",
-    "dppca.numerics.sensitivity",
-]
+import dppca
+import dppca.plotting
+from dppca.privacy.mechanisms import GaussianMechanism, HistogramMechanism
+from dppca.privacy.quantiles import GridQuantile
+
+#: The command-line entry point (running it would parse pytest's arguments).
+SKIPPED = {"dppca.__main__"}
+MODULES = sorted(
+    module.name
+    for module in pkgutil.walk_packages(dppca.__path__, "dppca.")
+    if module.name not in SKIPPED
+)
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
+    matplotlib.use("Agg")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # examples show values; their warnings are tested apart
+        result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def _public_objects():
+    for module in (dppca, dppca.plotting):
+        for name in module.__all__:
+            yield f"{module.__name__}.{name}", getattr(module, name)
+    for mechanism in (GaussianMechanism, HistogramMechanism, GridQuantile):
+        yield mechanism.__qualname__, mechanism
+
+
+@pytest.mark.parametrize(("name", "obj"), list(_public_objects()))
+def test_every_public_object_has_a_numpydoc_examples_section(name, obj):
+    assert "Examples\n" in (obj.__doc__ or ""), name
+
+
+def test_the_examples_are_many():
+    finder = doctest.DocTestFinder()
+    examples = sum(
+        len(test.examples)
+        for name in MODULES
+        for test in finder.find(importlib.import_module(name))
+    )
+    assert examples >= 150

@@ -11,22 +11,25 @@ from scipy.stats import norm
 from dppca import PrivacyLedger
 from dppca.exceptions import EmptyHistogramError
 from dppca.privacy.mechanisms import (
-    gaussian_histogram,
-    histogram_gaussian_sigma,
+    HistogramMechanism,
+    Noise,
     stability_histogram,
     stability_parameters,
 )
 from dppca.releases.frame import Frame
-from dppca.releases.histogram import (
-    cell_index,
-    check_bins,
-    grid_cells,
-    noise_parameters,
-    private_probabilities,
-)
+from dppca.releases.histogram import cell_index, check_bins, grid_cells, private_probabilities
 
 DRAWS = 400
 CELLS = 50
+
+
+def _sigma(epsilon, delta, calibration="analytic", sampler="continuous"):
+    mechanism = HistogramMechanism("add", epsilon, delta, sampler, calibration)
+    return mechanism.parameters["add_sigma"]
+
+
+def _continuous(seed):
+    return Noise("continuous", np.random.default_rng(seed))
 
 
 def _frame(center=(0.0, 0.0), radius=1.0):
@@ -34,11 +37,11 @@ def _frame(center=(0.0, 0.0), radius=1.0):
 
 
 def test_gaussian_sigma_values():
-    assert histogram_gaussian_sigma(0.5, 1e-5, "classical") == pytest.approx(
+    assert _sigma(0.5, 1e-5, "classical") == pytest.approx(
         math.sqrt(2) * math.sqrt(2 * math.log(1.25 / 1e-5)) / 0.5, rel=1e-15
     )
     # Sensitivity sqrt 2: the analytic condition (Balle and Wang 2018) holds for sigma / sqrt 2.
-    s = histogram_gaussian_sigma(2.0, 1e-6, sampler="continuous") / math.sqrt(2)
+    s = _sigma(2.0, 1e-6) / math.sqrt(2)
     exact = norm.cdf(1 / (2 * s) - 2.0 * s) - math.exp(2.0) * norm.cdf(-1 / (2 * s) - 2.0 * s)
     assert exact == pytest.approx(1e-6, rel=1e-6)
 
@@ -46,26 +49,30 @@ def test_gaussian_sigma_values():
 @pytest.mark.parametrize("calibration", ["analytic", "classical"])
 def test_additive_noise_has_sigma_h(calibration):
     """sd of noisy - true over 20000 draws; relative sd of a sample sd is sqrt(1 / (2m))."""
-    sigma = histogram_gaussian_sigma(0.5, 1e-6, calibration)
+    mechanism = HistogramMechanism("add", 0.5, 1e-6, "continuous", calibration)
+    sigma = mechanism.parameters["add_sigma"]
     counts = np.full(CELLS, 1e4)  # far from 0: clipping never acts
-    rng = np.random.default_rng(0)
-    noise = np.array([gaussian_histogram(counts, sigma, rng) - counts for _ in range(DRAWS)])
+    source = _continuous(0)
+    noise = np.array([mechanism.randomise(counts, source) - counts for _ in range(DRAWS)])
     m = noise.size
     assert noise.std() / sigma == pytest.approx(1.0, abs=5 / math.sqrt(2 * m))
     assert abs(noise.mean()) < 5 * sigma / math.sqrt(m)
 
 
-def test_additive_clips_negatives():
-    rng = np.random.default_rng(1)
-    noisy = gaussian_histogram(np.zeros(1000), 5.0, rng)
-    assert noisy.min() == 0.0 and 400 < np.count_nonzero(noisy) < 600
+def test_additive_clips_negatives_and_thresholded_keeps_three_sd():
+    for method, expected in (("add", 0.5), ("thresholded", norm.sf(3.0))):
+        mechanism = HistogramMechanism(method, 0.5, 1e-6)
+        noisy = mechanism.randomise(np.zeros(20000), _continuous(1))
+        share = np.count_nonzero(noisy) / noisy.size
+        assert noisy.min() == 0.0
+        assert abs(share - expected) < 5 * math.sqrt(expected * (1 - expected) / noisy.size)
 
 
 def test_sparse_noise_scale_and_threshold():
     scale, threshold = stability_parameters(0.5, 1e-6)
     assert scale == 4.0
     assert threshold == pytest.approx(1 + 2 * math.log(2e6) / 0.5, rel=1e-15)
-    rng = np.random.default_rng(2)
+    rng = _continuous(2)
     far = np.full(CELLS, 1e4)
     noise = np.array([stability_histogram(far, scale, threshold, rng) - far for _ in range(DRAWS)])
     m = noise.size
@@ -79,26 +86,25 @@ def test_sparse_noise_scale_and_threshold():
 
 
 def test_probabilities_sum_to_one_or_zero():
-    rng = np.random.default_rng(3)
+    rng = _continuous(3)
     counts = np.array([500.0, 300.0, 0.0, 200.0])
-    noise = noise_parameters(("add", "sparse"), 1.0, 1e-6, "analytic")
-    for method in ("add", "sparse"):
-        prob, total = private_probabilities(counts, method, noise, rng)
+    for method in ("add", "sparse", "thresholded"):
+        prob, total = private_probabilities(counts, HistogramMechanism(method, 1.0, 1e-6), rng)
         assert total > 0
         assert prob.sum() == pytest.approx(1.0, abs=1e-12) and prob.min() >= 0
-    tiny = noise_parameters(("sparse",), 0.01, 1e-6, "analytic")
-    prob, total = private_probabilities(np.array([3.0, 2.0]), "sparse", tiny, rng)
+    tiny = HistogramMechanism("sparse", 0.01, 1e-6)
+    prob, total = private_probabilities(np.array([3.0, 2.0]), tiny, rng)
     assert total == 0
     assert np.array_equal(prob, np.zeros(2))
 
 
 def test_all_zero_additive_histogram_raises():
-    noise = {"add_sigma": 1e6}
-    rng = np.random.default_rng(0)
+    mechanism = HistogramMechanism("add", 1e-5, 1e-6)  # sigma about 5e5 counts
+    rng = _continuous(0)
     raised = 0
     for _ in range(20):
         try:
-            private_probabilities(np.array([1.0]), "add", noise, rng, where=" of group 'a'")
+            private_probabilities(np.array([1.0]), mechanism, rng, where=" of group 'a'")
         except EmptyHistogramError as error:
             assert "of group 'a' is all zero" in str(error) and "larger epsilon" in str(error)
             raised += 1

@@ -44,8 +44,10 @@ def test_ledger_total_equals_the_request_and_never_exceeds_it(split):
     assert total.isclose(Budget(2.0, 1e-5))
     by_component = result.summary().budget
     for name, row in [("loading", "Loading"), ("scree", "Scree")]:
-        assert by_component.loc[row, "epsilon"] == pytest.approx(result.budgets[name].epsilon)
-    score = result.budgets["score"]
+        assert by_component.loc[row, "epsilon"] == pytest.approx(
+            getattr(result.budgets, name).epsilon
+        )
+    score = result.budgets.score
     frame_and_histogram = by_component.loc[["Score frame", "Score histogram"], "epsilon"].sum()
     assert frame_and_histogram == pytest.approx(score.epsilon)
     assert by_component.loc["Score frame", "delta"] == 0

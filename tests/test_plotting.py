@@ -15,15 +15,10 @@ from matplotlib.patches import Circle, FancyArrowPatch
 
 from dppca import dp_pca
 from dppca.numerics.biplot import biplot_coordinates
-from dppca.plotting import (
-    plot_biplot,
-    plot_loading_heatmap,
-    plot_loadings,
-    plot_score_histogram,
-    plot_score_points,
-    plot_scree,
-    plot_variables,
-)
+from dppca.plotting.loadings import plot_loading_heatmap, plot_loadings
+from dppca.plotting.scores import plot_score_histogram, plot_score_points
+from dppca.plotting.scree import plot_scree
+from dppca.plotting.variables import plot_biplot, plot_variables
 
 
 @pytest.fixture(autouse=True)
@@ -140,16 +135,17 @@ def test_variable_plot_and_biplot(result):
 
 @pytest.mark.parametrize("kind", ["scree", "score", "loading", "heatmap", "variable", "biplot"])
 def test_result_panels_private_and_reference(result, kind):
-    ax = result.plot(kind, random_state=0)
-    assert ax.get_title().startswith("DP")
-    reference = result.plot(kind, nonprivate=True, random_state=0)
+    display = result.plot(kind, random_state=0)
+    ax = display.ax_
+    assert ax.get_title().startswith("DP") and display.figure_ is ax.figure
+    reference = result.plot(kind, nonprivate=True, random_state=0).ax_
     assert (
         reference.get_title().startswith("Non-private") and "(reference)" in reference.get_title()
     )
 
 
 def test_reference_score_panel_uses_the_private_opacity_scale(result):
-    ax = result.plot("score", nonprivate=True)
+    ax = result.plot("score", nonprivate=True).ax_
     private_max = max(t["prob"].max() for t in result.groups.values())
     reference_max = max(t["prob"].max() for t in result.nonprivate.groups.values())
     expected = min(reference_max / private_max, 1.0)
@@ -157,19 +153,21 @@ def test_reference_score_panel_uses_the_private_opacity_scale(result):
 
 
 def test_full_pages(result):
-    figure = result.plot("all", random_state=0)
+    page = result.plot("all", random_state=0)
+    figure = page.figure_
+    assert sorted(page.displays_) == ["biplot", "loading", "score", "scree", "variable"]
     assert len(figure.axes) == 5
     assert figure.get_suptitle().startswith("Private PCA")
     titles = [ax.get_title() for ax in figure.axes]
     assert titles[0].startswith("DP proportion of variance") and titles[4] == "DP biplot"
-    reference = result.plot("all", nonprivate=True, random_state=0)
+    reference = result.plot("all", nonprivate=True, random_state=0).figure_
     assert "NOT differentially private" in reference.get_suptitle()
 
 
 def test_loading_comparison_shares_one_scale(result):
-    from dppca.plotting import plot_loading_comparison
+    from dppca.plotting import loading_comparison
 
-    figure = plot_loading_comparison(result, kind="vector", top=3)
+    figure = loading_comparison(result, kind="vector", top=3)
     left, right = figure.axes
     assert left.get_xlim() == right.get_xlim()
     assert left.get_title().startswith("Non-private") and right.get_title() == "DP loading plot"
@@ -183,3 +181,5 @@ def test_reference_needs_to_exist():
         plain.plot("score", nonprivate=True)
     with pytest.raises(ValueError, match="kind must be one of"):
         plain.plot("pie")
+    with pytest.raises(TypeError, match="unknown option"):
+        plain.plot("scree", colour="red")

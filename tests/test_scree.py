@@ -303,7 +303,7 @@ def test_several_methods_each_spend_the_full_budget():
     assert result.privacy.total.isclose(Budget(2.0, 2e-6))
     frame = result.to_frame()
     assert list(frame.columns) == ["clipped", "pmwm"] and frame.index[0] == "PC1"
-    assert result.nonprivate.pca_eigenvalues[0] == pytest.approx(25.0, rel=0.1)
+    assert result.nonprivate.eigenvalues[0] == pytest.approx(25.0, rel=0.1)
 
 
 def test_dataframe_input_and_names():

@@ -3,14 +3,20 @@
 Public API
 ----------
 dp_pca          directions, scree and score histogram in one call (:class:`DPPCAResult`)
-dp_loading      private principal directions (returns a :class:`LoadingResult`)
+dp_loading      private principal directions (:class:`LoadingResult`)
 dp_scree        private variances along private directions (:class:`ScreeResult`)
 dp_score        a private 2-D histogram of PC scores on a private frame (:class:`ScoreResult`)
+dp_frame        the private square frame of 2-D points (:class:`Frame`)
+dp_quantile     Durfee's unbounded private quantile (:class:`PrivateQuantile`)
 sample_scores   synthetic score points from a private histogram (post-processing)
-dp_quantile     Durfee's unbounded private quantile; dp_frame, the private square frame
-DPPCA           the same as a scikit-learn transformer
 kendall_matrix  the non-private generalized Kendall's tau matrix, for study
-Budget          an (epsilon, delta) value type; :class:`PrivacyLedger` records every release
+DPPCA           the same as a scikit-learn transformer (imports scikit-learn when used)
+Budget          an (epsilon, delta) value; :class:`PCASplit` shares one between dp_pca's
+                releases, :class:`PrivacyLedger` records every release and :class:`Accountant`
+                enforces a total
+
+Plots are display objects in :mod:`dppca.plotting` (every result has ``.plot(kind)``); the
+mechanisms, calibrations and samplers are in :mod:`dppca.privacy`.
 """
 
 from dppca.exceptions import (
@@ -21,22 +27,17 @@ from dppca.exceptions import (
     PrivacyWarning,
 )
 from dppca.numerics.kendall import kendall_matrix
-from dppca.pipeline import DPPCAResult, NonPrivatePCA, PCASummary, dp_pca
+from dppca.pipeline import dp_pca
 from dppca.privacy.accountant import Accountant
-from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
-from dppca.privacy.calibration import (
-    analytic_gaussian_multiplier,
-    classical_gaussian_multiplier,
-    gdp_delta,
-    gdp_epsilon,
-    gdp_mu,
-)
-from dppca.privacy.quantiles import PrivateQuantile, dp_quantile
+from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.privacy.split import PCASplit
 from dppca.releases.frame import Frame, dp_frame
-from dppca.releases.loading import LoadingResult, NonPrivateLoading, dp_loading
+from dppca.releases.loading import LoadingResult, dp_loading
+from dppca.releases.quantile import PrivateQuantile, dp_quantile
 from dppca.releases.sampling import NoMassWarning, sample_scores
-from dppca.releases.scores import NonPrivateScores, ScoreResult, dp_score
-from dppca.releases.scree import NonPrivateScree, ScreeResult, dp_scree
+from dppca.releases.scores import ScoreResult, dp_score
+from dppca.releases.scree import ScreeResult, dp_scree
+from dppca.results.pca import DPPCAResult
 
 __all__ = [
     "DPPCA",
@@ -47,38 +48,28 @@ __all__ = [
     "DurfeeStepLimitWarning",
     "EmptyHistogramError",
     "Frame",
-    "LedgerEntry",
     "LoadingResult",
     "NoMassWarning",
     "NoiseDominatedWarning",
-    "NonPrivateLoading",
-    "NonPrivatePCA",
-    "NonPrivateScores",
-    "NonPrivateScree",
-    "PCASummary",
+    "PCASplit",
     "PrivacyLedger",
     "PrivacyWarning",
     "PrivateQuantile",
     "ScoreResult",
     "ScreeResult",
-    "analytic_gaussian_multiplier",
-    "classical_gaussian_multiplier",
     "dp_frame",
     "dp_loading",
     "dp_pca",
     "dp_quantile",
     "dp_score",
     "dp_scree",
-    "gdp_delta",
-    "gdp_epsilon",
-    "gdp_mu",
     "kendall_matrix",
     "sample_scores",
 ]
 __version__ = "0.1.0.dev0"
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     """``DPPCA`` is imported on first use, so that ``import dppca`` does not load scikit-learn."""
     if name == "DPPCA":
         from dppca.estimator import DPPCA

@@ -143,13 +143,7 @@ def audit(
 def _scenarios() -> dict[str, Scenario]:
     from dppca.numerics.signs import SphericalSign
     from dppca.pipeline import dp_pca
-    from dppca.privacy.mechanisms import (
-        Noise,
-        gaussian_histogram,
-        histogram_gaussian_sigma,
-        stability_histogram,
-        stability_parameters,
-    )
+    from dppca.privacy.mechanisms import HistogramMechanism, Noise
     from dppca.privacy.quantiles import (
         durfee_signed_quantile,
         durfee_upper_quantile,
@@ -232,13 +226,14 @@ def _scenarios() -> dict[str, Scenario]:
 
     counts = (np.array([20.0, 20.0]), np.array([19.0, 21.0]))
 
-    def additive(which, epsilon, rng):
-        noisy = gaussian_histogram(counts[which], histogram_gaussian_sigma(epsilon, 1e-3), rng)
+    def additive(which, epsilon, rng, sampler="continuous"):
+        mechanism = HistogramMechanism("add", epsilon, 1e-3, sampler)
+        noisy = mechanism.randomise(counts[which], Noise(sampler, rng))
         return noisy[1] - noisy[0]
 
-    def sparse(which, epsilon, rng):
-        scale, threshold = stability_parameters(epsilon, 0.05)
-        noisy = stability_histogram(counts[which] + 10, scale, threshold, rng)
+    def sparse(which, epsilon, rng, sampler="continuous"):
+        mechanism = HistogramMechanism("sparse", epsilon, 0.05, sampler)
+        noisy = mechanism.randomise(counts[which] + 10, Noise(sampler, rng))
         return noisy[1] - noisy[0]
 
     pair = (np.array([[0.0], [0.0]]), np.array([[0.0], [10.0]]))
@@ -257,14 +252,10 @@ def _scenarios() -> dict[str, Scenario]:
         return durfee_upper_quantile(quantile_data[which], 0.5, epsilon, Noise("discrete", rng))
 
     def discrete_additive(which, epsilon, rng):
-        sigma = histogram_gaussian_sigma(epsilon, 1e-3, sampler="discrete")
-        noisy = gaussian_histogram(counts[which], sigma, Noise("discrete", rng))
-        return noisy[1] - noisy[0]
+        return additive(which, epsilon, rng, "discrete")
 
     def discrete_sparse(which, epsilon, rng):
-        scale, threshold = stability_parameters(epsilon, 0.05)
-        noisy = stability_histogram(counts[which] + 10, scale, threshold, Noise("discrete", rng))
-        return noisy[1] - noisy[0]
+        return sparse(which, epsilon, rng, "discrete")
 
     def scree(method):
         def run(which, epsilon, rng):

@@ -65,7 +65,7 @@ def _check(X: Any, k: Any, epsilon: Any, delta: Any):
 
 def _ledger(name: str, mechanism: str, epsilon: float, delta: float) -> PrivacyLedger:
     ledger = PrivacyLedger()
-    ledger.record(name, mechanism, Budget(epsilon, delta))
+    ledger.record(name, mechanism, Budget(epsilon, delta), "baseline")
     return ledger
 
 

@@ -104,6 +104,15 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     centring (centring by a sample mean would not be private). The projection of an individual
     row is **not** a private release: it is that row's data. Only ``components_`` (and what is
     computed from it alone) is private.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dppca import DPPCA
+    >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
+    >>> model = DPPCA(2, epsilon=2.0, delta=1e-6, random_state=1).fit(X)
+    >>> model.transform(X).shape, model.privacy_spent_
+    ((2000, 2), Budget(epsilon=2, delta=1e-06))
     """
 
     def __init__(

@@ -8,11 +8,30 @@ class PrivacyWarning(UserWarning):
 
     Raised, for example, by the classical Gaussian calibration with ``epsilon >= 1``, where the
     textbook proof (Dwork and Roth 2014, Theorem A.1) does not apply.
+
+    Examples
+    --------
+    >>> import warnings, dppca
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     dppca.privacy.budget.warn_weak_budget(20.0, 1e-6, 1000)
+    >>> caught[0].category.__name__
+    'PrivacyWarning'
     """
 
 
 class DurfeeStepLimitWarning(UserWarning):
-    """A Durfee quantile search reached its step limit and returned the last grid point."""
+    """A Durfee quantile search reached its step limit and returned the last grid point.
+
+    Examples
+    --------
+    >>> import warnings, numpy as np, dppca
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = dppca.dp_quantile(np.full(100, 1e30), 0.5, 1.0, max_steps=100, random_state=0)
+    >>> caught[0].category.__name__
+    'DurfeeStepLimitWarning'
+    """
 
 
 class NoiseDominatedWarning(UserWarning):
@@ -20,6 +39,16 @@ class NoiseDominatedWarning(UserWarning):
 
     Judged only from released values and public settings (n, epsilon, delta, the noise scales),
     so the warning itself reveals nothing more about the data.
+
+    Examples
+    --------
+    >>> import warnings, numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(50, 3))
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = dppca.dp_score(X, 0.1, 1e-6, directions=np.eye(3), random_state=0)
+    >>> "NoiseDominatedWarning" in {w.category.__name__ for w in caught}
+    True
     """
 
 
@@ -28,8 +57,24 @@ class EmptyHistogramError(ValueError):
 
     Seed 002 (Section 4.1) specifies an error here rather than a histogram; a larger epsilon or
     fewer bins avoids it.
+
+    Examples
+    --------
+    >>> issubclass(EmptyHistogramError, ValueError)
+    True
     """
 
 
 class BudgetExceededError(ValueError):
-    """An :class:`~dppca.Accountant` refused a spend that would exceed its total budget."""
+    """An :class:`~dppca.Accountant` refused a spend that would exceed its total budget.
+
+    Examples
+    --------
+    >>> import dppca
+    >>> accountant = dppca.Accountant(dppca.Budget(1.0, 1e-6))
+    >>> try:
+    ...     accountant.spend(dppca.Budget(2.0, 0.0))
+    ... except BudgetExceededError as error:
+    ...     print(str(error)[:40])
+    Spending Budget(epsilon=2, delta=0) woul
+    """

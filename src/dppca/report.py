@@ -13,9 +13,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from dppca.pipeline import DPPCAResult
 from dppca.plotting._style import pyplot
-from dppca.plotting.page import PANELS, plot_result
+from dppca.plotting.displays import PageDisplay
+from dppca.results.pca import DPPCAResult
 from dppca.results.uncertainty import Uncertainty
 
 CITATION = (
@@ -48,19 +48,18 @@ def write_figures(
     ``uncertainty`` is given)."""
     plt = pyplot()
     images = {}
-    for panel in PANELS:
-        ax = plot_result(
-            result,
+    for panel in PageDisplay.PANELS:
+        display = result.plot(
             panel,
             random_state=random_state,
             uncertainty=uncertainty,
             ax=plt.figure(figsize=(5.5, 5), layout="constrained").add_subplot(),
         )
-        images[panel] = _save(ax.figure, folder, panel)
+        images[panel] = _save(display.figure_, folder, panel)
         if progress:
             progress()
     page = result.plot("all", random_state=random_state, uncertainty=uncertainty)
-    images["page"] = _save(page, folder, "page")
+    images["page"] = _save(page.figure_, folder, "page")
     return images
 
 
@@ -167,7 +166,7 @@ def write_nonprivate_report(
     """
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "reference.json").write_text(result.to_json(include_nonprivate=True, indent=1))
-    figure = result.plot("all", nonprivate=True, random_state=random_state)
+    figure = result.plot("all", nonprivate=True, random_state=random_state).figure_
     png = _save(figure, folder, "page")
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -229,7 +228,7 @@ variables{html.escape(groups)}.</p>
 <h2>Private results</h2>
 {_image(images["page"], "Private PCA page")}
 <p>Each panel is also saved on its own as PNG and SVG next to this report ({
-        ", ".join(f"{name}.png" for name in PANELS)
+        ", ".join(f"{name}.png" for name in PageDisplay.PANELS)
     }).</p>
 <h2>Importance of components (private)</h2>
 {importance}

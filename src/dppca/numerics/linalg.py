@@ -58,3 +58,19 @@ def descending_eigh(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Eigenvalues (descending) and oriented eigenvectors (columns) of a symmetric matrix."""
     values, vectors = np.linalg.eigh(matrix)
     return values[::-1].copy(), orient_columns(vectors[:, ::-1])
+
+
+def to_vecd(matrix: np.ndarray) -> np.ndarray:
+    """``(diag(Y), sqrt(2) offdiag_upper(Y))``: Frobenius norm becomes the Euclidean norm."""
+    upper = np.triu_indices(matrix.shape[0], k=1)
+    return np.concatenate([np.diag(matrix), math.sqrt(2.0) * matrix[upper]])
+
+
+def from_vecd(vector: np.ndarray, p: int) -> np.ndarray:
+    """The symmetric matrix of a ``vecd`` vector."""
+    matrix = np.zeros((p, p))
+    matrix[np.diag_indices(p)] = vector[:p]
+    upper = np.triu_indices(p, k=1)
+    matrix[upper] = vector[p:] / math.sqrt(2.0)
+    matrix.T[upper] = matrix[upper]
+    return matrix

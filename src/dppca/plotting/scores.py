@@ -121,6 +121,13 @@ def plot_score_points(
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> points = pd.DataFrame({"PC1": [0.0, 1.0], "PC2": [1.0, 0.0], "group": ["a", "b"]})
+    >>> plot_score_points(points).get_title()
+    'DP synthetic scores'
     """
     coordinates = [c for c in points.columns if c != "group"][:2]
     ax = axes_or_new(ax)

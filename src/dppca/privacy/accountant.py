@@ -65,7 +65,7 @@ class Accountant:
                 f"total {self.total!r}: {self.spent!r} is spent and {self.remaining!r} remains."
             )
         label = name if name is not None else f"spend {len(self.ledger) + 1}"
-        return self.ledger.record(label, "as charged", budget)
+        return self.ledger.record(label, "as charged", budget, "spend")
 
     def __copy__(self) -> Accountant:
         """An accountant is one shared budget: copies (``copy``, ``deepcopy``, scikit-learn's

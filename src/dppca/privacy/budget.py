@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal, get_args
 
 import pandas as pd
 
@@ -35,6 +36,14 @@ class Budget:
     -----
     Budgets add by basic composition (``a + b``). ``a <= b`` holds when both parts of ``a`` are at
     most those of ``b``: budgets are partially ordered, so ``not a <= b`` does not imply ``b < a``.
+
+    Examples
+    --------
+    >>> total = Budget(1.0, 1e-6)
+    >>> total.split(directions=0.5, rest=0.5)["rest"]
+    Budget(epsilon=0.5, delta=5e-07)
+    >>> Budget(0.3, 1e-7) + Budget(0.2, 0.0) <= total
+    True
     """
 
     epsilon: float
@@ -182,18 +191,48 @@ def split_epsilon(total: float, shares: list[float]) -> list[float]:
     return parts
 
 
+#: What a ledger entry releases: summaries and JSON group entries by it, never by their names.
+#: ``"loading"`` (directions and their radius), ``"scree"`` (variances and their tuning),
+#: ``"score.frame"`` and ``"score.histogram"`` (the score plot), ``"frame"`` (:func:`dp_frame`
+#: alone), ``"quantile"`` (:func:`dp_quantile`), ``"spend"`` (an accountant's charge) and
+#: ``"baseline"`` (a competitor's release).
+Component = Literal[
+    "loading", "scree", "score.frame", "score.histogram", "frame", "quantile", "spend", "baseline"
+]
+COMPONENTS: tuple[str, ...] = get_args(Component)
+
+
 @dataclass(frozen=True)
 class LedgerEntry:
-    """One private release: its name, the mechanism used and the budget it spent."""
+    """One private release: its name, the mechanism used, the budget it spent and its component.
+
+    Examples
+    --------
+    >>> entry = LedgerEntry("scree: means", "Gaussian", 0.5, 1e-6, "scree")
+    >>> entry.budget, entry.part
+    (Budget(epsilon=0.5, delta=1e-06), 'scree')
+    """
 
     name: str
     mechanism: str
     epsilon: float
     delta: float
+    component: str
+
+    def __post_init__(self) -> None:
+        if self.component not in COMPONENTS:
+            raise ValueError(
+                f"component must be one of {', '.join(COMPONENTS)}; got {self.component!r}."
+            )
 
     @property
     def budget(self) -> Budget:
         return Budget(self.epsilon, self.delta)
+
+    @property
+    def part(self) -> str:
+        """The release the entry belongs to: its component before the first dot."""
+        return self.component.split(".")[0]
 
 
 class PrivacyLedger:
@@ -202,14 +241,22 @@ class PrivacyLedger:
     Entries are appended with :meth:`record` and never removed. :attr:`total` composes them
     sequentially (sums of epsilons and deltas), the honest total when all releases are on the
     same data.
+
+    Examples
+    --------
+    >>> ledger = PrivacyLedger()
+    >>> _ = ledger.record("directions", "Gaussian", Budget(0.5, 1e-6), "loading")
+    >>> _ = ledger.record("histogram", "Gaussian", Budget(0.3, 1e-6), "score.histogram")
+    >>> ledger.total, ledger.part_total("score")
+    (Budget(epsilon=0.8, delta=2e-06), Budget(epsilon=0.3, delta=1e-06))
     """
 
     def __init__(self, entries: list[LedgerEntry] | None = None) -> None:
         self._entries: list[LedgerEntry] = list(entries or [])
 
-    def record(self, name: str, mechanism: str, budget: Budget) -> LedgerEntry:
-        """Append a release and return its entry."""
-        entry = LedgerEntry(str(name), str(mechanism), budget.epsilon, budget.delta)
+    def record(self, name: str, mechanism: str, budget: Budget, component: str) -> LedgerEntry:
+        """Append a release of ``component`` (one of :data:`COMPONENTS`) and return its entry."""
+        entry = LedgerEntry(str(name), str(mechanism), budget.epsilon, budget.delta, component)
         self._entries.append(entry)
         return entry
 
@@ -229,11 +276,21 @@ class PrivacyLedger:
             math.fsum(entry.delta for entry in self._entries),
         )
 
+    def part_total(self, part: str) -> Budget:
+        """What the entries of one release part (``"loading"``, ``"score"``, ...) spent together,
+        by basic composition."""
+        entries = [e for e in self._entries if e.part == part]
+        return Budget(math.fsum(e.epsilon for e in entries), math.fsum(e.delta for e in entries))
+
+    def select(self, component: str) -> PrivacyLedger:
+        """A ledger of the entries of one component."""
+        return PrivacyLedger([e for e in self._entries if e.component == component])
+
     def to_frame(self) -> pd.DataFrame:
-        """The entries as a DataFrame with columns name, mechanism, epsilon, delta."""
+        """The entries as a DataFrame with columns name, mechanism, epsilon, delta, component."""
         return pd.DataFrame(
-            [(e.name, e.mechanism, e.epsilon, e.delta) for e in self._entries],
-            columns=["name", "mechanism", "epsilon", "delta"],
+            [(e.name, e.mechanism, e.epsilon, e.delta, e.component) for e in self._entries],
+            columns=["name", "mechanism", "epsilon", "delta", "component"],
         )
 
     def __iter__(self) -> Iterator[LedgerEntry]:

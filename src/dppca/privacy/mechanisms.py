@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import math
 import sys
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -34,6 +36,8 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.numerics.linalg import from_vecd, to_vecd
+from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.calibration import gaussian_multiplier, gdp_mu, zcdp_rho
 from dppca.privacy.discrete import (
     SecureBits,
@@ -110,7 +114,12 @@ class Noise:
 
     def label(self, mechanism: str) -> str:
         """A ledger description of ``mechanism`` under this sampler."""
-        return f"{mechanism} [discrete, secure]" if self.discrete else mechanism
+        return sampler_label(mechanism, self.sampler)
+
+
+def sampler_label(mechanism: str, sampler: str) -> str:
+    """A ledger description of ``mechanism`` under ``sampler``."""
+    return f"{mechanism} [discrete, secure]" if sampler == "discrete" else mechanism
 
 
 def resolve_sampler(sampler: Any, calibration: str = "analytic") -> str:
@@ -198,42 +207,105 @@ def _grid(l2_sensitivity: float, dimension: int, integer: bool) -> tuple[float, 
     return l2_sensitivity / (GRID_STEPS * root), (GRID_STEPS + 2) * root
 
 
-def gaussian_vector(
-    values: np.ndarray,
-    l2_sensitivity: float,
-    epsilon: float,
-    delta: float,
-    noise: Noise,
-    *,
-    calibration: str = "analytic",
-    compositions: int = 1,
-    integer: bool = False,
-) -> tuple[np.ndarray, float]:
-    """The Gaussian mechanism on a vector of L2 sensitivity ``l2_sensitivity``.
+@dataclass(frozen=True)
+class GaussianMechanism:
+    """The Gaussian mechanism on a real vector of L2 sensitivity ``l2_sensitivity``.
 
-    One of ``compositions`` equal steps that together spend (epsilon, delta). Continuous:
-    ``values + N(0, sd^2)``. Discrete: ``values`` rounded to the grid (``integer``: already
-    integers) plus discrete Gaussian noise, in the grid's units. Returns the release and ``sd``.
+    It owns its calibration (:attr:`scale`), its draw (:meth:`randomise`) and its ledger entry
+    (:meth:`record`). It is one of ``compositions`` equal steps that together spend
+    ``(epsilon, delta)``.
+
+    Continuous sampler: ``values + N(0, scale^2 I)``, ``scale = Delta s(epsilon, delta)`` for one
+    step (Balle and Wang 2018 under ``calibration="analytic"``, Dwork and Roth 2014 under
+    ``"classical"``) or ``Delta sqrt(T) / mu(epsilon, delta)`` for ``T`` steps (Gaussian DP,
+    Dong, Roth and Su 2022, Corollary 3.3). Discrete sampler: the values rounded to a public grid
+    (``integer``: already integers) plus discrete Gaussian noise, accounted by zero-concentrated
+    DP (Canonne, Kamath and Steinke 2020).
+
+    Parameters
+    ----------
+    l2_sensitivity : float
+        The largest L2 distance between the vectors of two neighbouring data sets.
+    dimension : int
+        The vector's length (the discrete sampler's grid depends on it).
+    epsilon, delta : float
+        What the ``compositions`` steps spend together.
+    sampler : {"continuous", "discrete"}
+    calibration : {"analytic", "classical"}
+    compositions : int
+    integer : bool
+        Integer statistics (counts) need no grid.
+    description : str
+        The mechanism's name in the ledger.
+
+    Examples
+    --------
+    >>> mechanism = GaussianMechanism(1.0, 3, 1.0, 1e-6, calibration="classical")
+    >>> round(mechanism.scale, 4)  # sqrt(2 ln(1.25 / delta)) / epsilon
+    5.2988
+    >>> noise = Noise("continuous", np.random.default_rng(0))
+    >>> mechanism.randomise(np.zeros(3), noise).shape
+    (3,)
+    >>> ledger = PrivacyLedger()
+    >>> mechanism.record(ledger, "means", "scree").budget
+    Budget(epsilon=1, delta=1e-06)
     """
-    values = np.asarray(values, dtype=np.float64)
-    sd = gaussian_scale(
-        l2_sensitivity,
-        values.size,
-        epsilon,
-        delta,
-        noise.sampler,
-        calibration=calibration,
-        compositions=compositions,
-        integer=integer,
-    )
-    if not noise.discrete:
-        return values + noise.rng.standard_normal(values.shape) * sd, sd
-    grid, _ = _grid(l2_sensitivity, values.size, integer)
-    variance = rational_at_least((sd / grid) ** 2 * _VARIANCE_MARGIN)
-    # Clipping to a public range is 1-Lipschitz in every coordinate: it keeps the sensitivity.
-    rounded = np.rint(np.clip(values / grid, -GRID_LIMIT, GRID_LIMIT))
-    draws = gaussian_integers(noise.secure, variance, values.size).reshape(values.shape)
-    return (rounded + draws) * grid, sd
+
+    l2_sensitivity: float
+    dimension: int
+    epsilon: float
+    delta: float
+    sampler: str = "continuous"
+    calibration: str = "analytic"
+    compositions: int = 1
+    integer: bool = False
+    description: str = "Gaussian"
+
+    @cached_property
+    def scale(self) -> float:
+        """The noise standard deviation, in the statistic's units (public values only)."""
+        return gaussian_scale(
+            self.l2_sensitivity,
+            self.dimension,
+            self.epsilon,
+            self.delta,
+            self.sampler,
+            calibration=self.calibration,
+            compositions=self.compositions,
+            integer=self.integer,
+        )
+
+    @property
+    def budget(self) -> Budget:
+        return Budget(self.epsilon, self.delta)
+
+    def randomise(self, values: np.ndarray, noise: Noise) -> np.ndarray:
+        """One noisy step: ``values`` plus noise of :attr:`scale` from ``noise``."""
+        if noise.sampler != self.sampler:
+            raise ValueError(f"this mechanism samples {self.sampler!r}; got {noise.sampler!r}.")
+        values = np.asarray(values, dtype=np.float64)
+        if not noise.discrete:
+            return values + noise.rng.standard_normal(values.shape) * self.scale
+        grid, _ = _grid(self.l2_sensitivity, values.size, self.integer)
+        variance = rational_at_least((self.scale / grid) ** 2 * _VARIANCE_MARGIN)
+        # Clipping to a public range is 1-Lipschitz in every coordinate: it keeps the sensitivity.
+        rounded = np.rint(np.clip(values / grid, -GRID_LIMIT, GRID_LIMIT))
+        draws = gaussian_integers(noise.secure, variance, values.size).reshape(values.shape)
+        return (rounded + draws) * grid
+
+    def randomise_symmetric(self, matrix: np.ndarray, noise: Noise) -> np.ndarray:
+        """A symmetric matrix released through ``vecd``.
+
+        ``vecd(Y) = (diag(Y), sqrt(2) offdiag_upper(Y))`` is an isometry from the Frobenius norm
+        to the Euclidean one, so the noise ``E`` has ``E_jj ~ N(0, scale^2)`` and
+        ``E_jl = E_lj ~ N(0, scale^2 / 2)`` (Kim and Jung 2025, Section 3).
+        """
+        return from_vecd(self.randomise(to_vecd(matrix), noise), matrix.shape[0])
+
+    def record(self, ledger: PrivacyLedger, name: str, component: str) -> LedgerEntry:
+        """Enter the release (all ``compositions`` steps) in ``ledger``."""
+        label = sampler_label(self.description, self.sampler)
+        return ledger.record(name, label, self.budget, component)
 
 
 def laplace_counts(counts: np.ndarray, scale: float, noise: Noise) -> np.ndarray:
@@ -273,22 +345,6 @@ def symmetric_gaussian_noise(p: int, sigma: float, rng: np.random.Generator) -> 
     return from_vecd(draws, p)
 
 
-def to_vecd(matrix: np.ndarray) -> np.ndarray:
-    """``(diag(Y), sqrt(2) offdiag_upper(Y))``: Frobenius norm becomes the Euclidean norm."""
-    upper = np.triu_indices(matrix.shape[0], k=1)
-    return np.concatenate([np.diag(matrix), math.sqrt(2.0) * matrix[upper]])
-
-
-def from_vecd(vector: np.ndarray, p: int) -> np.ndarray:
-    """The symmetric matrix of a ``vecd`` vector."""
-    matrix = np.zeros((p, p))
-    matrix[np.diag_indices(p)] = vector[:p]
-    upper = np.triu_indices(p, k=1)
-    matrix[upper] = vector[p:] / math.sqrt(2.0)
-    matrix.T[upper] = matrix[upper]
-    return matrix
-
-
 def stability_parameters(epsilon: float, delta: float) -> tuple[float, float]:
     """The sparse histogram's Laplace scale ``2 / epsilon`` (L1 sensitivity 2) and threshold
     ``1 + 2 ln(2 / delta) / epsilon``, in counts."""
@@ -297,34 +353,101 @@ def stability_parameters(epsilon: float, delta: float) -> tuple[float, float]:
     return HISTOGRAM_L1_SENSITIVITY / epsilon, 1.0 + 2.0 * math.log(2.0 / delta) / epsilon
 
 
-def histogram_gaussian_sigma(
-    epsilon: float, delta: float, calibration: str = "analytic", sampler: str = "continuous"
-) -> float:
-    """The additive histogram's noise on each count (L2 sensitivity ``sqrt 2`` of the count
-    vector under replacement): ``sqrt(2) s(epsilon, delta)`` continuous, or the discrete
-    Gaussian's ``sqrt(2) / sqrt(2 rho)``."""
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
-    return gaussian_scale(
-        HISTOGRAM_L2_SENSITIVITY, 1, epsilon, delta, sampler, calibration=calibration, integer=True
-    )
+#: The private histograms of counts: Gaussian on every cell kept at or above ``THRESHOLD_SDS``
+#: noise sd, Gaussian on every cell clipped at 0, and the stability histogram.
+HISTOGRAM_METHODS = ("thresholded", "add", "sparse")
+#: The threshold of the ``"thresholded"`` histogram, in noise sd.
+THRESHOLD_SDS = 3.0
+_HISTOGRAM_NAMES = {
+    "thresholded": (
+        "Gaussian on all cells, kept at or above 3 sd ({calibration} calibration, "
+        "L2 sensitivity sqrt 2)"
+    ),
+    "add": "Gaussian on all cells ({calibration} calibration, L2 sensitivity sqrt 2)",
+    "sparse": "Laplace on occupied cells with threshold (stability histogram, L1 sensitivity 2)",
+}
 
 
-def gaussian_counts(counts: np.ndarray, sigma: float, noise: Noise) -> np.ndarray:
-    """Integer counts plus Gaussian noise of standard deviation ``sigma``: continuous, or the
-    discrete Gaussian with variance parameter at least ``sigma^2``."""
-    counts = np.asarray(counts, dtype=np.float64)
-    if not noise.discrete:
-        return counts + noise.rng.standard_normal(counts.shape) * sigma
-    variance = rational_at_least(sigma**2 * _VARIANCE_MARGIN)
-    draws = gaussian_integers(noise.secure, variance, counts.size)
-    return counts + draws.reshape(counts.shape)
+@dataclass(frozen=True)
+class HistogramMechanism:
+    """A private histogram of counts, where replacing one row moves one count down by 1 and
+    another up by 1 (L2 sensitivity ``sqrt 2``, L1 sensitivity 2).
 
+    ``"add"``: the additive Gaussian histogram (Wasserman and Zhou 2010), ``max(c_j + N(0,
+    sigma^2), 0)`` on every cell, empty or not, ``sigma`` that of :class:`GaussianMechanism`.
+    ``"thresholded"``: the same noisy counts, those below ``THRESHOLD_SDS`` sigma set to 0
+    (post-processing). ``"sparse"``: the stability histogram (Karwa and Vadhan 2018),
+    :func:`stability_histogram` with :func:`stability_parameters`.
 
-def gaussian_histogram(counts: np.ndarray, sigma: float, noise: Noise) -> np.ndarray:
-    """Additive Gaussian histogram (Wasserman and Zhou 2010): ``max(c_j + N(0, sigma^2), 0)`` on
-    every cell, empty or not, with ``sigma`` from :func:`histogram_gaussian_sigma`."""
-    return np.maximum(gaussian_counts(counts, sigma, as_noise(noise)), 0.0)
+    Examples
+    --------
+    >>> mechanism = HistogramMechanism("thresholded", 1.0, 1e-6, calibration="classical")
+    >>> round(mechanism.parameters["add_sigma"], 3)  # sqrt(2) sqrt(2 ln(1.25 / delta)) / epsilon
+    7.494
+    >>> noise = Noise("continuous", np.random.default_rng(0))
+    >>> mechanism.randomise(np.array([0, 0, 500]), noise)[:2].tolist()  # empty cells stay 0
+    [0.0, 0.0]
+    """
+
+    method: str
+    epsilon: float
+    delta: float
+    sampler: str = "continuous"
+    calibration: str = "analytic"
+
+    @cached_property
+    def gaussian(self) -> GaussianMechanism:
+        """The Gaussian mechanism on the counts of ``"add"`` and ``"thresholded"``."""
+        return GaussianMechanism(
+            HISTOGRAM_L2_SENSITIVITY,
+            1,
+            self.epsilon,
+            self.delta,
+            self.sampler,
+            calibration=self.calibration,
+            integer=True,
+        )
+
+    @cached_property
+    def parameters(self) -> dict[str, float]:
+        """The public noise parameters, in counts: ``add_sigma`` (and ``add_threshold``), or
+        ``sparse_scale`` and ``sparse_threshold``. Refuses scales that are not normal floats."""
+        if self.method == "sparse":
+            scale, threshold = stability_parameters(self.epsilon, self.delta)
+            return {
+                "sparse_scale": check_noise_scale(scale, "the sparse histogram"),
+                "sparse_threshold": threshold,
+            }
+        sigma = check_noise_scale(self.gaussian.scale, "the additive histogram")
+        if self.method == "add":
+            return {"add_sigma": sigma}
+        return {"add_sigma": sigma, "add_threshold": THRESHOLD_SDS * sigma}
+
+    @property
+    def description(self) -> str:
+        return _HISTOGRAM_NAMES[self.method].format(calibration=self.calibration)
+
+    def randomise(self, counts: np.ndarray, noise: Noise) -> np.ndarray:
+        """Non-negative noisy counts of one histogram."""
+        counts = np.asarray(counts, dtype=np.float64)
+        if self.method == "sparse":
+            parameters = self.parameters
+            return stability_histogram(
+                counts, parameters["sparse_scale"], parameters["sparse_threshold"], noise
+            )
+        raw = self.gaussian.randomise(counts, noise)
+        if self.method == "add":
+            return np.maximum(raw, 0.0)
+        return np.where(raw >= self.parameters["add_threshold"], raw, 0.0)
+
+    def record(self, ledger: PrivacyLedger, name: str, component: str) -> LedgerEntry:
+        """Enter the release in ``ledger``."""
+        return ledger.record(
+            name,
+            sampler_label(self.description, self.sampler),
+            Budget(self.epsilon, self.delta),
+            component,
+        )
 
 
 def stability_histogram(
@@ -341,6 +464,6 @@ def stability_histogram(
     """
     noisy = np.zeros(counts.shape)
     occupied = counts > 0
-    noisy[occupied] = np.maximum(laplace_counts(counts[occupied], scale, as_noise(noise)), 0.0)
+    noisy[occupied] = np.maximum(laplace_counts(counts[occupied], scale, noise), 0.0)
     noisy[noisy < threshold] = 0.0
     return noisy

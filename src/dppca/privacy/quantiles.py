@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -29,18 +29,24 @@ from dppca._validation import (
     check_epsilon,
     check_positive_int,
     check_real,
-    check_vector,
 )
 from dppca.exceptions import DurfeeStepLimitWarning, NoiseDominatedWarning
-from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.numerics.grids import (
+    LINEAR_GRID_LIMIT,
+    LOG_GRID_LIMIT,
+    LOG_GRID_STEPS,
+    grid_runs,
+    grid_size,
+    linear_cells,
+    log_cells,
+)
+from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.exponential import exponential_runs
 from dppca.privacy.mechanisms import (
     Noise,
     as_noise,
     check_noise_scale,
     exponential_noise,
-    make_noise,
 )
 
 DEFAULT_BETA = 1.01
@@ -228,23 +234,7 @@ def durfee_signed_quantile(
 
 #: The logarithmic grid ``10^(j / LOG_GRID_STEPS)``: 1000 points per decade (ratio 1.0023), from
 #: ``10^-300`` to ``10^300``.
-LOG_GRID_STEPS = 1000
-LOG_GRID_LIMIT = 300 * LOG_GRID_STEPS
-#: The linear grid ``j step``, ``|j| <= LINEAR_GRID_LIMIT``.
-LINEAR_GRID_LIMIT = 2**24
-#: The probability, at most, that a grid quantile at :func:`safe_level` lies outside the data.
 OUTSIDE_DATA = 0.001
-
-
-def grid_runs(cells: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The runs of grid points ``-limit .. limit`` of equal count ``c_j = #{cell_i <= j}``: their
-    first points, lengths and counts (every length positive)."""
-    values, multiplicity = np.unique(cells, return_counts=True)
-    starts = np.concatenate([[-limit], values])
-    ends = np.concatenate([values, [limit + 1]])
-    counts = np.concatenate([[0], np.cumsum(multiplicity)])
-    keep = ends > starts
-    return starts[keep], (ends - starts)[keep], counts[keep]
 
 
 def grid_quantile(cells: np.ndarray, q: float, epsilon: float, noise: Noise, limit: int) -> int:
@@ -255,16 +245,6 @@ def grid_quantile(cells: np.ndarray, q: float, epsilon: float, noise: Noise, lim
     starts, lengths, counts = grid_runs(cells, limit)
     run, offset = exponential_runs(lengths, counts, q * cells.size, epsilon, noise)
     return int(starts[run]) + offset
-
-
-def log_cells(x: np.ndarray) -> np.ndarray:
-    """The nearest point of the logarithmic grid to each value, clamped into the grid (values
-    at or below 0 go to its first point, infinite and NaN ones to its last)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        positions = np.floor(LOG_GRID_STEPS * np.log10(x) + 0.5)
-    positions[x <= 0] = -LOG_GRID_LIMIT  # NaN compares False: it stays NaN, then the last point
-    positions = np.nan_to_num(positions, nan=LOG_GRID_LIMIT, posinf=LOG_GRID_LIMIT)
-    return np.clip(positions, -LOG_GRID_LIMIT, LOG_GRID_LIMIT).astype(np.int64)
 
 
 def log_quantile(x: np.ndarray, q: float, epsilon: float, noise: Noise) -> float:
@@ -283,16 +263,7 @@ def linear_quantile(x: np.ndarray, q: float, epsilon: float, noise: Noise, step:
     """A private ``q`` quantile of real values on the grid ``j step``, ``|j| <= 2^24`` (pure
     epsilon-DP); ``step`` must be public or private (never a statistic of ``x``), a positive
     normal float. Values beyond the grid count at its ends."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        positions = np.floor(x / step + 0.5)
-    positions = np.nan_to_num(positions, nan=0.0, posinf=LINEAR_GRID_LIMIT)
-    cells = np.clip(positions, -LINEAR_GRID_LIMIT, LINEAR_GRID_LIMIT).astype(np.int64)
-    return grid_quantile(cells, q, epsilon, noise, LINEAR_GRID_LIMIT) * step
-
-
-def grid_size(grid: str) -> int:
-    """The number of points of the ``"log"`` or ``"linear"`` grid."""
-    return 2 * (LOG_GRID_LIMIT if grid == "log" else LINEAR_GRID_LIMIT) + 1
+    return grid_quantile(linear_cells(x, step), q, epsilon, noise, LINEAR_GRID_LIMIT) * step
 
 
 def locating_reach(epsilon: float, grid: str) -> float:
@@ -339,97 +310,43 @@ def warn_unlocatable(n: int, epsilon: float, grid: str, what: str) -> None:
 
 
 @dataclass(frozen=True)
-class PrivateQuantile:
-    """A released quantile: its value and the ledger of its (pure epsilon-DP) release.
+class GridQuantile:
+    """The exponential mechanism for the ``level`` quantile on a public grid (pure epsilon-DP).
 
-    ``float(result)`` is the value.
+    Grid point ``j`` has utility ``-|c_j - level n|`` with ``c_j`` the number of values at or
+    below it, which moves by at most 1 when one value is replaced (McSherry and Talwar 2007;
+    Smith 2011 for quantiles). ``grid="log"``: positive values on ``10^(j/1000)``; ``"linear"``:
+    signed values on ``j step`` with a public or private ``step``. It owns its draw
+    (:meth:`release`, sampled exactly by :func:`~dppca.privacy.exponential.exponential_runs`)
+    and its ledger entry (:meth:`record`).
+
+    Examples
+    --------
+    >>> values = np.random.default_rng(1).lognormal(size=1000)
+    >>> mechanism = GridQuantile("log", 0.5, 1.0, description="values")
+    >>> noise = Noise("continuous", np.random.default_rng(0))
+    >>> 0.8 < mechanism.release(values, noise) < 1.25
+    True
+    >>> mechanism.record(PrivacyLedger(), "median", "quantile", noise).budget
+    Budget(epsilon=1, delta=0)
     """
 
-    value: float
-    q: float
-    privacy: PrivacyLedger = field(repr=False)
+    grid: str
+    level: float
+    epsilon: float
+    step: float = 1.0
+    description: str = "quantile"
 
-    def __float__(self) -> float:
-        return self.value
+    def release(self, values: np.ndarray, noise: Noise) -> float:
+        """The released grid point."""
+        if self.grid == "log":
+            return log_quantile(values, self.level, self.epsilon, noise)
+        return linear_quantile(values, self.level, self.epsilon, noise, self.step)
 
-
-def dp_quantile(
-    x: Any,
-    q: float,
-    epsilon: float,
-    *,
-    lower: float | None = None,
-    beta: float = DEFAULT_BETA,
-    max_steps: int = DEFAULT_MAX_STEPS,
-    random_state: Any = None,
-    accountant: Accountant | None = None,
-    sampler: str | None = None,
-) -> PrivateQuantile:
-    """Differentially private quantile with no bounds on the data (Durfee 2023).
-
-    Parameters
-    ----------
-    x : array-like of shape (n,)
-        Finite real values; ``n`` is public.
-    q : float
-        Level in (0, 1).
-    epsilon : float
-        Privacy budget (> 0); the release is pure epsilon-DP (delta = 0) under replacement of one
-        value.
-    lower : float, optional
-        A public lower bound on ``x``: the one-sided search on the grid ``lower + beta^i - 1``.
-        Values below it count as ``lower`` (clamped, not refused: whether any value lies below
-        a bound is itself private). None (default): the two-sided search, answers on
-        ``+-(beta^k - 1)``.
-    beta : float, default 1.01
-        Grid ratio (> 1). The answer's resolution at ``v`` is about ``(beta - 1)(|v| + 1)``
-        (relative to ``lower`` in the one-sided search), so data far below 1 in magnitude should be
-        rescaled by a public constant first.
-    max_steps : int, default 5000
-        Grid length (reachable magnitude about ``beta^max_steps``, 4e21 by default).
-    random_state : None, int, SeedSequence or Generator
-    accountant : Accountant, optional
-        Charged with (epsilon, 0) before any noise is drawn.
-    sampler : {"discrete", "continuous"} or None, default None
-        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
-        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
-        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
-        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
-        through its low bits (Mironov 2012); for studies, not for publication.
-
-    Returns
-    -------
-    PrivateQuantile
-
-    Warns
-    -----
-    DurfeeStepLimitWarning
-        When a search reached ``max_steps``.
-
-    Notes
-    -----
-    AboveThreshold with one-sided exponential noise of rate epsilon/2 in count units on the
-    target ``q n`` and on each count ``#{x < t_i}`` (strict counts, ``>=`` stop rule). The data are
-    sorted once and each grid point is counted in O(log n).
-    """
-    values = check_vector(x, "x")
-    _check_search(q, epsilon, beta, max_steps)
-    if lower is not None:
-        lower = check_real(lower, "lower")
-    else:  # each branch of the two-sided search has half of epsilon
-        check_search_epsilon(epsilon / 2.0, f"a two-sided search's branch at epsilon={epsilon:g}")
-    noise = make_noise(sampler, random_state)
-    charge(accountant, Budget(epsilon, 0.0), "dp_quantile")
-    if lower is None:
-        value = durfee_signed_quantile(values, q, epsilon, noise, beta=beta, max_steps=max_steps)
-        name = "two-sided"
-    else:
-        value = durfee_upper_quantile(
-            values, q, epsilon, noise, lower=lower, beta=beta, max_steps=max_steps
+    def record(self, ledger: PrivacyLedger, name: str, component: str, noise: Noise) -> LedgerEntry:
+        """Enter the release in ``ledger``."""
+        mechanism = (
+            f"exponential mechanism, {self.grid} grid (level {self.level:.3g} of "
+            f"{self.description})"
         )
-        name = f"one-sided, lower={lower:g}"
-    ledger = PrivacyLedger()
-    ledger.record(
-        f"quantile q={q:g}", noise.label(f"Durfee quantile ({name})"), Budget(epsilon, 0.0)
-    )
-    return PrivateQuantile(value=value, q=float(q), privacy=ledger)
+        return ledger.record(name, noise.label(mechanism), Budget(self.epsilon, 0.0), component)

@@ -27,9 +27,8 @@ from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.mechanisms import Noise, as_noise, make_noise
 from dppca.privacy.quantiles import (
-    linear_quantile,
+    GridQuantile,
     locating_reach,
-    log_quantile,
     safe_level,
     warn_unlocatable,
 )
@@ -71,6 +70,14 @@ class Frame:
     scale : float
         The private scale: the median distance between random disjoint pairs of points (NaN
         for frames read from an older file).
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> frame = dppca.dp_frame(np.random.default_rng(0).normal(size=(2000, 2)), 1.0, random_state=1)
+    >>> (xlow, xhigh), (ylow, yhigh) = frame.limits()
+    >>> bool(xhigh - xlow == yhigh - ylow == 2 * frame.radius)
+    True
     """
 
     center: np.ndarray
@@ -140,8 +147,10 @@ def private_frame(
     inflate: float = DEFAULT_INFLATE,
     labels: tuple[str, str] = ("x", "y"),
     prefix: str = "frame",
+    component: str = "frame",
 ) -> Frame:
-    """The frame of validated ``(n, 2)`` scores, spending ``epsilon`` (delta 0)."""
+    """The frame of validated ``(n, 2)`` scores, spending ``epsilon`` (delta 0); its ledger
+    entries are named ``prefix: ...`` and belong to ``component``."""
     noise = as_noise(noise)
     shares = frame_shares(n := scores.shape[0], epsilon)
     scale_epsilon, *centre_epsilon, radius_epsilon = split_epsilon(epsilon, shares)
@@ -151,34 +160,37 @@ def private_frame(
     with np.errstate(over="ignore", invalid="ignore"):
         gaps = scores[second] - scores[first]
         pair_distances = np.hypot(gaps[:, 0], gaps[:, 1])
-    level = safe_level(0.5, len(first), scale_epsilon, "log")
-    scale = log_quantile(pair_distances, level, scale_epsilon, noise)
-    ledger.record(
-        f"{prefix}: scale",
-        noise.label(f"exponential mechanism, log grid (level {level:.3g} of pair distances)"),
-        Budget(scale_epsilon, 0.0),
+    scale_mechanism = GridQuantile(
+        "log",
+        safe_level(0.5, len(first), scale_epsilon, "log"),
+        scale_epsilon,
+        description="pair distances",
     )
+    scale = scale_mechanism.release(pair_distances, noise)
+    scale_mechanism.record(ledger, f"{prefix}: scale", component, noise)
     center = np.empty(2)
     for axis in range(2):
-        level = safe_level(0.5, n, centre_epsilon[axis], "linear")
-        centre = linear_quantile(
-            scores[:, axis], level, centre_epsilon[axis], noise, scale / CENTRE_STEPS
+        centre_mechanism = GridQuantile(
+            "linear",
+            safe_level(0.5, n, centre_epsilon[axis], "linear"),
+            centre_epsilon[axis],
+            step=scale / CENTRE_STEPS,
+            description=f"{labels[axis]}, step scale/{CENTRE_STEPS}",
         )
+        centre = centre_mechanism.release(scores[:, axis], noise)
         center[axis] = min(max(centre, -FRAME_LIMIT), FRAME_LIMIT)
-        ledger.record(
-            f"{prefix}: centre {labels[axis]}",
-            noise.label("exponential mechanism, linear grid of step scale/256 (median)"),
-            Budget(centre_epsilon[axis], 0.0),
-        )
+        centre_mechanism.record(ledger, f"{prefix}: centre {labels[axis]}", component, noise)
     with np.errstate(over="ignore"):  # beyond the largest float: the grid's last point
         distances = np.hypot(scores[:, 0] - center[0], scores[:, 1] - center[1])
-    level = safe_level(RADIAL_LEVEL, n, radius_epsilon, "log")
-    quantile_radius = min(log_quantile(distances, level, radius_epsilon, noise), FRAME_LIMIT)
-    ledger.record(
-        f"{prefix}: radius",
-        noise.label(f"exponential mechanism, log grid (level {level:.3g} of distances)"),
-        Budget(radius_epsilon, 0.0),
+    radius_mechanism = GridQuantile(
+        "log",
+        safe_level(RADIAL_LEVEL, n, radius_epsilon, "log"),
+        radius_epsilon,
+        description="distances to the centre",
     )
+    quantile_radius = min(radius_mechanism.release(distances, noise), FRAME_LIMIT)
+    radius_mechanism.record(ledger, f"{prefix}: radius", component, noise)
+    level = radius_mechanism.level
     extrapolation = math.sqrt(math.log(1.0 / (1.0 - RADIAL_LEVEL)) / -math.log1p(-level))
     radius = min((1.0 + inflate) * extrapolation * quantile_radius, MAX_SCALES * scale)
     radius = min(radius, FRAME_LIMIT)

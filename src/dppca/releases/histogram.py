@@ -17,21 +17,9 @@ import pandas as pd
 
 from dppca._validation import check_positive_int
 from dppca.exceptions import EmptyHistogramError
-from dppca.privacy.mechanisms import (
-    Noise,
-    as_noise,
-    check_noise_scale,
-    gaussian_counts,
-    gaussian_histogram,
-    histogram_gaussian_sigma,
-    stability_histogram,
-    stability_parameters,
-)
+from dppca.privacy.mechanisms import HistogramMechanism, Noise
 from dppca.releases.frame import Frame
 
-HISTOGRAM_METHODS = ("thresholded", "add", "sparse")
-#: The thresholded histogram keeps the noisy counts at or above this many noise sd.
-THRESHOLD_SDS = 3.0
 #: The default bins rule: an occupied cell should hold about ``BINS_COUNT_SDS`` noise sd on
 #: average when the points cover ``BINS_COVER`` of the frame.
 BINS_COUNT_SDS = 10.0
@@ -99,64 +87,31 @@ def cell_index(scores: np.ndarray, frame: Frame, bins: tuple[int, int]) -> np.nd
     return by * bins[0] + bx
 
 
-def noise_parameters(
-    methods: tuple[str, ...],
-    epsilon: float,
-    delta: float,
-    calibration: str,
-    sampler: str = "continuous",
-) -> dict[str, float]:
-    """The (public) noise parameters of each method, in counts, computed once per release."""
-    parameters = {}
-    if "add" in methods or "thresholded" in methods:
-        sigma = histogram_gaussian_sigma(epsilon, delta, calibration, sampler)
-        parameters["add_sigma"] = check_noise_scale(sigma, "the additive histogram")
-    if "thresholded" in methods:
-        parameters["add_threshold"] = THRESHOLD_SDS * parameters["add_sigma"]
-    if "sparse" in methods:
-        scale, threshold = stability_parameters(epsilon, delta)
-        parameters["sparse_scale"] = check_noise_scale(scale, "the sparse histogram")
-        parameters["sparse_threshold"] = threshold
-    return parameters
+def noise_parameters(mechanisms: tuple[HistogramMechanism, ...]) -> dict[str, float]:
+    """The (public) noise parameters of every method, in counts, in one dictionary."""
+    return {key: value for mechanism in mechanisms for key, value in mechanism.parameters.items()}
 
 
 def private_probabilities(
-    counts: np.ndarray,
-    method: str,
-    parameters: dict[str, float],
-    noise: Noise | np.random.Generator,
-    *,
-    where: str = "",
+    counts: np.ndarray, mechanism: HistogramMechanism, noise: Noise, *, where: str = ""
 ) -> tuple[np.ndarray, float]:
-    """Release ``counts`` by ``method`` with ``parameters``; return the proportions and
-    the noisy total count (both post-processing of the noisy counts).
+    """Release ``counts`` by ``mechanism``; return the proportions and the noisy total count
+    (both post-processing of the noisy counts).
 
-    ``"thresholded"``: Gaussian on every cell, counts below ``THRESHOLD_SDS`` noise sd set to
-    0 (post-processing, which removes the mass that noise spreads over empty cells); the total
-    is the kept mass (a little low: the cells below the threshold are dropped; the sum of all
-    noisy counts would be unbiased but has sd ``sigma`` times the square root of the number of
-    cells), and an all-zero result is returned as zeros. ``"add"``: Gaussian on every cell,
-    negatives to 0; an all-zero result raises :class:`EmptyHistogramError` (seed 002, Section
-    4.1; the error is a function of the release). ``"sparse"``: stability histogram; an
-    all-zero result is returned as zeros (Section 4.2).
+    ``"thresholded"``: the total is the kept mass (a little low: the cells below the threshold
+    are dropped; the sum of all noisy counts would be unbiased but has sd ``sigma`` times the
+    square root of the number of cells), and an all-zero result is returned as zeros. ``"add"``:
+    an all-zero result raises :class:`EmptyHistogramError` (seed 002, Section 4.1; the error is
+    a function of the release). ``"sparse"``: an all-zero result is returned as zeros (Section
+    4.2).
     """
-    if method == "thresholded":
-        raw = gaussian_counts(counts, parameters["add_sigma"], as_noise(noise))
-        kept = np.where(raw >= parameters["add_threshold"], raw, 0.0)
-        mass = float(kept.sum())
-        return (kept / mass if mass > 0 else kept), mass
-    if method == "add":
-        noisy = gaussian_histogram(counts, parameters["add_sigma"], as_noise(noise))
-        total = float(noisy.sum())
-        if total <= 0:
-            raise EmptyHistogramError(
-                f"The additive DP histogram{where} is all zero after noise and clipping; use a "
-                "larger epsilon or fewer bins. (Its budget has been spent.)"
-            )
-        return noisy / total, total
-    scale, threshold = parameters["sparse_scale"], parameters["sparse_threshold"]
-    noisy = stability_histogram(counts, scale, threshold, as_noise(noise))
+    noisy = mechanism.randomise(counts, noise)
     total = float(noisy.sum())
+    if total <= 0 and mechanism.method == "add":
+        raise EmptyHistogramError(
+            f"The additive DP histogram{where} is all zero after noise and clipping; use a "
+            "larger epsilon or fewer bins. (Its budget has been spent.)"
+        )
     return (noisy / total if total > 0 else noisy), total
 
 

@@ -43,16 +43,12 @@ from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import (
     MAX_NOISE_SCALE,
+    GaussianMechanism,
     Noise,
-    as_noise,
     check_noise_scale,
-    from_vecd,
-    gaussian_scale,
-    gaussian_vector,
     resolve_sampler,
-    to_vecd,
 )
-from dppca.privacy.quantiles import log_quantile, safe_level, warn_unlocatable
+from dppca.privacy.quantiles import GridQuantile, safe_level, warn_unlocatable
 
 MECHANISMS = ("gaussian", "paper")
 
@@ -172,6 +168,16 @@ class LoadingResult:
     settings : dict
     privacy : PrivacyLedger
     nonprivate : NonPrivateLoading or None
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
+    >>> result = dppca.dp_loading(X, 2.0, 1e-6, random_state=1)
+    >>> result.loadings.columns.tolist()
+    ['PC1', 'PC2', 'PC3']
+    >>> bool(result.sigma > 0), result.radius is None  # spherical signs need no radius
+    (True, True)
     """
 
     directions: np.ndarray
@@ -185,6 +191,16 @@ class LoadingResult:
     settings: dict[str, Any]
     privacy: PrivacyLedger = field(repr=False)
     nonprivate: NonPrivateLoading | None = field(default=None, repr=False)
+
+    def plot(self, kind: str = "loading", **options: Any) -> Any:
+        """Draw the release and return its display (:mod:`dppca.plotting`).
+
+        ``kind`` in ``("loading", "heatmap")``; ``options`` as for :meth:`dppca.DPPCAResult.plot`.
+        Drawing spends no budget.
+        """
+        from dppca.plotting.displays import display_result  # plotting is imported when used
+
+        return display_result(self, kind, ("loading", "heatmap"), **options)
 
     @property
     def loadings(self) -> pd.DataFrame:
@@ -201,7 +217,7 @@ class LoadingResult:
         )
 
 
-def unit_noise(
+def kendall_mechanism(
     n: int,
     p: int,
     float_error: float,
@@ -210,44 +226,28 @@ def unit_noise(
     sensitivity: str,
     calibration: str,
     sampler: str = "continuous",
-) -> tuple[float, float]:
-    """``(sigma, Delta_F)`` of the unit-space release: ``Delta_F`` from
-    :func:`~dppca.numerics.sensitivity.kendall_sensitivity` with the kernel's error bound and
-    ``sigma`` the Gaussian mechanism's noise for it on ``vecd`` (``Delta_F * multiplier(epsilon,
-    delta)`` with the continuous sampler). Public values only."""
-    delta_f = kendall_sensitivity(1.0, n, sensitivity, float_error=float_error)
-    dimension = p * (p + 1) // 2
-    sigma = gaussian_scale(delta_f, dimension, epsilon, delta, sampler, calibration=calibration)
-    return sigma, delta_f
+) -> GaussianMechanism:
+    """The Gaussian mechanism of a unit-space Kendall matrix of ``n`` rows and ``p`` variables.
 
-
-def gaussian_kendall_release(
-    unit_matrix: np.ndarray,
-    n: int,
-    float_error: float,
-    epsilon: float,
-    delta: float,
-    sensitivity: str,
-    calibration: str,
-    source: Noise | np.random.Generator,
-) -> tuple[np.ndarray, float, float]:
-    """The Gaussian mechanism on a unit-space Kendall matrix of ``n`` rows.
-
-    ``K + E`` with ``E`` symmetric: Gaussian noise on ``vecd(K)`` (SPEC 2.4), so ``E_jj`` has
-    standard deviation ``sigma`` and ``E_jl`` ``sigma / sqrt(2)``, ``sigma`` from
-    :func:`unit_noise`; ``float_error`` is the kernel's error bound
-    (:func:`~dppca.numerics.kendall.unit_error_bound`). With the discrete sampler ``vecd(K)`` is
-    rounded to a public grid and gets discrete Gaussian noise. Validated arguments, no ledger
-    entry: the caller (:func:`dp_loading`) records the release. Returns ``(K + E, sigma,
-    Delta_F)``.
+    It adds noise to ``vecd(K)`` (:meth:`GaussianMechanism.randomise_symmetric`), so ``E_jj`` has
+    standard deviation ``sigma`` and ``E_jl`` ``sigma / sqrt(2)``. Its L2 sensitivity is
+    :func:`~dppca.numerics.sensitivity.kendall_sensitivity` with the kernel's error bound
+    ``float_error`` (:func:`~dppca.numerics.kendall.unit_error_bound`). Public values only.
     """
-    noise = as_noise(source)
-    p = unit_matrix.shape[0]
-    _, delta_f = unit_noise(n, p, float_error, epsilon, delta, sensitivity, calibration)
-    released, sigma = gaussian_vector(
-        to_vecd(unit_matrix), delta_f, epsilon, delta, noise, calibration=calibration
+    mechanism = (
+        f"discrete Gaussian (zCDP, {sensitivity} sensitivity)"
+        if sampler == "discrete"
+        else f"Gaussian ({calibration} calibration, {sensitivity} sensitivity)"
     )
-    return from_vecd(released, p), sigma, delta_f
+    return GaussianMechanism(
+        kendall_sensitivity(1.0, n, sensitivity, float_error=float_error),
+        p * (p + 1) // 2,
+        epsilon,
+        delta,
+        sampler,
+        calibration=calibration,
+        description=mechanism,
+    )
 
 
 def dp_loading(
@@ -342,6 +342,16 @@ def dp_loading(
     Canonne, C., Kamath, G. and Steinke, T. (2020). The discrete Gaussian for differential
     privacy.
     McSherry, F. and Talwar, K. (2007). Mechanism design via differential privacy.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
+    >>> result = dp_loading(X, 2.0, 1e-6, random_state=1)
+    >>> np.abs(result.directions[:, 0]).round(1).tolist()
+    [1.0, 0.0, 0.0, 0.0]
+    >>> result.privacy.total
+    Budget(epsilon=2, delta=1e-06)
     """
     data, names = check_data(X)
     plan = plan_loading(
@@ -387,14 +397,23 @@ class LoadingPlan:
     calibration: str
     k: int | None
     float_error: float
-    sigma: float
-    sensitivity: float
+    mechanism: GaussianMechanism
     sampler: str
     radius_range: tuple[float, float]
 
     @property
     def auto_radius(self) -> bool:
         return self.sign is None
+
+    @property
+    def sigma(self) -> float:
+        """The Kendall matrix's noise sd, in units of the sign bound squared."""
+        return self.mechanism.scale
+
+    @property
+    def sensitivity(self) -> float:
+        """The Kendall matrix's Frobenius sensitivity, in units of the sign bound squared."""
+        return self.mechanism.l2_sensitivity
 
 
 def plan_loading(
@@ -436,9 +455,10 @@ def plan_loading(
     if sign is None:
         radius_epsilon, kendall_epsilon = split_epsilon(epsilon, [radius_share, 1.0 - radius_share])
     float_error = unit_error_bound(p, sign or WinsorizedSign(1.0), k)
-    sigma, delta_f = unit_noise(
+    kendall = kendall_mechanism(
         n, p, float_error, kendall_epsilon, delta, sensitivity, calibration, sampler
     )
+    sigma = kendall.scale
     check_noise_scale(sigma, "the Kendall matrix (in units of the sign bound squared)")
     if sign is None:
         warn_unlocatable(n // 2, radius_epsilon, "log", "loading: winsorization radius")
@@ -469,8 +489,7 @@ def plan_loading(
         calibration=calibration,
         k=k,
         float_error=float_error,
-        sigma=sigma,
-        sensitivity=delta_f,
+        mechanism=kendall,
         sampler=sampler,
         radius_range=radius_range,
     )
@@ -492,28 +511,20 @@ def loading_release(
     sign = plan.sign
     if sign is None:
         distances = pair_half_distances(data, rng)
-        level = safe_level(plan.radius_level, len(distances), plan.radius_epsilon, "log")
-        quantile = log_quantile(distances, level, plan.radius_epsilon, noise)
-        radius = min(max(quantile, plan.radius_range[0]), plan.radius_range[1])  # public clamp
-        ledger.record(
-            "loading: winsorization radius",
-            noise.label(f"exponential mechanism, log grid (level {level:.3g})"),
-            Budget(plan.radius_epsilon, 0.0),
+        radius_mechanism = GridQuantile(
+            "log",
+            safe_level(plan.radius_level, len(distances), plan.radius_epsilon, "log"),
+            plan.radius_epsilon,
+            description="pair half-distances",
         )
+        quantile = radius_mechanism.release(distances, noise)
+        radius = min(max(quantile, plan.radius_range[0]), plan.radius_range[1])  # public clamp
+        radius_mechanism.record(ledger, "loading: winsorization radius", "loading", noise)
         sign = make_sign_transform(plan.transform, radius)
 
     unit = unit_kendall(data, sign, k, rng)
-    noisy, _, _ = gaussian_kendall_release(
-        unit, n, plan.float_error, plan.kendall_epsilon, plan.delta, sensitivity, calibration, noise
-    )
-    mechanism = (
-        f"discrete Gaussian (zCDP, {sensitivity} sensitivity)"
-        if noise.discrete
-        else f"Gaussian ({calibration} calibration, {sensitivity} sensitivity)"
-    )
-    ledger.record(
-        "loading: Kendall matrix", noise.label(mechanism), Budget(plan.kendall_epsilon, plan.delta)
-    )
+    noisy = plan.mechanism.randomise_symmetric(unit, noise)
+    plan.mechanism.record(ledger, "loading: Kendall matrix", "loading")
     unit_eigenvalues, directions = descending_eigh(noisy)
     scale = sign.bound**2  # post-processing: back to the caller's units
 

@@ -28,7 +28,13 @@ DEFAULT_BANDWIDTH = {"center": 0.5, "uniform": 0.25}
 
 
 class NoMassWarning(UserWarning):
-    """A private histogram has no probability mass, so no synthetic points were drawn."""
+    """A private histogram has no probability mass, so no synthetic points were drawn.
+
+    Examples
+    --------
+    >>> issubclass(NoMassWarning, UserWarning)
+    True
+    """
 
 
 def largest_remainder(sizes: Any, total: int) -> np.ndarray:
@@ -100,6 +106,15 @@ def sample_scores(
     -----
     NoMassWarning
         When a histogram (or a group's) has no probability mass; it then contributes no rows.
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
+    >>> release = dppca.dp_score(X, 2.0, 1e-6, directions=np.eye(3), random_state=1)
+    >>> points = sample_scores(release, 100, random_state=0)
+    >>> points.shape, points.columns.tolist()
+    ((100, 2), ['PC1', 'PC2'])
     """
     if not hasattr(score_result, "histogram_tables"):
         raise TypeError(

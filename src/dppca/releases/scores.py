@@ -33,14 +33,13 @@ from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import (
+    HISTOGRAM_METHODS,
+    HistogramMechanism,
     Noise,
-    check_noise_scale,
-    histogram_gaussian_sigma,
     resolve_sampler,
 )
 from dppca.releases.frame import DEFAULT_INFLATE, Frame, private_frame, warn_small_frame_budget
 from dppca.releases.histogram import (
-    HISTOGRAM_METHODS,
     cell_index,
     check_bins,
     default_bins,
@@ -62,15 +61,6 @@ MAX_INFLATE = 1e3
 #: Share of the score epsilon spent on the frame; the rest (and all of delta) goes to each
 #: histogram method.
 FRAME_SHARE = 0.35
-
-_MECHANISM_NAMES = {
-    "thresholded": (
-        "Gaussian on all cells, kept at or above 3 sd ({calibration} calibration, "
-        "L2 sensitivity sqrt 2)"
-    ),
-    "add": "Gaussian on all cells ({calibration} calibration, L2 sensitivity sqrt 2)",
-    "sparse": "Laplace on occupied cells with threshold (stability histogram, L1 sensitivity 2)",
-}
 
 
 def check_axes(axes: Any, p: int, limit: str = "p") -> tuple[int, int]:
@@ -135,6 +125,14 @@ class ScoreResult:
     loading : LoadingResult or None
         The private directions' release, when ``dp_score`` estimated them.
     nonprivate : NonPrivateScores or None
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
+    >>> result = dppca.dp_score(X, 2.0, 1e-6, directions=np.eye(3), random_state=1)
+    >>> result.methods, result.axis_labels
+    (('thresholded',), ('PC1', 'PC2'))
     """
 
     frame: Frame
@@ -150,6 +148,16 @@ class ScoreResult:
     privacy: PrivacyLedger = field(default_factory=PrivacyLedger, repr=False)
     loading: LoadingResult | None = field(default=None, repr=False)
     nonprivate: NonPrivateScores | None = field(default=None, repr=False)
+
+    def plot(self, kind: str = "score", **options: Any) -> Any:
+        """Draw the release and return its display (:mod:`dppca.plotting`).
+
+        ``kind`` in ``("score", "loading")``; ``options`` as for :meth:`dppca.DPPCAResult.plot`.
+        Drawing spends no budget.
+        """
+        from dppca.plotting.displays import display_result  # plotting is imported when used
+
+        return display_result(self, kind, ("score", "loading"), **options)
 
     def __repr__(self) -> str:
         total = self.privacy.total
@@ -297,6 +305,14 @@ def dp_score(
     Total spend (basic composition): the loading budget, plus ``epsilon * (0.35 + 0.65 k)`` and
     ``k delta`` for ``k`` histogram methods. Every release is in ``result.privacy``. A sparse
     histogram may be all zero (no error); its probabilities are then all 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
+    >>> result = dp_score(X, 2.0, 1e-6, directions=np.eye(4), random_state=1)
+    >>> result.bins, float(result.histograms["thresholded"]["prob"].sum())
+    ((12, 12), 1.0)
     """
     X, labels = take_group_column(X, groups)
     data, names = check_data(X)
@@ -357,6 +373,8 @@ class ScorePlan:
     delta: float
     frame_epsilon: float
     histogram_epsilon: float
+    histograms: tuple[HistogramMechanism, ...]
+    #: The histograms' public noise parameters, in counts.
     noise: dict[str, float]
     sampler: str = "continuous"
 
@@ -411,10 +429,13 @@ def plan_score(
     inflate = check_real(inflate, "inflate", low=0.0, high=MAX_INFLATE, low_inclusive=True)
     sampler = resolve_sampler(sampler, calibration)
     frame_epsilon, histogram_epsilon = split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE])
-    noise = noise_parameters(methods, histogram_epsilon, delta, calibration, sampler)
+    histograms = tuple(
+        HistogramMechanism(name, histogram_epsilon, delta, sampler, calibration) for name in methods
+    )
+    additive = HistogramMechanism("add", histogram_epsilon, delta, sampler, calibration)
+    noise = noise_parameters(histograms)  # refuses scales that are not normal floats
     if bins is None:
-        sigma = histogram_gaussian_sigma(histogram_epsilon, delta, calibration, sampler)
-        bins = default_bins(n, check_noise_scale(sigma, "the additive histogram"))
+        bins = default_bins(n, additive.parameters["add_sigma"])
     warn_small_frame_budget(n, frame_epsilon, "score: frame")
     return ScorePlan(
         axes,
@@ -426,6 +447,7 @@ def plan_score(
         delta,
         frame_epsilon,
         histogram_epsilon,
+        histograms,
         noise,
         sampler,
     )
@@ -465,12 +487,12 @@ def score_release(
         inflate=plan.inflate,
         labels=plan.axis_labels,
         prefix="score: frame",
+        component="score.frame",
     )
     ledger.extend(frame.privacy)
     cells = grid_cells(frame, plan.bins)
     index = cell_index(scores, frame, plan.bins)
     size = len(cells)
-    budget = Budget(plan.histogram_epsilon, plan.delta)
 
     histograms: dict[str, pd.DataFrame] = {}
     mass: dict[str, float] = {}
@@ -478,22 +500,20 @@ def score_release(
     group_sizes = None
     if codes is None:
         counts = np.bincount(index, minlength=size)
-        for name in plan.methods:
-            prob, mass[name] = private_probabilities(counts, name, plan.noise, noise)
+        for mechanism in plan.histograms:
+            name = mechanism.method
+            prob, mass[name] = private_probabilities(counts, mechanism, noise)
             histograms[name] = with_probabilities(cells, prob)
-            ledger.record(
-                f"score: histogram ({name})",
-                noise.label(_MECHANISM_NAMES[name].format(calibration=plan.calibration)),
-                budget,
-            )
+            mechanism.record(ledger, f"score: histogram ({name})", "score.histogram")
     else:
         group_counts = [np.bincount(index[codes == g], minlength=size) for g in range(len(levels))]
         by_group = {level: {} for level in levels}
-        for name in plan.methods:
+        for mechanism in plan.histograms:
+            name = mechanism.method
             probabilities, totals = [], np.zeros(len(levels))
             for g, level in enumerate(levels):
                 prob, totals[g] = private_probabilities(
-                    group_counts[g], name, plan.noise, noise, where=f" of group {level!r}"
+                    group_counts[g], mechanism, noise, where=f" of group {level!r}"
                 )
                 by_group[level][name] = with_probabilities(cells, prob)
                 probabilities.append(prob)
@@ -505,10 +525,10 @@ def score_release(
             histograms[name] = with_probabilities(cells, mixture / total if total > 0 else mixture)
             if group_sizes is None:
                 group_sizes = estimated_group_sizes(levels, totals, n)
-            ledger.record(
+            mechanism.record(
+                ledger,
                 f"score: histogram ({name}), {len(levels)} groups in parallel",
-                noise.label(_MECHANISM_NAMES[name].format(calibration=plan.calibration)),
-                budget,
+                "score.histogram",
             )
     reference = None
     if non_private:

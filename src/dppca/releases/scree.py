@@ -56,17 +56,16 @@ from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak
 from dppca.privacy.mechanisms import (
     MAX_NOISE_SCALE,
     SAMPLERS,
+    GaussianMechanism,
     Noise,
     as_noise,
-    gaussian_scale,
-    gaussian_vector,
     resolve_sampler,
 )
 from dppca.privacy.quantiles import (
+    GridQuantile,
     check_search_epsilon,
     durfee_upper_quantile,
     locating_reach,
-    log_quantile,
     safe_level,
     warn_unlocatable,
 )
@@ -130,8 +129,24 @@ def noise_per_width(
     """The joint mechanism's noise sd per unit of a component's width: the Gaussian mechanism's
     scale for L2 sensitivity ``sqrt(k) (1 + 4 u m) / m`` (``/ mu(epsilon, delta)`` with the
     continuous sampler). Public values only."""
+    return means_mechanism(m, k, epsilon, delta, sampler).scale
+
+
+def means_mechanism(
+    m: int, k: int, epsilon: float, delta: float, sampler: str, compositions: int = 1
+) -> GaussianMechanism:
+    """The Gaussian mechanism on the ``k`` means of ``m`` pairs' values scaled into a unit
+    interval: L2 sensitivity ``sqrt(k) / m`` times :func:`float_factor`."""
     sensitivity = math.sqrt(k) * float_factor(m) / m
-    return gaussian_scale(sensitivity, k, epsilon, delta, sampler)
+    return GaussianMechanism(
+        sensitivity,
+        k,
+        epsilon,
+        delta,
+        sampler,
+        compositions=compositions,
+        description=_joint_name(sampler),
+    )
 
 
 def width_range(
@@ -187,9 +202,8 @@ def joint_gaussian(
     low, _ = width_range(m, k, epsilon, delta, noise.sampler)
     widths = np.maximum(widths, low)
     scaled = column_means((values - lows) / widths)
-    sensitivity = math.sqrt(k) * float_factor(m) / m
-    released, scaled_sd = gaussian_vector(scaled, sensitivity, epsilon, delta, noise)
-    return lows + released * widths, widths * scaled_sd
+    mechanism = means_mechanism(m, k, epsilon, delta, noise.sampler)
+    return lows + mechanism.randomise(scaled, noise) * widths, widths * mechanism.scale
 
 
 def antitonic(values: np.ndarray) -> np.ndarray:
@@ -267,8 +281,18 @@ def clip_range(
     """The clip levels ``C`` whose noise ``C sigma`` is a normal float and whose released values
     stay finite: ``[2^-1000, 2^1000] / sigma``, capped at ``2^1000``. Raises ``ValueError`` when
     the range is empty (absurd budgets only), before any charge."""
-    unit = gaussian_scale(row_clip_sensitivity(m, k), k, epsilon, delta, sampler)
+    unit = clipped_means_mechanism(m, k, epsilon, delta, sampler).scale
     return _scale_range(unit, 1, m, k, epsilon, delta)
+
+
+def clipped_means_mechanism(
+    m: int, k: int, epsilon: float, delta: float, sampler: str
+) -> GaussianMechanism:
+    """The Gaussian mechanism on the means of :func:`row_shares`
+    (:func:`row_clip_sensitivity`)."""
+    return GaussianMechanism(
+        row_clip_sensitivity(m, k), k, epsilon, delta, sampler, description=_joint_name(sampler)
+    )
 
 
 def clip_share(control: dict[str, Any], m: int, epsilon: float) -> float:
@@ -297,29 +321,26 @@ def _clipped(W, epsilon, delta, noise, control, ledger, label):
     if isinstance(control["C_clip"], str):
         share = clip_share(control, m, epsilon)
         quantile_epsilon, mean_epsilon = split_epsilon(epsilon, [share, 1.0 - share])
-        level = safe_level(control["clip_level"], m, quantile_epsilon, "log")
-        typical = log_quantile(row_totals(W), level, quantile_epsilon, noise)
+        clip_mechanism = GridQuantile(
+            "log",
+            safe_level(control["clip_level"], m, quantile_epsilon, "log"),
+            quantile_epsilon,
+            description="row totals",
+        )
+        typical = clip_mechanism.release(row_totals(W), noise)
         clip = min(
             control["clip_multiplier"] * typical,
             clip_range(m, k, mean_epsilon, delta, noise.sampler)[1],
         )
-        ledger.record(
-            f"{label}: clip level",
-            noise.label(f"exponential mechanism, log grid (level {level:.3g} of row totals)"),
-            Budget(quantile_epsilon, 0.0),
-        )
-        details.update(clip_quantile=typical, clip_quantile_level=level)
+        clip_mechanism.record(ledger, f"{label}: clip level", "scree", noise)
+        details.update(clip_quantile=typical, clip_quantile_level=clip_mechanism.level)
     else:
         mean_epsilon, clip = epsilon, float(control["C_clip"])
     clip = max(clip, clip_range(m, k, mean_epsilon, delta, noise.sampler)[0])
-    released, sd = gaussian_vector(
-        column_means(row_shares(W, clip)),
-        row_clip_sensitivity(m, k),
-        mean_epsilon,
-        delta,
-        noise,
-    )
-    ledger.record(f"{label}: row-clipped means", _joint_name(noise), Budget(mean_epsilon, delta))
+    mechanism = clipped_means_mechanism(m, k, mean_epsilon, delta, noise.sampler)
+    released = mechanism.randomise(column_means(row_shares(W, clip)), noise)
+    mechanism.record(ledger, f"{label}: row-clipped means", "scree")
+    sd = mechanism.scale
     details.update(clip=clip, noise_sd=np.full(k, clip * sd))
     return clip * released, details
 
@@ -351,11 +372,13 @@ def _pmwm(W, epsilon, delta, noise, control, ledger, label):
         f"{label}: winsorizing quantiles of {k} components",
         noise.label(f"Durfee one-sided quantiles (levels {trim:.3g}, {1 - trim:.3g})"),
         Budget(quantile_epsilon, 0.0),
+        "scree",
     )
     values, sd = joint_gaussian(
         np.clip(W_m, lows, highs), lows, highs - lows, mean_epsilon, delta, noise
     )
-    ledger.record(f"{label}: winsorized means", _joint_name(noise), Budget(mean_epsilon, delta))
+    mechanism = means_mechanism(len(W_m), k, mean_epsilon, delta, noise.sampler)
+    mechanism.record(ledger, f"{label}: winsorized means", "scree")
     return values, {"lower": lows, "upper": highs, "trim": trim, "noise_sd": sd}
 
 
@@ -366,7 +389,7 @@ def _private_scale(values: np.ndarray, epsilon: float, noise: Noise) -> float:
     use a private second moment)."""
     squares = half_squared_differences(values, noise.rng)
     level = safe_level(0.5, len(squares), epsilon, "log")
-    return log_quantile(squares, level, epsilon, noise)
+    return GridQuantile("log", level, epsilon).release(squares, noise)
 
 
 def _huber_thresholds(scales, m: int, k: int, descent_epsilon: float):
@@ -386,8 +409,7 @@ def _huber_noise(
     ``sqrt(k T) (1 + 4um) / (m mu)``)."""
     steps = _huber_steps(control, m)
     thresholds = _huber_thresholds(scales, m, k, descent_epsilon)
-    sensitivity = math.sqrt(k) * float_factor(m) / m
-    unit = gaussian_scale(sensitivity, k, descent_epsilon, delta, sampler, compositions=steps)
+    unit = means_mechanism(m, k, descent_epsilon, delta, sampler, compositions=steps).scale
     return 2.0 * control["eta0"] * thresholds * unit
 
 
@@ -429,23 +451,18 @@ def _huber(W, epsilon, delta, noise, control, ledger, label):
         f"{label}: private scales of {k} components",
         noise.label("exponential mechanism, log grid (median of squared half-differences)"),
         Budget(scale_epsilon, 0.0),
+        "scree",
     )
     thresholds = _huber_thresholds(scales, m, k, descent_epsilon)
     sd = _huber_noise(scales, m, k, descent_epsilon, delta, control, noise.sampler)
     theta = np.full(k, float(control["mu0"]))
-    sensitivity = math.sqrt(k) * float_factor(m) / m
+    mechanism = means_mechanism(m, k, descent_epsilon, delta, noise.sampler, compositions=steps)
     width = 2.0 * control["eta0"] * thresholds  # a step moves by at most width / m per pair
     for _ in range(steps):
         with np.errstate(invalid="ignore"):  # inf - theta is inf, clipped to the threshold
             clipped = np.clip(W - theta, -thresholds, thresholds)
-        scaled, _ = gaussian_vector(
-            column_means(clipped / (2.0 * thresholds)),  # in [-1/2, 1/2]
-            sensitivity,
-            descent_epsilon,
-            delta,
-            noise,
-            compositions=steps,
-        )
+        # The clipped gradient's means, in [-1/2, 1/2].
+        scaled = mechanism.randomise(column_means(clipped / (2.0 * thresholds)), noise)
         step = theta + scaled * width
         theta = np.maximum(step, 0.0)  # each iterate is projected onto [0, inf)
     composition = "zCDP" if noise.discrete else "GDP"
@@ -453,6 +470,7 @@ def _huber(W, epsilon, delta, noise, control, ledger, label):
         f"{label}: Huber gradient descent ({steps} steps)",
         noise.label(f"noisy clipped gradients ({composition} composition)"),
         Budget(descent_epsilon, delta),
+        "scree",
     )
     # The last noisy step before its projection is the mechanism's output.
     return step, {"scales": scales, "thresholds": thresholds, "steps": steps, "noise_sd": sd}
@@ -461,10 +479,8 @@ def _huber(W, epsilon, delta, noise, control, ledger, label):
 _ESTIMATORS = {"clipped": _clipped, "pmwm": _pmwm, "huber": _huber}
 
 
-def _joint_name(noise: Noise) -> str:
-    return noise.label(
-        "joint discrete Gaussian (zCDP)" if noise.discrete else "joint Gaussian (GDP)"
-    )
+def _joint_name(sampler: str) -> str:
+    return "joint discrete Gaussian (zCDP)" if sampler == "discrete" else "joint Gaussian (GDP)"
 
 
 def _summarise_capped(caught, label) -> None:
@@ -630,15 +646,16 @@ class NonPrivateScree:
 
     Attributes
     ----------
-    pca_eigenvalues : ndarray of shape (k,)
+    eigenvalues : ndarray of shape (k,)
         Ordinary PCA: the top ``k`` eigenvalues of the sample covariance (clipped at 0).
-    pca_pve : ndarray of shape (k,)
+    pve : ndarray of shape (k,)
+        Their proportions over the ``k`` components.
     variances : ndarray of shape (k,)
         Sample variances of the scores along the directions used.
     """
 
-    pca_eigenvalues: np.ndarray
-    pca_pve: np.ndarray
+    eigenvalues: np.ndarray
+    pve: np.ndarray
     variances: np.ndarray
 
 
@@ -667,6 +684,14 @@ class ScreeResult:
     privacy : PrivacyLedger
     loading : LoadingResult or None
     nonprivate : NonPrivateScree or None
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
+    >>> result = dppca.dp_scree(X, 3, 2.0, 1e-6, directions=np.eye(3), random_state=1)
+    >>> result.to_frame().columns.tolist(), result.k
+    (['clipped'], 3)
     """
 
     values: dict[str, np.ndarray]
@@ -679,6 +704,16 @@ class ScreeResult:
     privacy: PrivacyLedger = field(default_factory=PrivacyLedger, repr=False)
     loading: LoadingResult | None = field(default=None, repr=False)
     nonprivate: NonPrivateScree | None = field(default=None, repr=False)
+
+    def plot(self, kind: str = "scree", **options: Any) -> Any:
+        """Draw the release and return its display (:mod:`dppca.plotting`).
+
+        ``kind`` in ``("scree",)``; ``options`` as for :meth:`dppca.DPPCAResult.plot`.
+        Drawing spends no budget.
+        """
+        from dppca.plotting.displays import display_result  # plotting is imported when used
+
+        return display_result(self, kind, ("scree",), **options)
 
     def to_frame(self) -> pd.DataFrame:
         """Scree values per method (columns) and component (index ``PC1..PCk``)."""
@@ -760,6 +795,14 @@ def dp_scree(
     (``benchmarks/results/utility.md``). The values estimate the variances of the
     scores along the private directions; the noise sd of each is in
     ``settings[method]["noise_sd"]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
+    >>> result = dp_scree(X, 2, 2.0, 1e-6, directions=np.eye(4), random_state=1)
+    >>> (result.values["clipped"] / [9.0, 4.0]).round(1).tolist()  # true variances 9 and 4
+    [1.0, 1.0]
     """
     data, names = check_data(X)
     n, p = data.shape

@@ -1,0 +1,526 @@
+"""The result of :func:`dppca.dp_pca`: its private releases, their post-processing, tables,
+plots and JSON form, and the non-private reference when asked for (named as such)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dppca._validation import (
+    check_bool,
+    check_option,
+)
+from dppca.numerics.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
+from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
+from dppca.privacy.split import PARTS, PCASplit
+from dppca.releases.frame import Frame
+from dppca.releases.sampling import sample_scores
+from dppca.results.uncertainty import Uncertainty, release_uncertainty
+
+FORMAT = "dppca.DPPCAResult"
+FORMAT_VERSION = 4
+#: What :meth:`DPPCAResult.plot` draws.
+PLOT_KINDS = ("all", "scree", "score", "loading", "heatmap", "variable", "biplot")
+
+
+@dataclass(frozen=True)
+class NonPrivatePCA:
+    """Ordinary PCA of the same data, computed only on request. **Not** differentially private.
+
+    Attributes
+    ----------
+    directions : ndarray of shape (p, p)
+        Eigenvectors of the sample covariance, descending, each sign-aligned to the private
+        direction of the same rank.
+    eigenvalues : ndarray of shape (k,)
+        The top ``k`` eigenvalues (clipped at 0).
+    pve : ndarray of shape (k,)
+        Normalised over the ``k`` components, as the private PVE.
+    scores : DataFrame of shape (n, 2)
+        Every row's coordinates on the two plotted ordinary-PCA axes (uncentred, like the
+        private ones), with ``group`` when groups were given.
+    histogram : DataFrame
+        Empirical histogram of those scores on the private frame's grid.
+    groups : dict or None
+        Per group, the empirical histogram normalised within the group.
+    variable_sd : ndarray of shape (p,)
+        Sample standard deviations of the variables.
+    """
+
+    directions: np.ndarray
+    eigenvalues: np.ndarray
+    pve: np.ndarray
+    scores: pd.DataFrame
+    histogram: pd.DataFrame
+    groups: dict[Any, pd.DataFrame] | None
+    variable_sd: np.ndarray
+
+
+@dataclass(frozen=True)
+class PCASummary:
+    """Importance and budget tables of a :class:`DPPCAResult`."""
+
+    importance: pd.DataFrame
+    budget: pd.DataFrame
+    header: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.header}\n\nImportance of components (private):\n"
+            f"{self.importance.to_string(float_format=lambda v: f'{v:.4g}')}\n"
+            "Proportions are normalised over the k estimated components.\n\n"
+            f"Privacy budget spent:\n{self.budget.to_string(float_format=lambda v: f'{v:.4g}')}"
+        )
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
+class DPPCAResult:
+    """The private release of :func:`dp_pca`.
+
+    Attributes
+    ----------
+    directions : ndarray of shape (p, p)
+        Private principal directions (columns, descending).
+    kendall_eigenvalues : ndarray of shape (p,)
+        Eigenvalues of the noisy Kendall matrix.
+    scree : ndarray of shape (k,)
+        Private variances along the first ``k`` directions.
+    pve : ndarray of shape (k,)
+        ``scree / sum(scree)``.
+    frame : Frame
+        The private square frame of the score plot.
+    histogram : DataFrame
+        The private score histogram (cells and ``prob``); with groups, the mixture of the group
+        histograms weighted by their noisy total counts.
+    groups : dict or None
+        Per group label, its private histogram (normalised within the group).
+    group_sizes : dict or None
+        Private estimates of the group sizes (from the noisy histogram counts).
+    feature_names : list of str
+    n_samples, k : int
+    axes, bins : tuple of int
+    budgets : PCASplit
+        The allocation to loading, scree and score.
+    settings : dict
+    privacy : PrivacyLedger
+        Every release; its total never exceeds the requested (epsilon, delta).
+    nonprivate : NonPrivatePCA or None
+    noise : dict
+        The public noise scale of every released quantity: ``kendall_sigma`` (sd of each
+        diagonal entry of the released Kendall matrix, in the data's squared units;
+        off-diagonal entries ``kendall_sigma / sqrt 2``), ``scree_sd`` (per component, of the
+        scree values before the antitonic fit), ``histogram`` (the count noise of the score
+        histogram), and the released ``histogram_mass`` (noisy total count kept).
+    notes : tuple of str
+        Warnings about noise-dominated outputs, from released values only (see
+        :mod:`dppca.releases.notes`); each was also issued as a ``NoiseDominatedWarning``.
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
+    >>> result = dppca.dp_pca(X, 4.0, 1e-6, random_state=1)
+    >>> result.loadings.shape, result.axis_labels
+    ((4, 4), ('PC1', 'PC2'))
+    >>> print(result.summary().budget.round(3))
+                     epsilon  delta
+    Loading            1.333    0.0
+    Scree              1.333    0.0
+    Score frame        0.467    0.0
+    Score histogram    0.867    0.0
+    Total              4.000    0.0
+    >>> again = dppca.DPPCAResult.from_json(result.to_json())
+    >>> bool(np.array_equal(again.directions, result.directions))
+    True
+    """
+
+    directions: np.ndarray
+    kendall_eigenvalues: np.ndarray
+    scree: np.ndarray
+    pve: np.ndarray
+    frame: Frame
+    histogram: pd.DataFrame = field(repr=False)
+    groups: dict[Any, pd.DataFrame] | None = field(repr=False)
+    group_sizes: dict[Any, int] | None
+    feature_names: list[str]
+    n_samples: int
+    k: int
+    axes: tuple[int, int]
+    bins: tuple[int, int]
+    budgets: PCASplit
+    settings: dict[str, Any] = field(repr=False)
+    privacy: PrivacyLedger = field(repr=False)
+    nonprivate: NonPrivatePCA | None = field(default=None, repr=False)
+    noise: dict[str, Any] = field(default_factory=dict, repr=False)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def axis_labels(self) -> tuple[str, str]:
+        return (f"PC{self.axes[0]}", f"PC{self.axes[1]}")
+
+    def histogram_tables(
+        self, histogram: str | None = None
+    ) -> tuple[str, pd.DataFrame, dict[Any, pd.DataFrame] | None]:
+        """The score histogram and per-group histograms (for :func:`dppca.sample_scores`)."""
+        method = self.settings["score_method"]
+        if histogram is not None:
+            check_option(histogram, "histogram", [method])
+        return method, self.histogram, self.groups
+
+    def variable_coordinates(self, *, nonprivate: bool = False) -> pd.DataFrame:
+        """Variable-plot coordinates on the score axes (private unless ``nonprivate=True``).
+
+        Private: correlations rebuilt from the private directions and the ``k`` private scree
+        values. Reference: ordinary PCA with the sample standard deviations (not private).
+        """
+        if nonprivate:
+            reference = self._reference()
+            values = variable_correlations(
+                reference.directions, reference.eigenvalues, self.axes, sd=reference.variable_sd
+            )
+        else:
+            values = variable_correlations(self.directions, self.scree, self.axes)
+        return pd.DataFrame(values, index=self.feature_names, columns=list(self.axis_labels))
+
+    def biplot(
+        self,
+        *,
+        alpha: float = 0.0,
+        n_points: int | None = None,
+        center: bool = True,
+        random_state: Any = None,
+    ) -> tuple[BiplotCoordinates, BiplotCoordinates | None]:
+        """Private biplot coordinates, and the reference's when it was computed.
+
+        The private points are synthetic draws from the private histogram (uniform sampling);
+        the reference uses the observed ordinary-PCA scores and reuses the private arrow scale
+        and display frame, as in the R package. ``center=True`` shifts points and frame by the
+        private frame centre (display only).
+        """
+        points = sample_scores(self, n=n_points, random_state=random_state, center=center)
+        limits = self.frame.limits(center=center)
+        private = biplot_coordinates(
+            points[list(self.axis_labels)].to_numpy(),
+            self.directions,
+            self.scree,
+            self.axes,
+            self.n_samples,
+            alpha=alpha,
+            frame_limits=limits,
+        )
+        if self.nonprivate is None:
+            return private, None
+        reference = self.nonprivate
+        observed = reference.scores[list(self.axis_labels)].to_numpy()
+        if center:
+            observed = observed - self.frame.center
+        nonprivate = biplot_coordinates(
+            observed,
+            reference.directions,
+            reference.eigenvalues,
+            self.axes,
+            self.n_samples,
+            alpha=alpha,
+            arrow_scale=private.arrow_scale,
+        )
+        return private, replace(nonprivate, xlim=private.xlim, ylim=private.ylim)
+
+    def uncertainty(
+        self, draws: int = 200, *, level: float = 0.95, random_state: Any = None
+    ) -> Uncertainty:
+        """Intervals for each loading, scree value and PVE, and the stability of each direction,
+        from the privacy noise alone (redrawn around the released values: no budget).
+
+        The intervals cover the noiseless value (the same computation without noise) at about
+        ``level`` for well-separated components, less for components the stability flags (see
+        :mod:`dppca.results.uncertainty`); they do not include the sampling error of the data.
+
+        Examples
+        --------
+        >>> import numpy as np, dppca
+        >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
+        >>> result = dppca.dp_pca(X, 4.0, 1e-6, random_state=0)
+        >>> bands = result.uncertainty(draws=100, random_state=1)
+        >>> bool((bands.scree["lower"] <= bands.scree["value"]).all())
+        True
+        """
+        return release_uncertainty(
+            directions=self.directions,
+            kendall_eigenvalues=self.kendall_eigenvalues,
+            kendall_sigma=self.noise["kendall_sigma"],
+            scree_raw=np.asarray(self.settings["scree_details"]["raw"], dtype=np.float64),
+            scree_sd=np.asarray(self.noise["scree_sd"], dtype=np.float64),
+            mono=self.settings["mono"],
+            feature_names=self.feature_names,
+            draws=draws,
+            level=level,
+            random_state=random_state,
+        )
+
+    def plot(self, kind: str = "all", **options: Any) -> Any:
+        """Draw the five-panel page (``"all"``) or one panel (``"scree"``, ``"score"``,
+        ``"loading"``, ``"heatmap"``, ``"variable"``, ``"biplot"``) and return its display
+        (:mod:`dppca.plotting`; ``.ax_`` and ``.figure_`` hold the drawing).
+
+        ``options``: ``nonprivate=True`` draws the reference; ``top``, ``center``,
+        ``random_state``, ``uncertainty`` (from :meth:`uncertainty`), ``ax``. Drawing spends no
+        budget.
+        """
+        from dppca.plotting.displays import display_result  # plotting is imported when used
+
+        return display_result(self, kind, PLOT_KINDS, **options)
+
+    def _reference(self) -> NonPrivatePCA:
+        if self.nonprivate is None:
+            raise ValueError(
+                "No non-private reference was computed; run dp_pca(..., non_private=True)."
+            )
+        return self.nonprivate
+
+    @property
+    def loadings(self) -> pd.DataFrame:
+        """The private directions: index = variable names, columns ``PC1..PCp``."""
+        columns = [f"PC{j + 1}" for j in range(self.directions.shape[1])]
+        return pd.DataFrame(self.directions, index=self.feature_names, columns=columns)
+
+    def summary(self) -> PCASummary:
+        """Importance table (scree, PVE, cumulative PVE) and the budget spent by component."""
+        columns = [f"PC{j + 1}" for j in range(self.k)]
+        importance = pd.DataFrame(
+            [self.scree, self.pve, np.cumsum(self.pve)],
+            index=["Variance (scree)", "Proportion of variance", "Cumulative proportion"],
+            columns=columns,
+        )
+        rows = {
+            "Loading": ("loading",),
+            "Scree": ("scree",),
+            "Score frame": ("score.frame",),
+            "Score histogram": ("score.histogram",),
+        }
+        budget = pd.DataFrame(
+            [
+                [
+                    math.fsum(e.epsilon for e in self.privacy if e.component in components),
+                    math.fsum(e.delta for e in self.privacy if e.component in components),
+                ]
+                for components in rows.values()
+            ],
+            index=list(rows),
+            columns=["epsilon", "delta"],
+        )
+        total = self.privacy.total
+        budget.loc["Total"] = [total.epsilon, total.delta]
+        header = (
+            f"Differentially private PCA: {self.n_samples} observations x "
+            f"{len(self.feature_names)} variables; scree of {self.k} components "
+            f"({self.settings['scree_method']}); score histogram {self.settings['score_method']} "
+            f"on PC{self.axes[0]} x PC{self.axes[1]}"
+        )
+        return PCASummary(importance, budget, header)
+
+    def __repr__(self) -> str:
+        total = self.privacy.total
+        shown = ", ".join(f"{v:.4g}" for v in self.scree[:6])
+        more = f" (first 6 of {self.k})" if self.k > 6 else ""
+        reference = "included" if self.nonprivate is not None else "not computed"
+        return "\n".join(
+            [
+                "Differentially private PCA (g-DPPCA)",
+                f"Data: {self.n_samples} observations x {len(self.feature_names)} variables",
+                f"Components: {self.directions.shape[1]} directions; {self.k} scree estimates",
+                f"Score axes: PC{self.axes[0]}, PC{self.axes[1]}; bins {self.bins}",
+                f"Methods: scree {self.settings['scree_method']}, score "
+                f"{self.settings['score_method']}",
+                f"Privacy spent: epsilon = {total.epsilon:.4g}, delta = {total.delta:.4g}",
+                f"Private scree: {shown}{more}",
+                f"Non-private reference: {reference}",
+                "Use .summary() for the importance and budget tables.",
+            ]
+        )
+
+    def to_dict(self, include_nonprivate: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict of the private release (and the reference only on request)."""
+        include_nonprivate = check_bool(include_nonprivate, "include_nonprivate")
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "n_samples": self.n_samples,
+            "feature_names": list(self.feature_names),
+            "k": self.k,
+            "axes": list(self.axes),
+            "bins": list(self.bins),
+            "directions": self.directions.tolist(),
+            "kendall_eigenvalues": self.kendall_eigenvalues.tolist(),
+            "scree": self.scree.tolist(),
+            "pve": self.pve.tolist(),
+            "frame": {
+                "center": self.frame.center.tolist(),
+                "radius": self.frame.radius,
+                "quantile_radius": self.frame.quantile_radius,
+                "inflate": self.frame.inflate,
+                "radius_level": self.frame.radius_level,
+                "scale": self.frame.scale,
+            },
+            "histogram": _table_to_dict(self.histogram),
+            "groups": None
+            if self.groups is None
+            else [
+                {
+                    "label": _json_label(label),
+                    "estimated_size": self.group_sizes[label],
+                    "histogram": _table_to_dict(table),
+                }
+                for label, table in self.groups.items()
+            ],
+            "budgets": {name: [b.epsilon, b.delta] for name, b in self.budgets.as_dict().items()},
+            "settings": _jsonable(self.settings),
+            "privacy": [
+                {
+                    "name": e.name,
+                    "mechanism": e.mechanism,
+                    "epsilon": e.epsilon,
+                    "delta": e.delta,
+                    "component": e.component,
+                }
+                for e in self.privacy
+            ],
+            "noise": _jsonable(self.noise),
+            "notes": list(self.notes),
+        }
+        if include_nonprivate:
+            if self.nonprivate is None:
+                raise ValueError(
+                    "include_nonprivate=True, but no non-private reference was computed; run "
+                    "dp_pca(..., non_private=True)."
+                )
+            reference = self.nonprivate
+            data["nonprivate"] = {
+                "warning": "NOT differentially private: ordinary PCA of the raw data.",
+                "directions": reference.directions.tolist(),
+                "eigenvalues": reference.eigenvalues.tolist(),
+                "pve": reference.pve.tolist(),
+                "scores": {
+                    column: _json_values(reference.scores[column])
+                    for column in reference.scores.columns
+                },
+                "histogram": _table_to_dict(reference.histogram),
+                "groups": None
+                if reference.groups is None
+                else [
+                    {"label": _json_label(label), "histogram": _table_to_dict(table)}
+                    for label, table in reference.groups.items()
+                ],
+                "variable_sd": reference.variable_sd.tolist(),
+            }
+        return data
+
+    def to_json(self, include_nonprivate: bool = False, **kwargs: Any) -> str:
+        """JSON text of :meth:`to_dict` (``kwargs`` go to :func:`json.dumps`)."""
+        return json.dumps(self.to_dict(include_nonprivate=include_nonprivate), **kwargs)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DPPCAResult:
+        """Rebuild a result from :meth:`to_dict` output."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"data is not a {FORMAT} export.")
+        if data.get("version") != FORMAT_VERSION:
+            raise ValueError(f"Unsupported {FORMAT} version {data.get('version')!r}.")
+        ledger = PrivacyLedger([LedgerEntry(**entry) for entry in data["privacy"]])
+        frame_ledger = ledger.select("score.frame")
+        frame = Frame(
+            center=np.array(data["frame"]["center"]),
+            radius=data["frame"]["radius"],
+            quantile_radius=data["frame"]["quantile_radius"],
+            inflate=data["frame"]["inflate"],
+            radius_level=data["frame"]["radius_level"],
+            scale=data["frame"]["scale"],
+            privacy=frame_ledger,
+        )
+        groups = group_sizes = None
+        if data["groups"] is not None:
+            groups = {item["label"]: _table_from_dict(item["histogram"]) for item in data["groups"]}
+            group_sizes = {item["label"]: item["estimated_size"] for item in data["groups"]}
+        nonprivate = None
+        if "nonprivate" in data:
+            ref = data["nonprivate"]
+            scores = pd.DataFrame(ref["scores"])
+            if "group" in scores:
+                scores["group"] = pd.Categorical(scores["group"], categories=list(groups or []))
+            nonprivate = NonPrivatePCA(
+                directions=np.array(ref["directions"]),
+                eigenvalues=np.array(ref["eigenvalues"]),
+                pve=np.array(ref["pve"]),
+                scores=scores,
+                histogram=_table_from_dict(ref["histogram"]),
+                groups=None
+                if ref["groups"] is None
+                else {item["label"]: _table_from_dict(item["histogram"]) for item in ref["groups"]},
+                variable_sd=np.array(ref["variable_sd"]),
+            )
+        return cls(
+            directions=np.array(data["directions"]),
+            kendall_eigenvalues=np.array(data["kendall_eigenvalues"]),
+            scree=np.array(data["scree"]),
+            pve=np.array(data["pve"]),
+            frame=frame,
+            histogram=_table_from_dict(data["histogram"]),
+            groups=groups,
+            group_sizes=group_sizes,
+            feature_names=list(data["feature_names"]),
+            n_samples=data["n_samples"],
+            k=data["k"],
+            axes=tuple(data["axes"]),
+            bins=tuple(data["bins"]),
+            budgets=PCASplit(**{name: Budget(*data["budgets"][name]) for name in PARTS}),
+            settings=data["settings"],
+            privacy=ledger,
+            nonprivate=nonprivate,
+            noise=data["noise"],
+            notes=tuple(data["notes"]),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> DPPCAResult:
+        """Rebuild a result from :meth:`to_json` output."""
+        return cls.from_dict(json.loads(text))
+
+
+def _table_to_dict(table: pd.DataFrame) -> dict[str, list[float]]:
+    return {column: table[column].astype(float).tolist() for column in table.columns}
+
+
+def _table_from_dict(data: dict[str, list[float]]) -> pd.DataFrame:
+    return pd.DataFrame({column: np.array(values, dtype=float) for column, values in data.items()})
+
+
+def _json_label(label: Any) -> Any:
+    """A group label as a JSON value: strings, integers, floats and booleans stay as they are."""
+    if isinstance(label, np.generic):
+        label = label.item()
+    return label if isinstance(label, str | int | float | bool) else str(label)
+
+
+def _json_values(series: pd.Series) -> list[Any]:
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return [_json_label(value) for value in series]
+    return series.astype(float).tolist()
+
+
+def _jsonable(value: Any) -> Any:
+    """Settings as plain JSON types (arrays to lists, tuples to lists)."""
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
