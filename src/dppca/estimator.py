@@ -25,7 +25,7 @@ from dppca.releases.loading import loading_release, plan_loading
 from dppca.releases.scree import (
     SCREE_METHODS,
     check_scree_control,
-    check_scree_plan,
+    plan_scree,
     proportions,
     scree_release,
 )
@@ -177,22 +177,19 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             share = check_real(self.scree_share, "scree_share", low=0.0, high=1.0)
             control = check_scree_control(scree, self.scree_control, n_features, "scree_control")
             parts = budget.split(loading=1.0 - share, scree=share)
-            scree_budget = parts["scree"]
-            check_scree_plan(
+            scree_plan = plan_scree(
                 scree,
                 control,
                 X.shape[0],
                 n_features,
-                scree_budget.epsilon,
-                scree_budget.delta,
+                parts["scree"],
                 resolve_sampler(self.sampler, self.calibration),
             )
             budget = parts["loading"]
         data = np.asarray(X, dtype=np.float64)
         plan = plan_loading(
             data.shape,
-            budget.epsilon,
-            budget.delta,
+            budget,
             transform=self.sign_transform,
             radius=self.radius,
             sensitivity=self.sensitivity,
@@ -208,16 +205,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         result = loading_release(data, names, plan, rng)
         ledger = PrivacyLedger(list(result.privacy.entries))
         if scree is not None:
-            values, _ = scree_release(
-                project(data, result.directions),
-                scree,
-                control,
-                parts["scree"].epsilon,
-                parts["scree"].delta,
-                rng,
-                ledger,
-                sampler=plan.sampler,
-            )
+            values, _ = scree_release(project(data, result.directions), scree_plan, rng, ledger)
             self.explained_variance_ = values[:n_components]
             self.explained_variance_ratio_ = proportions(values)[:n_components]
         self.components_ = result.directions[:, :n_components].T.copy()

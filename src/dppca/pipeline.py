@@ -43,7 +43,7 @@ from dppca.releases.scores import empirical_scores, plan_score, score_release
 from dppca.releases.scree import (
     SCREE_METHODS,
     check_scree_control,
-    check_scree_plan,
+    plan_scree,
     proportions,
     scree_release,
 )
@@ -190,11 +190,10 @@ def dp_pca(
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     sampler = resolve_sampler(sampler, calibration)
     with public_notes() as planning_notes:  # warnings from public values, kept as notes
-        check_scree_plan(scree, control, n, k, budgets.scree.epsilon, budgets.scree.delta, sampler)
-        calibration = check_option(calibration, "calibration", CALIBRATIONS)
+        mono = check_bool(mono, "mono")
+        scree_plan = plan_scree(scree, control, n, k, budgets.scree, sampler, mono=mono)
         plan = plan_score(
-            budgets.score.epsilon,
-            budgets.score.delta,
+            budgets.score,
             bins,
             score,
             axes,
@@ -204,7 +203,6 @@ def dp_pca(
             n=n,
             axes_limit="k",
         )
-        mono = check_bool(mono, "mono")
         non_private = check_bool(non_private, "non_private")
         codes, levels = (None, None)
         if labels is not None:
@@ -213,8 +211,7 @@ def dp_pca(
             raise ValueError("group_levels applies when groups are given; got groups=None.")
         loading_plan = plan_loading(
             data.shape,
-            budgets.loading.epsilon,
-            budgets.loading.delta,
+            budgets.loading,
             transform=transform,
             radius=radius,
             sensitivity=sensitivity,
@@ -231,15 +228,7 @@ def dp_pca(
     ledger.extend(loading.privacy)
     directions = loading.directions
     scree_values, scree_details = scree_release(
-        project(data, directions[:, :k]),
-        scree,
-        control,
-        budgets.scree.epsilon,
-        budgets.scree.delta,
-        rng,
-        ledger,
-        mono=mono,
-        sampler=sampler,
+        project(data, directions[:, :k]), scree_plan, rng, ledger
     )
     release = score_release(data, directions, plan, codes, levels, rng, ledger)
     reference = None

@@ -54,7 +54,12 @@ def kendall_sensitivity(
     n = check_positive_int(n, "n", minimum=2)
     kind = check_option(kind, "sensitivity", SENSITIVITIES)
     float_error = check_real(float_error, "float_error", low=0.0, low_inclusive=True)
+    return unit_kendall_sensitivity(n, kind, float_error) * bound**2
+
+
+def unit_kendall_sensitivity(n: int, kind: str, float_error: float) -> float:
+    """:func:`kendall_sensitivity` at ``bound = 1`` for validated arguments (no checks)."""
     unit = 2.0 * math.sqrt(2.0) / n + 2.0 * float_error
     if kind == "paper":
         unit = max(4.0 / n, unit)
-    return unit * bound**2
+    return unit

@@ -88,8 +88,11 @@ def gdp_mu(epsilon: float, delta: float) -> float:
     Solved by bisection on ``log mu`` to a relative error below 1e-12; the returned value is on
     the safe side (its delta is at most the requested one).
     """
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    return gdp_mu_kernel(check_epsilon(epsilon), check_delta(delta))
+
+
+def gdp_mu_kernel(epsilon: float, delta: float) -> float:
+    """:func:`gdp_mu` of validated values (the mechanisms' calibration; no checks)."""
     log_delta = math.log(delta)
     return _bisect_log(
         lambda mu: _log_gdp_delta(mu, epsilon) <= log_delta, 1.0, satisfied_below=True
@@ -124,8 +127,10 @@ def classical_gaussian_multiplier(epsilon: float, delta: float) -> float:
     PrivacyWarning
         When ``epsilon >= 1``: the theorem's proof needs ``epsilon < 1``.
     """
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    return _classical_kernel(check_epsilon(epsilon), check_delta(delta))
+
+
+def _classical_kernel(epsilon: float, delta: float) -> float:
     if epsilon >= 1.0:
         warnings.warn(
             f"The classical Gaussian calibration is proved only for epsilon < 1 (got "
@@ -143,9 +148,14 @@ def gaussian_multiplier(epsilon: float, delta: float, calibration: str = "analyt
     The noise standard deviation is ``sensitivity * gaussian_multiplier(epsilon, delta)``.
     """
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
+    return multiplier_kernel(check_epsilon(epsilon), check_delta(delta), calibration)
+
+
+def multiplier_kernel(epsilon: float, delta: float, calibration: str) -> float:
+    """:func:`gaussian_multiplier` of validated values (the mechanisms' calibration)."""
     if calibration == "analytic":
-        return analytic_gaussian_multiplier(epsilon, delta)
-    return classical_gaussian_multiplier(epsilon, delta)
+        return 1.0 / gdp_mu_kernel(epsilon, delta)
+    return _classical_kernel(epsilon, delta)
 
 
 def _log_zcdp_delta_at(alpha: float, rho: float, epsilon: float) -> float:
@@ -167,9 +177,13 @@ def zcdp_delta(rho: float, epsilon: float) -> float:
     >>> round(zcdp_delta(0.5, 2.0), 4)
     0.0543
     """
-    rho = check_real(rho, "rho", low=0.0)
-    epsilon = check_real(epsilon, "epsilon", low=0.0, low_inclusive=True)
+    return _zcdp_delta_kernel(
+        check_real(rho, "rho", low=0.0),
+        check_real(epsilon, "epsilon", low=0.0, low_inclusive=True),
+    )
 
+
+def _zcdp_delta_kernel(rho: float, epsilon: float) -> float:
     def slope(alpha: float) -> float:
         return 2 * alpha * rho - rho - epsilon + math.log1p(-1 / alpha)
 
@@ -201,13 +215,16 @@ def zcdp_rho(epsilon: float, delta: float) -> float:
     """The largest ``rho`` such that ``rho``-zCDP implies (epsilon, delta)-DP (on the safe side:
     its delta is at most the requested one), within ``[1e-300, 1e300]``: a huge budget gets
     the largest end, or a ``ValueError`` when even the smallest does not reach delta."""
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    return zcdp_rho_kernel(check_epsilon(epsilon), check_delta(delta))
+
+
+def zcdp_rho_kernel(epsilon: float, delta: float) -> float:
+    """:func:`zcdp_rho` of validated values (the discrete sampler's calibration; no checks)."""
     target = delta * (1.0 - 1e-9)  # a margin for the rounding of the conversion itself
     low, high = _RHO_RANGE
-    if zcdp_delta(high, epsilon) <= target:
+    if _zcdp_delta_kernel(high, epsilon) <= target:
         return high
-    if zcdp_delta(low, epsilon) > target:
+    if _zcdp_delta_kernel(low, epsilon) > target:
         raise ValueError(
             f"epsilon={epsilon:g} and delta={delta:g} are too small for the discrete sampler: no "
             "rho >= 1e-300 reaches them. Use a larger budget."
@@ -216,7 +233,7 @@ def zcdp_rho(epsilon: float, delta: float) -> float:
         middle = math.sqrt(low) * math.sqrt(high)
         if middle in (low, high):
             break
-        if zcdp_delta(middle, epsilon) <= target:
+        if _zcdp_delta_kernel(middle, epsilon) <= target:
             low = middle
         else:
             high = middle

@@ -29,8 +29,6 @@ from typing import Any
 import numpy as np
 
 from dppca._validation import (
-    check_delta,
-    check_epsilon,
     check_option,
     check_positive_int,
     check_random_state,
@@ -38,7 +36,7 @@ from dppca._validation import (
 )
 from dppca.numerics.linalg import from_vecd, to_vecd
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
-from dppca.privacy.calibration import gaussian_multiplier, gdp_mu, zcdp_rho
+from dppca.privacy.calibration import gdp_mu_kernel, multiplier_kernel, zcdp_rho_kernel
 from dppca.privacy.discrete import (
     SecureBits,
     gaussian_integers,
@@ -75,6 +73,7 @@ class Noise:
     Parameters
     ----------
     sampler : {"continuous", "discrete"}
+        Validated by the caller (:func:`make_noise` at the public boundary).
     rng : numpy.random.Generator
         The continuous sampler's noise, and every data-independent random choice (pairings,
         permutations) in either mode.
@@ -87,7 +86,7 @@ class Noise:
     """
 
     def __init__(self, sampler: str, rng: np.random.Generator) -> None:
-        self.sampler = check_option(sampler, "sampler", SAMPLERS)
+        self.sampler = sampler
         self.rng = rng
         self._secure = SecureBits(rng.bytes(32)) if self.discrete else None
 
@@ -185,10 +184,10 @@ def gaussian_scale(
     """
     if sampler == "continuous":
         if compositions == 1:
-            return l2_sensitivity * gaussian_multiplier(epsilon, delta, calibration)
-        return l2_sensitivity * math.sqrt(compositions) / gdp_mu(epsilon, delta)
+            return l2_sensitivity * multiplier_kernel(epsilon, delta, calibration)
+        return l2_sensitivity * math.sqrt(compositions) / gdp_mu_kernel(epsilon, delta)
     grid, steps = _grid(l2_sensitivity, dimension, integer)
-    sigma_steps = steps / math.sqrt(2.0 * zcdp_rho(epsilon, delta) / compositions)
+    sigma_steps = steps / math.sqrt(2.0 * zcdp_rho_kernel(epsilon, delta) / compositions)
     if not math.isfinite(sigma_steps**2 * _VARIANCE_MARGIN) or sigma_steps > MAX_NOISE_SCALE:
         raise ValueError(
             f"epsilon={epsilon:g} and delta={delta:g} need more noise than the discrete sampler "
@@ -348,8 +347,6 @@ def symmetric_gaussian_noise(p: int, sigma: float, rng: np.random.Generator) -> 
 def stability_parameters(epsilon: float, delta: float) -> tuple[float, float]:
     """The sparse histogram's Laplace scale ``2 / epsilon`` (L1 sensitivity 2) and threshold
     ``1 + 2 ln(2 / delta) / epsilon``, in counts."""
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
     return HISTOGRAM_L1_SENSITIVITY / epsilon, 1.0 + 2.0 * math.log(2.0 / delta) / epsilon
 
 

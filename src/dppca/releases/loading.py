@@ -30,7 +30,7 @@ from dppca._validation import (
 from dppca.numerics.kendall import check_pairs, unit_error_bound, unit_kendall
 from dppca.numerics.linalg import align_columns, descending_eigh, sample_covariance
 from dppca.numerics.pairs import pair_half_distances
-from dppca.numerics.sensitivity import SENSITIVITIES, kendall_sensitivity
+from dppca.numerics.sensitivity import SENSITIVITIES, unit_kendall_sensitivity
 from dppca.numerics.signs import (
     MAX_BOUND,
     MIN_BOUND,
@@ -81,7 +81,7 @@ def check_directions(directions: Any, p: int) -> np.ndarray:
 
 def check_direction_source(
     directions: Any, loading_epsilon: Any, loading_delta: Any, p: int
-) -> tuple[np.ndarray | None, tuple[float, float] | None]:
+) -> tuple[np.ndarray | None, Budget | None]:
     """Given directions (validated), or the loading budget to estimate them; not both."""
     if directions is not None:
         if loading_epsilon is not None or loading_delta is not None:
@@ -96,7 +96,10 @@ def check_direction_source(
             "directions=None needs loading_epsilon and loading_delta: the budget for estimating "
             "private directions (or pass orthonormal directions)."
         )
-    return None, (check_epsilon(loading_epsilon, "loading_epsilon"), check_delta(loading_delta))
+    return None, Budget(
+        check_epsilon(loading_epsilon, "loading_epsilon"),
+        check_delta(loading_delta, "loading_delta"),
+    )
 
 
 def check_sign_settings(
@@ -240,7 +243,7 @@ def kendall_mechanism(
         else f"Gaussian ({calibration} calibration, {sensitivity} sensitivity)"
     )
     return GaussianMechanism(
-        kendall_sensitivity(1.0, n, sensitivity, float_error=float_error),
+        unit_kendall_sensitivity(n, sensitivity, float_error),
         p * (p + 1) // 2,
         epsilon,
         delta,
@@ -356,8 +359,7 @@ def dp_loading(
     data, names = check_data(X)
     plan = plan_loading(
         data.shape,
-        epsilon,
-        delta,
+        Budget(check_epsilon(epsilon), check_delta(delta)),
         transform=transform,
         radius=radius,
         sensitivity=sensitivity,
@@ -418,8 +420,7 @@ class LoadingPlan:
 
 def plan_loading(
     shape: tuple[int, int],
-    epsilon: Any,
-    delta: Any,
+    budget: Budget,
     *,
     transform: Any = "spherical",
     radius: Any = None,
@@ -432,15 +433,15 @@ def plan_loading(
     sampler: Any = None,
     transform_name: str = "transform",
 ) -> LoadingPlan:
-    """Validate :func:`dp_loading`'s settings for data of ``shape`` and fix its noise
-    (``transform_name``: the caller's name for ``transform``, used in error messages).
+    """Validate :func:`dp_loading`'s settings for data of ``shape`` and a validated ``budget``,
+    and fix its noise (``transform_name``: the caller's name for ``transform``, used in error
+    messages).
 
     Every noise scale is set by public values here, before any charge: one that is not a
     positive normal float is refused (for an automatic radius, at both ends of its search grid).
     """
     n, p = shape
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    epsilon, delta = budget.epsilon, budget.delta
     mechanism = check_option(mechanism, "mechanism", MECHANISMS)
     sensitivity = check_option(sensitivity, "sensitivity", SENSITIVITIES)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)

@@ -317,7 +317,8 @@ def dp_score(
     X, labels = take_group_column(X, groups)
     data, names = check_data(X)
     n, p = data.shape
-    plan = plan_score(epsilon, delta, bins, method, axes, p, calibration, inflate, sampler, n=n)
+    budget = Budget(check_epsilon(epsilon), check_delta(delta))
+    plan = plan_score(budget, bins, method, axes, p, calibration, inflate, sampler, n=n)
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
     codes, levels = (None, None)
@@ -326,10 +327,10 @@ def dp_score(
     elif group_levels is not None:
         raise ValueError("group_levels applies when groups are given; got groups=None.")
     rng = check_random_state(random_state)
-    cost = plan.cost if loading_budget is None else plan.cost + Budget(*loading_budget)
+    cost = plan.cost if loading_budget is None else plan.cost + loading_budget
     loading_plan = None
     if loading_budget is not None:
-        loading_plan = plan_loading(data.shape, *loading_budget, sampler=plan.sampler)
+        loading_plan = plan_loading(data.shape, loading_budget, sampler=plan.sampler)
     warn_weak_budget(cost.epsilon, cost.delta, n)
     charge(accountant, cost, "dp_score")
 
@@ -403,8 +404,7 @@ class ScorePlan:
 
 
 def plan_score(
-    epsilon: Any,
-    delta: Any,
+    budget: Budget,
     bins: Any,
     method: Any,
     axes: Any,
@@ -420,8 +420,7 @@ def plan_score(
     each histogram 0.65 epsilon and all of delta. ``bins=None`` applies :func:`default_bins` to
     ``n`` and the additive histogram's noise; budgets too small to locate the frame warn here,
     before any charge."""
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    epsilon, delta = budget.epsilon, budget.delta
     bins = None if bins is None else check_bins(bins)
     methods = check_choices(method, "method", HISTOGRAM_METHODS)
     axes = check_axes(axes, p, axes_limit)

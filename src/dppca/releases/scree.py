@@ -55,7 +55,6 @@ from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
 from dppca.privacy.mechanisms import (
     MAX_NOISE_SCALE,
-    SAMPLERS,
     GaussianMechanism,
     Noise,
     as_noise,
@@ -550,20 +549,38 @@ def _validate_control(method: str, c: dict[str, Any], k: int) -> dict[str, Any]:
     return c
 
 
-def check_scree_plan(
+@dataclass(frozen=True)
+class ScreePlan:
+    """A validated scree release: one method, its merged control, the number of rows ``n``
+    and components ``k``, its budget and sampler (public values only)."""
+
+    method: str
+    control: dict[str, Any]
+    n: int
+    k: int
+    budget: Budget
+    sampler: str
+    mono: bool = True
+    label: str = "scree"
+
+
+def plan_scree(
     method: str,
     control: dict[str, Any],
     n: int,
     k: int,
-    epsilon: float,
-    delta: float,
-    sampler: str = "continuous",
-) -> None:
+    budget: Budget,
+    sampler: str,
+    *,
+    mono: bool = True,
+    label: str = "scree",
+) -> ScreePlan:
     """Checks that need the data's size and the budget, run before any charge: each method's
     least number of pairs (Huber 4; PMWM with split_mode 2), and noise scales that are normal
     floats for every value the private steps can produce (public clip levels and bounds must
-    lie in :func:`width_range`)."""
-    check_option(sampler, "sampler", SAMPLERS)
+    lie in :func:`width_range`). ``method`` and ``control`` come validated from
+    :func:`check_scree_control`."""
+    epsilon, delta = budget.epsilon, budget.delta
     pairs = 2 if method == "pmwm" and control["split_mode"] else MIN_PAIRS[method]
     if n // 2 < pairs:
         raise ValueError(f"Scree method {method!r} needs at least {2 * pairs} rows; got {n}.")
@@ -572,21 +589,22 @@ def check_scree_plan(
         if isinstance(control["C_clip"], str):
             share = clip_share(control, m, epsilon)
             quantile_epsilon, mean_epsilon = split_epsilon(epsilon, [share, 1 - share])
-            warn_unlocatable(m, quantile_epsilon, "log", "scree: clip level")
+            warn_unlocatable(m, quantile_epsilon, "log", f"{label}: clip level")
             clip_range(m, k, mean_epsilon, delta, sampler)
-            return
-        low, high = clip_range(m, k, epsilon, delta, sampler)
-        _check_widths("C_clip", control["C_clip"], low, high)
+        else:
+            low, high = clip_range(m, k, epsilon, delta, sampler)
+            _check_widths("C_clip", control["C_clip"], low, high)
     elif method == "pmwm":
         rows = m - m // 2 if control["split_mode"] else m
         check_search_epsilon(epsilon / (4 * k), "the scree's winsorizing searches")
-        low, high = width_range(rows, k, epsilon / 2.0, delta, sampler)
+        _, high = width_range(rows, k, epsilon / 2.0, delta, sampler)
         _check_widths("b", control["b"], 0.0, high)
     else:
         _, descent_epsilon = split_epsilon(epsilon, [control["m2_frac"], 1 - control["m2_frac"]])
         scale_epsilon = epsilon * control["m2_frac"] / k
-        warn_unlocatable(m // 2, scale_epsilon, "log", "scree (huber): private scales")
+        warn_unlocatable(m // 2, scale_epsilon, "log", f"{label} (huber): private scales")
         _huber_scale_range(m, k, descent_epsilon, delta, control, sampler)
+    return ScreePlan(method, control, n, k, budget, sampler, mono, label)
 
 
 def _check_widths(name: str, values: Any, low: float, high: float) -> None:
@@ -619,24 +637,17 @@ def split_controls(methods: tuple[str, ...], control: Any, k: int) -> dict[str, 
 
 
 def scree_release(
-    Y: np.ndarray,
-    method: str,
-    control: dict[str, Any],
-    epsilon: float,
-    delta: float,
-    rng: np.random.Generator,
-    ledger: PrivacyLedger,
-    *,
-    mono: bool = True,
-    label: str = "scree",
-    sampler: str = "continuous",
+    Y: np.ndarray, plan: ScreePlan, rng: np.random.Generator, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """Release the scree of scores ``Y`` (n x k) by one method; entries go to ``ledger``."""
-    noise = Noise(sampler, rng)
+    """Release the scree of scores ``Y`` (n x k) by a validated plan; entries go to ``ledger``
+    (the caller has charged the budget)."""
+    noise = Noise(plan.sampler, rng)
     W = half_squared_differences(Y, rng)
-    raw, details = _ESTIMATORS[method](W, epsilon, delta, noise, control, ledger, label)
+    estimator = _ESTIMATORS[plan.method]
+    epsilon, delta = plan.budget.epsilon, plan.budget.delta
+    raw, details = estimator(W, epsilon, delta, noise, plan.control, ledger, plan.label)
     details["raw"] = raw
-    values = antitonic(raw) if mono else np.maximum(raw, 0.0)
+    values = antitonic(raw) if plan.mono else np.maximum(raw, 0.0)
     return values, details
 
 
@@ -809,22 +820,23 @@ def dp_scree(
     k = check_positive_int(k, "k")
     if k > p:
         raise ValueError(f"k must be an integer in [1, n_features={p}]; got {k}.")
-    epsilon = check_epsilon(epsilon)
-    delta = check_delta(delta)
+    budget = Budget(check_epsilon(epsilon), check_delta(delta))
     methods = check_choices(method, "method", SCREE_METHODS)
     controls = split_controls(methods, control, k)
     sampler = resolve_sampler(sampler)
-    for name in methods:
-        check_scree_plan(name, controls[name], n, k, epsilon, delta, sampler)
     mono = check_bool(mono, "mono")
+    plans = [
+        plan_scree(name, controls[name], n, k, budget, sampler, mono=mono, label=f"scree ({name})")
+        for name in methods
+    ]
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
     rng = check_random_state(random_state)
-    cost = Budget(epsilon * len(methods), delta * len(methods))
+    cost = Budget(budget.epsilon * len(methods), budget.delta * len(methods))
     loading_plan = None
     if loading_budget is not None:
-        cost = cost + Budget(*loading_budget)
-        loading_plan = plan_loading(data.shape, *loading_budget, sampler=sampler)
+        cost = cost + loading_budget
+        loading_plan = plan_loading(data.shape, loading_budget, sampler=sampler)
     warn_weak_budget(cost.epsilon, cost.delta, n)
     charge(accountant, cost, "dp_scree")
 
@@ -836,19 +848,9 @@ def dp_scree(
         given = loading.directions
     Y = project(data, given[:, :k])
     values, pve, settings = {}, {}, {"mono": mono, "controls": controls, "sampler": sampler}
-    for name in methods:
-        values[name], settings[name] = scree_release(
-            Y,
-            name,
-            controls[name],
-            epsilon,
-            delta,
-            rng,
-            ledger,
-            mono=mono,
-            label=f"scree ({name})",
-            sampler=sampler,
-        )
+    for plan in plans:
+        name = plan.method
+        values[name], settings[name] = scree_release(Y, plan, rng, ledger)
         pve[name] = proportions(values[name])
     return ScreeResult(
         values=values,
