@@ -123,7 +123,7 @@ def _figure(result, epsilon, folder: Path) -> None:
     import matplotlib.pyplot as plt
 
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, 5), layout="constrained")
-    result.plot("score", nonprivate=True, ax=left)
+    result.plot("score", non_private=True, ax=left)
     result.plot("score", ax=right)
     figure.suptitle(
         f"1000 Genomes: PC1/PC2 histograms by superpopulation, total epsilon = {epsilon:g}"

@@ -89,7 +89,7 @@ def _accuracy(X: np.ndarray, groups: np.ndarray, seeds: int) -> pd.DataFrame:
                 random_state=seed,
                 non_private=True,
             )
-            reference = result.nonprivate
+            reference = result.non_private
             pve_error = np.max(np.abs(result.pve[:5] - reference.pve[:5]))
             private = result.histogram["prob"].to_numpy()
             empirical = reference.histogram["prob"].to_numpy()

@@ -95,7 +95,7 @@ def measure(X, groups, epsilon, seed, score="thresholded") -> dict[str, float]:
             random_state=seed,
             non_private=True,
         )
-    reference = result.nonprivate
+    reference = result.non_private
     tv = 0.5 * np.abs(result.histogram["prob"] - reference.histogram["prob"]).sum()
     axes = [result.axes[0] - 1, result.axes[1] - 1]
     scores = X @ result.directions[:, axes]

@@ -86,7 +86,7 @@ def test_result_methods():
     private = result.variable_coordinates()
     assert list(private.columns) == ["PC1", "PC2"] and list(private.index) == ["X1", "X2", "X3"]
     assert np.all(np.linalg.norm(private.to_numpy(), axis=1) <= 1 + 1e-12)
-    reference = result.variable_coordinates(nonprivate=True)
+    reference = result.variable_coordinates(non_private=True)
     assert reference.shape == (3, 2)
     dp_biplot, np_biplot = result.biplot(random_state=1)
     assert len(dp_biplot.points) == 800 and dp_biplot.arrows.shape == (3, 2)
@@ -95,4 +95,4 @@ def test_result_methods():
     plain = dp_pca(X, 5.0, 1e-5, bins=8, random_state=0)
     assert plain.biplot(random_state=1)[1] is None
     with pytest.raises(ValueError, match="No non-private reference"):
-        plain.variable_coordinates(nonprivate=True)
+        plain.variable_coordinates(non_private=True)

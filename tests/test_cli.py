@@ -54,7 +54,7 @@ def test_run_writes_release_figures_and_report(csv, tmp_path, capsys):
         assert (out / f"{panel}.png").stat().st_size > 1000
         assert (out / f"{panel}.svg").exists()
     release = json.loads((out / "release.json").read_text())
-    assert "nonprivate" not in release
+    assert "non_private" not in release
     assert sum(entry["epsilon"] for entry in release["privacy"]) == pytest.approx(3.0)
     assert sum(entry["epsilon"] for entry in release["privacy"]) <= 3.0
     assert release["feature_names"] == ["a", "b", "c", "d"]
@@ -62,7 +62,7 @@ def test_run_writes_release_figures_and_report(csv, tmp_path, capsys):
     report = (out / "report.html").read_text()
     assert "data:image/png;base64," in report and "What the guarantee means" in report
     assert "Kim, M. and Jung, S. (2025)" in report and "NOT differentially private" not in report
-    assert not (out / "nonprivate").exists()
+    assert not (out / "non_private").exists()
 
 
 def test_run_with_reference_columns_and_split(csv, tmp_path):
@@ -90,7 +90,7 @@ def test_run_with_reference_columns_and_split(csv, tmp_path):
             "--bins",
             "6",
             "6",
-            "--nonprivate-reference",
+            "--non-private-reference",
             str(tmp_path / "reference"),
             "--out",
             str(out),
@@ -98,16 +98,16 @@ def test_run_with_reference_columns_and_split(csv, tmp_path):
         ]
     )
     assert code == 0
-    assert "nonprivate" not in json.loads((out / "release.json").read_text())
+    assert "non_private" not in json.loads((out / "release.json").read_text())
     folder = tmp_path / "reference"
     reference = json.loads((folder / "reference.json").read_text())
-    assert "NOT differentially private" in reference["nonprivate"]["warning"]
+    assert "NOT differentially private" in reference["non_private"]["warning"]
     assert (folder / "page.png").stat().st_size > 1000
     assert "NOT differentially private" in (folder / "report.html").read_text()
     # The folder a user publishes holds nothing of the reference.
     report = (out / "report.html").read_text()
-    assert "NOT differentially private" not in report and "nonprivate" not in report
-    assert not any("nonprivate" in p.name or "reference" in p.name for p in out.iterdir())
+    assert "NOT differentially private" not in report and "non_private" not in report
+    assert not any("non_private" in p.name or "reference" in p.name for p in out.iterdir())
     assert json.loads((out / "release.json").read_text())["budgets"]["loading"][0] == 1.0
 
 
@@ -169,7 +169,7 @@ def test_demo(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--seed", "0", "--quiet"]) == 0
     assert (out / "report.html").exists()
-    assert (tmp_path / "demo-nonprivate" / "page.png").exists()
+    assert (tmp_path / "demo-non_private" / "page.png").exists()
     release = json.loads((out / "release.json").read_text())
     assert release["n_samples"] == 2504 and len(release["groups"]) == 5
     assert "Report:" in capsys.readouterr().out
@@ -219,7 +219,7 @@ def test_overwrite_replaces_only_folders_dppca_wrote(csv, tmp_path, capsys, monk
 
 def test_the_reference_must_live_outside_the_published_folder(csv, tmp_path, capsys):
     out = tmp_path / "result"
-    assert _run(csv, out, "--nonprivate-reference", str(out / "inside")) == 2
+    assert _run(csv, out, "--non-private-reference", str(out / "inside")) == 2
     assert "outside --out" in capsys.readouterr().err
     assert not out.exists()
 

@@ -77,7 +77,7 @@ def test_huge_epsilon_gives_the_exact_kendall_eigenvectors():
     exact = exact[:, ::-1]
     overlap = np.abs(np.sum(result.directions * exact, axis=0))
     assert np.all(overlap > 1 - 1e-6)
-    assert np.array_equal(result.nonprivate.kendall, kendall_matrix(X))
+    assert np.array_equal(result.non_private.kendall, kendall_matrix(X))
 
 
 @pytest.mark.parametrize(("df", "seed"), [(None, 2), (3, 3), (1, 4)])
@@ -210,11 +210,11 @@ def test_randomness():
     )
 
 
-def test_nonprivate_reference_only_on_request():
+def test_non_private_reference_only_on_request():
     X, _ = _spiked(200)
-    assert dp_loading(X, 1.0, 1e-6, random_state=0).nonprivate is None
+    assert dp_loading(X, 1.0, 1e-6, random_state=0).non_private is None
     result = dp_loading(X, 1.0, 1e-6, random_state=0, non_private=True)
-    reference = result.nonprivate
+    reference = result.non_private
     _, pca = np.linalg.eigh(np.cov(X, rowvar=False))
     assert np.allclose(np.abs(reference.pca_directions), np.abs(pca[:, ::-1]), atol=1e-10)
     inner = np.sum(reference.pca_directions * result.directions, axis=0)

@@ -88,7 +88,7 @@ def test_result_attributes_and_loadings():
     assert list(result.loadings.index) == ["a", "b", "c", "d"]
     assert list(result.loadings.columns) == ["PC1", "PC2", "PC3", "PC4"]
     assert len(result.histogram) == 80 and result.histogram["prob"].sum() == pytest.approx(1.0)
-    assert result.axes == (2, 3) and result.nonprivate is None and result.groups is None
+    assert result.axes == (2, 3) and result.non_private is None and result.groups is None
     text = repr(result)
     assert "Differentially private PCA" in text and "Privacy spent: epsilon = 3" in text
     summary = result.summary()
@@ -102,14 +102,14 @@ def test_result_attributes_and_loadings():
     assert "normalised over the k estimated components" in str(summary)
 
 
-def test_groups_and_nonprivate_reference():
+def test_groups_and_non_private_reference():
     X, labels = _data()
     frame = X.assign(cluster=labels)
     result = dp_pca(frame, 3.0, 1e-5, groups="cluster", random_state=0, non_private=True)
     assert set(result.groups) == {"u", "v", "w"} and result.feature_names == ["a", "b", "c", "d"]
     for table in result.groups.values():
         assert table["prob"].sum() == pytest.approx(1.0)
-    reference = result.nonprivate
+    reference = result.non_private
     eigenvalues = np.linalg.eigvalsh(np.cov(X.to_numpy(), rowvar=False))[::-1]
     assert np.allclose(reference.eigenvalues, eigenvalues)
     assert np.all(np.sum(reference.directions * result.directions, axis=0) >= 0)
@@ -123,16 +123,16 @@ def test_json_holds_only_private_releases_unless_asked():
     X, labels = _data()
     result = dp_pca(X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True)
     exported = json.loads(result.to_json())
-    assert "nonprivate" not in exported
+    assert "non_private" not in exported
     text = result.to_json()
     assert "scores" not in exported and "variable_sd" not in text
     # No raw data value or non-private statistic appears in the private export.
     private_numbers = _numbers(exported)
     assert not private_numbers & {float(v) for v in X.to_numpy().ravel()[:500]}
-    assert not private_numbers & {float(v) for v in result.nonprivate.eigenvalues}
-    with_reference = json.loads(result.to_json(include_nonprivate=True))
-    assert "NOT differentially private" in with_reference["nonprivate"]["warning"]
-    assert len(with_reference["nonprivate"]["scores"]["PC1"]) == len(X)
+    assert not private_numbers & {float(v) for v in result.non_private.eigenvalues}
+    with_reference = json.loads(result.to_json(include_non_private=True))
+    assert "NOT differentially private" in with_reference["non_private"]["warning"]
+    assert len(with_reference["non_private"]["scores"]["PC1"]) == len(X)
 
 
 def _numbers(value):
@@ -145,27 +145,27 @@ def _numbers(value):
     )
 
 
-@pytest.mark.parametrize("include_nonprivate", [False, True])
-def test_json_round_trip_reproduces_the_result(include_nonprivate):
+@pytest.mark.parametrize("include_non_private", [False, True])
+def test_json_round_trip_reproduces_the_result(include_non_private):
     X, labels = _data()
     result = dp_pca(X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True)
-    text = result.to_json(include_nonprivate=include_nonprivate)
+    text = result.to_json(include_non_private=include_non_private)
     again = DPPCAResult.from_json(text)
-    assert again.to_json(include_nonprivate=include_nonprivate) == text
+    assert again.to_json(include_non_private=include_non_private) == text
     assert np.array_equal(again.directions, result.directions)
     assert np.array_equal(again.scree, result.scree)
     assert np.array_equal(again.frame.center, result.frame.center)
     pd.testing.assert_frame_equal(again.histogram, result.histogram)
     assert again.privacy.total == result.privacy.total
     assert again.group_sizes == result.group_sizes
-    assert (again.nonprivate is not None) == include_nonprivate
+    assert (again.non_private is not None) == include_non_private
 
 
 def test_json_errors():
     X, _ = _data(300)
     result = dp_pca(X, 3.0, 1e-5, random_state=0)
     with pytest.raises(ValueError, match="no non-private reference was computed"):
-        result.to_json(include_nonprivate=True)
+        result.to_json(include_non_private=True)
     with pytest.raises(ValueError, match=r"not a dppca\.DPPCAResult export"):
         DPPCAResult.from_dict({"format": "other"})
 

@@ -109,7 +109,7 @@ def test_score_points_with_groups(result):
 
 
 def test_scree_plot(result):
-    ax = plot_scree({"clipped": result.pve, "nonprivate": result.nonprivate.pve})
+    ax = plot_scree({"clipped": result.pve, "non_private": result.non_private.pve})
     assert len(ax.lines) == 2
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["Clipped (DP)", "Non-private"]
     assert list(ax.get_xticks()) == [1, 2, 3, 4, 5]
@@ -138,16 +138,16 @@ def test_result_panels_private_and_reference(result, kind):
     display = result.plot(kind, random_state=0)
     ax = display.ax_
     assert ax.get_title().startswith("DP") and display.figure_ is ax.figure
-    reference = result.plot(kind, nonprivate=True, random_state=0).ax_
+    reference = result.plot(kind, non_private=True, random_state=0).ax_
     assert (
         reference.get_title().startswith("Non-private") and "(reference)" in reference.get_title()
     )
 
 
 def test_reference_score_panel_uses_the_private_opacity_scale(result):
-    ax = result.plot("score", nonprivate=True).ax_
+    ax = result.plot("score", non_private=True).ax_
     private_max = max(t["prob"].max() for t in result.groups.values())
-    reference_max = max(t["prob"].max() for t in result.nonprivate.groups.values())
+    reference_max = max(t["prob"].max() for t in result.non_private.groups.values())
     expected = min(reference_max / private_max, 1.0)
     assert max(c.get_facecolors()[:, 3].max() for c in ax.collections) == pytest.approx(expected)
 
@@ -160,7 +160,7 @@ def test_full_pages(result):
     assert figure.get_suptitle().startswith("Private PCA")
     titles = [ax.get_title() for ax in figure.axes]
     assert titles[0].startswith("DP proportion of variance") and titles[4] == "DP biplot"
-    reference = result.plot("all", nonprivate=True, random_state=0).figure_
+    reference = result.plot("all", non_private=True, random_state=0).figure_
     assert "NOT differentially private" in reference.get_suptitle()
 
 
@@ -178,7 +178,7 @@ def test_reference_needs_to_exist():
     X = np.random.default_rng(1).standard_normal((300, 3))
     plain = dp_pca(X, 5.0, 1e-6, bins=5, random_state=0)
     with pytest.raises(ValueError, match="No non-private reference"):
-        plain.plot("score", nonprivate=True)
+        plain.plot("score", non_private=True)
     with pytest.raises(ValueError, match="kind must be one of"):
         plain.plot("pie")
     with pytest.raises(TypeError, match="unknown option"):

@@ -38,7 +38,7 @@ def test_demo_meets_the_goals_over_50_seeds_and_stays_silent(kidd):
         warnings.simplefilter("always")
         for seed in range(50):
             result = _demo(X, groups, seed, non_private=True)
-            reference = result.nonprivate
+            reference = result.non_private
             pve_errors.append(np.max(np.abs(result.pve[:5] - reference.pve[:5])))
             assert result.scree.max() <= 10 * reference.eigenvalues[0]
             private = result.histogram["prob"].to_numpy()

@@ -75,14 +75,14 @@ def test_huge_epsilon_histogram_equals_the_empirical_one(sampler):
         non_private=True,
         sampler=sampler,
     )
-    empirical = result.nonprivate.histogram["prob"].to_numpy()
+    empirical = result.non_private.histogram["prob"].to_numpy()
     counts = np.rint(empirical * len(X))
     kept = np.where(counts >= result.settings["sparse_threshold"], counts, 0.0)
     expected = {"thresholded": empirical, "add": empirical, "sparse": kept / kept.sum()}
     for method in methods:
         released = result.histograms[method]["prob"].to_numpy()
         assert np.max(np.abs(released - expected[method])) < 1e-6
-    scores = result.nonprivate.scores.to_numpy()
+    scores = result.non_private.scores.to_numpy()
     assert np.allclose(scores, X @ result.directions[:, :2])
 
 
@@ -111,8 +111,8 @@ def test_given_directions_and_axes():
     )
     assert result.loading is None
     assert result.privacy.entries[1].name == "score: frame: centre PC3"
-    assert list(result.nonprivate.scores.columns) == ["PC3", "PC1"]
-    assert np.allclose(result.nonprivate.scores.to_numpy(), X @ rotation[:, [2, 0]])
+    assert list(result.non_private.scores.columns) == ["PC3", "PC1"]
+    assert np.allclose(result.non_private.scores.to_numpy(), X @ rotation[:, [2, 0]])
     assert result.privacy.total.isclose(Budget(0.35 + 2 * 0.65, 2e-6))
 
 
@@ -147,14 +147,14 @@ def test_groups_share_one_frame_and_are_charged_once():
         assert estimate == pytest.approx(np.sum(labels == level), rel=0.2)
     for level, tables in grouped.groups.items():
         assert tables["sparse"]["prob"].sum() == pytest.approx(1.0)
-        reference = grouped.nonprivate.groups[level]["prob"].to_numpy()
+        reference = grouped.non_private.groups[level]["prob"].to_numpy()
         assert reference.sum() == pytest.approx(1.0)
     histogram_entries = [e for e in grouped.privacy if "histogram" in e.name]
     assert len(histogram_entries) == 1 and "3 groups in parallel" in histogram_entries[0].name
     assert grouped.privacy.total.isclose(plain.privacy.total)
     pooled = grouped.histograms["sparse"]["prob"]
     assert pooled.sum() == pytest.approx(1.0)
-    categories = grouped.nonprivate.scores["group"].cat.categories
+    categories = grouped.non_private.scores["group"].cat.categories
     assert list(categories) == ["a", "b", "c"]
 
 
@@ -173,7 +173,7 @@ def test_group_histograms_separate_the_clusters():
     )
     for level in ("a", "b", "c"):
         private = result.groups[level]["add"]["prob"].to_numpy()
-        empirical = result.nonprivate.groups[level]["prob"].to_numpy()
+        empirical = result.non_private.groups[level]["prob"].to_numpy()
         # Total variation distance: each of the 144 cells is off by at most |N(0, sigma_H)| / n_g
         # before normalising (clipping only shrinks it), E|N(0, s)| = 0.8 s; 30 % slack for the
         # normalisation and the spread of a sum of 144 terms.

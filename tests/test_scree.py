@@ -51,7 +51,7 @@ def test_large_epsilon_recovers_the_variances(method):
         control=CONTROLS[method],
         non_private=True,
     )
-    truth = result.nonprivate.variances
+    truth = result.non_private.variances
     m = len(X) // 2
     tolerance = truth * (5 * math.sqrt(2 / m) + 0.005)
     assert np.all(np.abs(result.values[method] - truth) <= tolerance)
@@ -78,7 +78,7 @@ def test_large_epsilon_gives_the_row_clipped_means_and_a_small_pve_bias():
     target = row_shares(W, details["clip"]).mean(axis=0) * details["clip"]
     assert np.all(details["noise_sd"] < 1e-3 * target.min())
     assert np.all(np.abs(details["raw"] - target) < 6 * details["noise_sd"])
-    truth = result.nonprivate.variances
+    truth = result.non_private.variances
     assert np.all(np.abs(result.pve["clipped"] - truth / truth.sum()) < 0.02)
     assert np.all(result.values["clipped"] >= 0.85 * truth)
 
@@ -303,7 +303,7 @@ def test_several_methods_each_spend_the_full_budget():
     assert result.privacy.total.isclose(Budget(2.0, 2e-6))
     frame = result.to_frame()
     assert list(frame.columns) == ["clipped", "pmwm"] and frame.index[0] == "PC1"
-    assert result.nonprivate.eigenvalues[0] == pytest.approx(25.0, rel=0.1)
+    assert result.non_private.eigenvalues[0] == pytest.approx(25.0, rel=0.1)
 
 
 def test_dataframe_input_and_names():

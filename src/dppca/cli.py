@@ -7,7 +7,7 @@ code 2, and no output folder is left behind. A run is written into a temporary f
 only with ``--overwrite``, and only if an earlier run of dppca wrote it (it holds the marker
 file ``MARKER``): no other folder (the current one, a home folder, one holding the input) is
 ever deleted, and no file of the earlier run survives. The non-private reference, when asked
-for, goes into a folder of its own (``--nonprivate-reference DIR``, outside ``--out``), never
+for, goes into a folder of its own (``--non-private-reference DIR``, outside ``--out``), never
 next to the report a user will publish.
 """
 
@@ -93,7 +93,7 @@ def _parser() -> _Parser:
         help="discrete (default): exact integer noise on a secure stream; continuous: floats",
     )
     run.add_argument(
-        "--nonprivate-reference",
+        "--non-private-reference",
         metavar="DIR",
         help="also write the NON-private ordinary PCA reference into DIR (outside --out)",
     )
@@ -105,7 +105,7 @@ def _parser() -> _Parser:
         "--out",
         default="dppca-demo",
         help="output folder (default ./dppca-demo; the non-private reference goes to "
-        "./dppca-demo-nonprivate)",
+        "./dppca-demo-non-private)",
     )
     demo.add_argument("--overwrite", action="store_true", help="replace a non-empty --out")
     demo.add_argument("--seed", type=int, help="random seed (for research only)")
@@ -186,17 +186,17 @@ def _release(
     import numpy as np
 
     from dppca.pipeline import dp_pca
-    from dppca.report import write_figures, write_nonprivate_report, write_report
+    from dppca.report import write_figures, write_non_private_report, write_report
 
     target = _check_out(args.out, args.overwrite, "--out", getattr(args, "data", None))
     reference = None
-    if args.nonprivate_reference:
+    if args.non_private_reference:
         reference = _check_out(
-            args.nonprivate_reference, args.overwrite, "--nonprivate-reference", args.data
+            args.non_private_reference, args.overwrite, "--non-private-reference", args.data
         )
         if reference == target or target in reference.parents or reference in target.parents:
             raise UsageError(
-                "--nonprivate-reference must be a folder outside --out (the reference must never "
+                "--non-private-reference must be a folder outside --out (the reference must never "
                 "be published with the private report)"
             )
     # Independent streams for the noise and for the figures' synthetic points, so that a seed
@@ -237,7 +237,7 @@ def _release(
         write_report(result, folder, images, title=title, source=source, uncertainty=uncertainty)
 
     def produce_reference(folder: Path) -> None:
-        write_nonprivate_report(
+        write_non_private_report(
             result,
             folder,
             title=title,
@@ -288,7 +288,7 @@ def _demo(args: argparse.Namespace) -> tuple[Path, Path | None]:
         score="thresholded",
         bins=None,
         axes=(1, 2),
-        nonprivate_reference=f"{Path(args.out)}-nonprivate",
+        non_private_reference=f"{Path(args.out)}-non_private",
         out=args.out,
         overwrite=args.overwrite,
         sampler=None,

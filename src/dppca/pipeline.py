@@ -233,7 +233,7 @@ def dp_pca(
     release = score_release(data, directions, plan, codes, levels, rng, ledger)
     reference = None
     if non_private:
-        reference = _nonprivate_pca(data, directions, k, plan, release, codes, levels)
+        reference = _non_private_pca(data, directions, k, plan, release, codes, levels)
     groups_out = None
     if release.groups is not None:
         groups_out = {level: tables[score] for level, tables in release.groups.items()}
@@ -278,13 +278,13 @@ def dp_pca(
             "sampler": sampler,
         },
         privacy=ledger,
-        nonprivate=reference,
+        non_private=reference,
         noise=noise,
         notes=tuple(notes),
     )
 
 
-def _nonprivate_pca(data, directions, k, plan, release, codes, levels) -> NonPrivatePCA:
+def _non_private_pca(data, directions, k, plan, release, codes, levels) -> NonPrivatePCA:
     """Ordinary PCA, sign-aligned to the private directions and binned on the private frame."""
     eigenvalues, vectors = descending_eigh(sample_covariance(data))
     vectors = align_columns(vectors, directions)

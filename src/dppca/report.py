@@ -1,6 +1,6 @@
 """Write a :class:`~dppca.DPPCAResult` to a folder: JSON, every panel as PNG and SVG, and one
 self-contained HTML report (figures embedded). The non-private reference, when computed, is
-written by :func:`write_nonprivate_report` into a folder of its own, never into the report."""
+written by :func:`write_non_private_report` into a folder of its own, never into the report."""
 
 from __future__ import annotations
 
@@ -158,15 +158,15 @@ pre { background: #f6f6f6; padding: 1em; overflow-x: auto; }
 </style>"""
 
 
-def write_nonprivate_report(
+def write_non_private_report(
     result: DPPCAResult, folder: Path, *, title: str, source: str, random_state: Any = None
 ) -> Path:
     """The non-private reference in its own folder: ``report.html`` (marked NOT private),
     ``reference.json`` and the reference page as PNG and SVG. Never part of the private report.
     """
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "reference.json").write_text(result.to_json(include_nonprivate=True, indent=1))
-    figure = result.plot("all", nonprivate=True, random_state=random_state).figure_
+    (folder / "reference.json").write_text(result.to_json(include_non_private=True, indent=1))
+    figure = result.plot("all", non_private=True, random_state=random_state).figure_
     png = _save(figure, folder, "page")
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

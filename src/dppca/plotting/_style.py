@@ -27,7 +27,7 @@ GROUP_PALETTE = [
     "#F0E442",
 ]
 SCREE_STYLES = {
-    "nonprivate": (NONPRIVATE_COLOR, "o", "Non-private"),
+    "non_private": (NONPRIVATE_COLOR, "o", "Non-private"),
     "clipped": ("#D55E00", "^", "Clipped (DP)"),
     "pmwm": ("#009E73", "s", "PMWM (DP)"),
     "huber": ("#0072B2", "D", "Huber (DP)"),

@@ -26,8 +26,8 @@ from dppca.releases.sampling import NoMassWarning
 from dppca.releases.scores import shift_cells
 
 
-def _titles(nonprivate: bool) -> tuple[str, str]:
-    return ("Non-private", " (reference)") if nonprivate else ("DP", "")
+def _titles(non_private: bool) -> tuple[str, str]:
+    return ("Non-private", " (reference)") if non_private else ("DP", "")
 
 
 def _budget(result: Any, component: str) -> str:
@@ -37,12 +37,12 @@ def _budget(result: Any, component: str) -> str:
 
 def _reference(result: Any) -> Any:
     """The result's non-private reference, or a clear error when it was not requested."""
-    if getattr(result, "nonprivate", None) is None:
+    if getattr(result, "non_private", None) is None:
         raise ValueError(
             "No non-private reference was computed; compute the result with non_private=True "
             "(the reference is NOT differentially private)."
         )
-    return result.nonprivate
+    return result.non_private
 
 
 def unstable_note(uncertainty: Any, axes: tuple[int, int] | None = None) -> str:
@@ -85,7 +85,7 @@ class ScreeDisplay(_Display):
     Parameters
     ----------
     values : dict of str to array of shape (k,)
-        Keys ``"clipped"``, ``"pmwm"``, ``"huber"`` (private) or ``"nonprivate"`` pick the style.
+        Keys ``"clipped"``, ``"pmwm"``, ``"huber"`` (private) or ``"non_private"`` pick the style.
     kind : {"pve", "variance"}, default "pve"
     intervals : dict of str to (lower, upper), optional
         Error bars per series (from :meth:`dppca.DPPCAResult.uncertainty`).
@@ -119,16 +119,16 @@ class ScreeDisplay(_Display):
 
     @classmethod
     def from_result(
-        cls, result: Any, *, nonprivate: bool = False, uncertainty: Any = None, ax: Any = None
+        cls, result: Any, *, non_private: bool = False, uncertainty: Any = None, ax: Any = None
     ) -> ScreeDisplay:
         """The private PVE of a :class:`~dppca.DPPCAResult` (with ``uncertainty``'s error bars)
-        or of every method of a :class:`~dppca.ScreeResult`; ``nonprivate=True`` draws the
+        or of every method of a :class:`~dppca.ScreeResult`; ``non_private=True`` draws the
         reference instead."""
-        prefix, suffix = _titles(nonprivate)
+        prefix, suffix = _titles(non_private)
         title = f"{prefix} proportion of variance{suffix}"
         intervals = None
-        if nonprivate:
-            values = {"nonprivate": np.asarray(_reference(result).pve)}
+        if non_private:
+            values = {"non_private": np.asarray(_reference(result).pve)}
         elif isinstance(result.pve, dict):  # a ScreeResult: every method
             values = dict(result.pve)
         else:
@@ -196,24 +196,24 @@ class ScoreHistogramDisplay(_Display):
         result: Any,
         *,
         method: str | None = None,
-        nonprivate: bool = False,
+        non_private: bool = False,
         center: bool = True,
         ax: Any = None,
     ) -> ScoreHistogramDisplay:
         """The score histogram of a :class:`~dppca.DPPCAResult` or a :class:`~dppca.ScoreResult`
         (``method``: which of its histograms, default the first), centred on the private frame's
-        centre (``center=True``, no budget). ``nonprivate=True`` draws the empirical histogram
+        centre (``center=True``, no budget). ``non_private=True`` draws the empirical histogram
         on the same frame, with the private opacity scale."""
-        prefix, suffix = _titles(nonprivate)
+        prefix, suffix = _titles(non_private)
         private = _private_tables(result, method)
         tables = private
-        if nonprivate:
+        if non_private:
             reference = _reference(result)
             tables = reference.groups if reference.groups is not None else reference.histogram
         if center:
             tables = _shift(tables, result.frame.center)
         title = f"{prefix} score histogram{suffix}"
-        if not nonprivate and hasattr(result, "budgets"):
+        if not non_private and hasattr(result, "budgets"):
             title += f"\n({result.settings['score_method']}, score {_budget(result, 'score')})"
         return cls(
             tables,
@@ -327,21 +327,21 @@ class LoadingDisplay(_Display):
         result: Any,
         *,
         kind: str = "point",
-        nonprivate: bool = False,
+        non_private: bool = False,
         top: int | None = 10,
         uncertainty: Any = None,
         ax: Any = None,
     ) -> LoadingDisplay:
         """The private loadings of any result with directions (the pipeline's plotted axes, PC1
-        and PC2 otherwise); ``nonprivate=True`` draws ordinary PCA's, sign-aligned."""
-        prefix, suffix = _titles(nonprivate)
+        and PC2 otherwise); ``non_private=True`` draws ordinary PCA's, sign-aligned."""
+        prefix, suffix = _titles(non_private)
         names = list(result.feature_names)
-        directions = _reference_directions(result) if nonprivate else result.directions
+        directions = _reference_directions(result) if non_private else result.directions
         columns = [f"PC{j + 1}" for j in range(directions.shape[1])]
         loadings = pd.DataFrame(directions, index=names, columns=columns)
         axes = tuple(getattr(result, "axes", (1, 2)))
         title = f"{prefix} loading {'heatmap' if kind == 'heatmap' else 'plot'}{suffix}"
-        bands = None if nonprivate or kind == "heatmap" else uncertainty
+        bands = None if non_private or kind == "heatmap" else uncertainty
         if bands is not None:
             title += unstable_note(bands, axes)
         return cls(
@@ -350,7 +350,7 @@ class LoadingDisplay(_Display):
             kind=kind,
             top=top,
             components=min(getattr(result, "k", len(columns)), 5),
-            color=NONPRIVATE_COLOR if nonprivate else DP_COLOR,
+            color=NONPRIVATE_COLOR if non_private else DP_COLOR,
             intervals=None if bands is None else bands.loadings,
             title=title,
         ).plot(ax)
@@ -375,15 +375,15 @@ def loading_comparison(result: Any, *, kind: str = "point", top: int | None = 10
     largest = max(float(np.abs(d[:, columns]).max()) for d in (reference, result.directions))
     figure, (left, right) = pyplot().subplots(1, 2, figsize=(11, 5.5), layout="constrained")
     names = [f"PC{j + 1}" for j in range(reference.shape[1])]
-    for directions, ax, nonprivate in ((reference, left, True), (result.directions, right, False)):
-        prefix, suffix = _titles(nonprivate)
+    for directions, ax, non_private in ((reference, left, True), (result.directions, right, False)):
+        prefix, suffix = _titles(non_private)
         LoadingDisplay(
             pd.DataFrame(directions, index=list(result.feature_names), columns=names),
             axes=(axes[0], axes[1]),
             kind=kind,
             top=top,
             limit=1.35 * max(largest, 0.1),
-            color=NONPRIVATE_COLOR if nonprivate else DP_COLOR,
+            color=NONPRIVATE_COLOR if non_private else DP_COLOR,
             title=f"{prefix} loading plot{suffix}",
         ).plot(ax)
     return figure
@@ -433,16 +433,16 @@ class VariableDisplay(_Display):
 
     @classmethod
     def from_result(
-        cls, result: Any, *, nonprivate: bool = False, top: int | None = 10, ax: Any = None
+        cls, result: Any, *, non_private: bool = False, top: int | None = 10, ax: Any = None
     ) -> VariableDisplay:
         """The variable plot of a :class:`~dppca.DPPCAResult` (post-processing of its release)."""
-        prefix, suffix = _titles(nonprivate)
-        if nonprivate:
+        prefix, suffix = _titles(non_private)
+        if non_private:
             _reference(result)
         return cls(
-            result.variable_coordinates(nonprivate=nonprivate),
+            result.variable_coordinates(non_private=non_private),
             top=top,
-            color=NONPRIVATE_COLOR if nonprivate else DP_COLOR,
+            color=NONPRIVATE_COLOR if non_private else DP_COLOR,
             title=f"{prefix} variable plot{suffix}",
         ).plot(ax)
 
@@ -499,7 +499,7 @@ class BiplotDisplay(_Display):
         cls,
         result: Any,
         *,
-        nonprivate: bool = False,
+        non_private: bool = False,
         top: int | None = 10,
         center: bool = True,
         random_state: Any = None,
@@ -507,14 +507,14 @@ class BiplotDisplay(_Display):
     ) -> BiplotDisplay:
         """The biplot of a :class:`~dppca.DPPCAResult`: points sampled from its private
         histogram (``random_state``, post-processing), arrows on the private scale."""
-        prefix, suffix = _titles(nonprivate)
-        if nonprivate:
+        prefix, suffix = _titles(non_private)
+        if non_private:
             _reference(result)
         with warnings.catch_warnings():  # an empty histogram is shown by the panel's own note
             warnings.simplefilter("ignore", NoMassWarning)
             private, reference = result.biplot(center=center, random_state=random_state)
         return cls(
-            reference if nonprivate else private,
+            reference if non_private else private,
             result.feature_names,
             axis_labels=result.axis_labels,
             top=top,
@@ -547,13 +547,13 @@ class PageDisplay:
         cls,
         result: Any,
         *,
-        nonprivate: bool = False,
+        non_private: bool = False,
         top: int | None = 10,
         center: bool = True,
         random_state: Any = None,
         uncertainty: Any = None,
     ) -> PageDisplay:
-        """Draw every panel (``nonprivate=True``: the reference's, titled as such)."""
+        """Draw every panel (``non_private=True``: the reference's, titled as such)."""
         figure = pyplot().figure(figsize=(16, 10.5), layout="constrained")
         grid = figure.add_gridspec(2, 6)
         slots = [grid[0, 0:2], grid[0, 2:4], grid[0, 4:6], grid[1, 1:3], grid[1, 3:5]]
@@ -567,12 +567,12 @@ class PageDisplay:
         displays = {}
         for panel, slot in zip(cls.PANELS, slots, strict=True):
             displays[panel] = DISPLAYS[panel].from_result(
-                result, nonprivate=nonprivate, ax=figure.add_subplot(slot), **options[panel]
+                result, non_private=non_private, ax=figure.add_subplot(slot), **options[panel]
             )
         total = result.privacy.total
         figure.suptitle(
             "Non-private PCA (reference: NOT differentially private)"
-            if nonprivate
+            if non_private
             else f"Private PCA (g-DPPCA): total ε={total.epsilon:.3g}, δ={total.delta:.2g}",
             fontsize=15,
             fontweight="bold",
@@ -610,8 +610,8 @@ def display_result(result: Any, kind: str, kinds: tuple[str, ...], **options: An
             f"plot() got unknown option(s) {', '.join(unknown)}; the options are "
             f"{', '.join(sorted(known))}."
         )
-    if "nonprivate" in options:
-        options["nonprivate"] = check_bool(options["nonprivate"], "nonprivate")
+    if "non_private" in options:
+        options["non_private"] = check_bool(options["non_private"], "non_private")
     display = (
         PageDisplay if kind == "all" else LoadingDisplay if kind == "heatmap" else DISPLAYS[kind]
     )

@@ -25,7 +25,7 @@ def plot_scree(
     Parameters
     ----------
     series : dict of str to array
-        Keys ``"clipped"``, ``"pmwm"``, ``"huber"`` (private) or ``"nonprivate"`` (reference)
+        Keys ``"clipped"``, ``"pmwm"``, ``"huber"`` (private) or ``"non_private"`` (reference)
         pick the colour, marker and legend label; other keys are used as labels.
     kind : {"pve", "scree"}
         Only the axis label and default title depend on it: pass the matching values.

@@ -170,7 +170,7 @@ class LoadingResult:
     n_samples : int
     settings : dict
     privacy : PrivacyLedger
-    nonprivate : NonPrivateLoading or None
+    non_private : NonPrivateLoading or None
 
     Examples
     --------
@@ -193,7 +193,7 @@ class LoadingResult:
     n_samples: int
     settings: dict[str, Any]
     privacy: PrivacyLedger = field(repr=False)
-    nonprivate: NonPrivateLoading | None = field(default=None, repr=False)
+    non_private: NonPrivateLoading | None = field(default=None, repr=False)
 
     def plot(self, kind: str = "loading", **options: Any) -> Any:
         """Draw the release and return its display (:mod:`dppca.plotting`).
@@ -565,5 +565,5 @@ def loading_release(
         n_samples=n,
         settings=settings,
         privacy=ledger,
-        nonprivate=reference,
+        non_private=reference,
     )

@@ -124,7 +124,7 @@ class ScoreResult:
         Every release: the directions (if estimated), the frame, and one entry per method.
     loading : LoadingResult or None
         The private directions' release, when ``dp_score`` estimated them.
-    nonprivate : NonPrivateScores or None
+    non_private : NonPrivateScores or None
 
     Examples
     --------
@@ -147,7 +147,7 @@ class ScoreResult:
     settings: dict[str, Any] = field(default_factory=dict, repr=False)
     privacy: PrivacyLedger = field(default_factory=PrivacyLedger, repr=False)
     loading: LoadingResult | None = field(default=None, repr=False)
-    nonprivate: NonPrivateScores | None = field(default=None, repr=False)
+    non_private: NonPrivateScores | None = field(default=None, repr=False)
 
     def plot(self, kind: str = "score", **options: Any) -> Any:
         """Draw the release and return its display (:mod:`dppca.plotting`).
@@ -357,7 +357,7 @@ def dp_score(
         },
         privacy=ledger,
         loading=loading,
-        nonprivate=release.nonprivate,
+        non_private=release.non_private,
     )
 
 
@@ -458,7 +458,7 @@ class ScoreRelease:
     histograms: dict[str, pd.DataFrame]
     groups: dict[Any, dict[str, pd.DataFrame]] | None
     group_sizes: dict[Any, int] | None
-    nonprivate: NonPrivateScores | None
+    non_private: NonPrivateScores | None
     #: Per method, the noisy total count kept (summed over groups): post-processing.
     mass: dict[str, float]
 

@@ -670,7 +670,7 @@ class NonPrivateScree:
     variances: np.ndarray
 
 
-def nonprivate_scree(data: np.ndarray, Y: np.ndarray, k: int) -> NonPrivateScree:
+def non_private_scree(data: np.ndarray, Y: np.ndarray, k: int) -> NonPrivateScree:
     eigenvalues, _ = descending_eigh(sample_covariance(data))
     top = np.maximum(eigenvalues[:k], 0.0)
     return NonPrivateScree(top, proportions(top), Y.var(axis=0, ddof=1))
@@ -694,7 +694,7 @@ class ScreeResult:
         The controls and, per method, its (private) clip levels, quantiles or scales and noise sd.
     privacy : PrivacyLedger
     loading : LoadingResult or None
-    nonprivate : NonPrivateScree or None
+    non_private : NonPrivateScree or None
 
     Examples
     --------
@@ -714,7 +714,7 @@ class ScreeResult:
     settings: dict[str, Any] = field(default_factory=dict, repr=False)
     privacy: PrivacyLedger = field(default_factory=PrivacyLedger, repr=False)
     loading: LoadingResult | None = field(default=None, repr=False)
-    nonprivate: NonPrivateScree | None = field(default=None, repr=False)
+    non_private: NonPrivateScree | None = field(default=None, repr=False)
 
     def plot(self, kind: str = "scree", **options: Any) -> Any:
         """Draw the release and return its display (:mod:`dppca.plotting`).
@@ -862,5 +862,5 @@ def dp_scree(
         settings=settings,
         privacy=ledger,
         loading=loading,
-        nonprivate=nonprivate_scree(data, Y, k) if non_private else None,
+        non_private=non_private_scree(data, Y, k) if non_private else None,
     )

@@ -111,7 +111,7 @@ class DPPCAResult:
     settings : dict
     privacy : PrivacyLedger
         Every release; its total never exceeds the requested (epsilon, delta).
-    nonprivate : NonPrivatePCA or None
+    non_private : NonPrivatePCA or None
     noise : dict
         The public noise scale of every released quantity: ``kendall_sigma`` (sd of each
         diagonal entry of the released Kendall matrix, in the data's squared units;
@@ -157,7 +157,7 @@ class DPPCAResult:
     budgets: PCASplit
     settings: dict[str, Any] = field(repr=False)
     privacy: PrivacyLedger = field(repr=False)
-    nonprivate: NonPrivatePCA | None = field(default=None, repr=False)
+    non_private: NonPrivatePCA | None = field(default=None, repr=False)
     noise: dict[str, Any] = field(default_factory=dict, repr=False)
     notes: tuple[str, ...] = ()
 
@@ -174,13 +174,13 @@ class DPPCAResult:
             check_option(histogram, "histogram", [method])
         return method, self.histogram, self.groups
 
-    def variable_coordinates(self, *, nonprivate: bool = False) -> pd.DataFrame:
-        """Variable-plot coordinates on the score axes (private unless ``nonprivate=True``).
+    def variable_coordinates(self, *, non_private: bool = False) -> pd.DataFrame:
+        """Variable-plot coordinates on the score axes (private unless ``non_private=True``).
 
         Private: correlations rebuilt from the private directions and the ``k`` private scree
         values. Reference: ordinary PCA with the sample standard deviations (not private).
         """
-        if nonprivate:
+        if non_private:
             reference = self._reference()
             values = variable_correlations(
                 reference.directions, reference.eigenvalues, self.axes, sd=reference.variable_sd
@@ -215,13 +215,13 @@ class DPPCAResult:
             alpha=alpha,
             frame_limits=limits,
         )
-        if self.nonprivate is None:
+        if self.non_private is None:
             return private, None
-        reference = self.nonprivate
+        reference = self.non_private
         observed = reference.scores[list(self.axis_labels)].to_numpy()
         if center:
             observed = observed - self.frame.center
-        nonprivate = biplot_coordinates(
+        non_private = biplot_coordinates(
             observed,
             reference.directions,
             reference.eigenvalues,
@@ -230,7 +230,7 @@ class DPPCAResult:
             alpha=alpha,
             arrow_scale=private.arrow_scale,
         )
-        return private, replace(nonprivate, xlim=private.xlim, ylim=private.ylim)
+        return private, replace(non_private, xlim=private.xlim, ylim=private.ylim)
 
     def uncertainty(
         self, draws: int = 200, *, level: float = 0.95, random_state: Any = None
@@ -269,7 +269,7 @@ class DPPCAResult:
         ``"loading"``, ``"heatmap"``, ``"variable"``, ``"biplot"``) and return its display
         (:mod:`dppca.plotting`; ``.ax_`` and ``.figure_`` hold the drawing).
 
-        ``options``: ``nonprivate=True`` draws the reference; ``top``, ``center``,
+        ``options``: ``non_private=True`` draws the reference; ``top``, ``center``,
         ``random_state``, ``uncertainty`` (from :meth:`uncertainty`), ``ax``. Drawing spends no
         budget.
         """
@@ -278,11 +278,11 @@ class DPPCAResult:
         return display_result(self, kind, PLOT_KINDS, **options)
 
     def _reference(self) -> NonPrivatePCA:
-        if self.nonprivate is None:
+        if self.non_private is None:
             raise ValueError(
                 "No non-private reference was computed; run dp_pca(..., non_private=True)."
             )
-        return self.nonprivate
+        return self.non_private
 
     @property
     def loadings(self) -> pd.DataFrame:
@@ -329,7 +329,7 @@ class DPPCAResult:
         total = self.privacy.total
         shown = ", ".join(f"{v:.4g}" for v in self.scree[:6])
         more = f" (first 6 of {self.k})" if self.k > 6 else ""
-        reference = "included" if self.nonprivate is not None else "not computed"
+        reference = "included" if self.non_private is not None else "not computed"
         return "\n".join(
             [
                 "Differentially private PCA (g-DPPCA)",
@@ -345,9 +345,9 @@ class DPPCAResult:
             ]
         )
 
-    def to_dict(self, include_nonprivate: bool = False) -> dict[str, Any]:
+    def to_dict(self, include_non_private: bool = False) -> dict[str, Any]:
         """A JSON-ready dict of the private release (and the reference only on request)."""
-        include_nonprivate = check_bool(include_nonprivate, "include_nonprivate")
+        include_non_private = check_bool(include_non_private, "include_non_private")
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -394,14 +394,14 @@ class DPPCAResult:
             "noise": _jsonable(self.noise),
             "notes": list(self.notes),
         }
-        if include_nonprivate:
-            if self.nonprivate is None:
+        if include_non_private:
+            if self.non_private is None:
                 raise ValueError(
-                    "include_nonprivate=True, but no non-private reference was computed; run "
+                    "include_non_private=True, but no non-private reference was computed; run "
                     "dp_pca(..., non_private=True)."
                 )
-            reference = self.nonprivate
-            data["nonprivate"] = {
+            reference = self.non_private
+            data["non_private"] = {
                 "warning": "NOT differentially private: ordinary PCA of the raw data.",
                 "directions": reference.directions.tolist(),
                 "eigenvalues": reference.eigenvalues.tolist(),
@@ -421,9 +421,9 @@ class DPPCAResult:
             }
         return data
 
-    def to_json(self, include_nonprivate: bool = False, **kwargs: Any) -> str:
+    def to_json(self, include_non_private: bool = False, **kwargs: Any) -> str:
         """JSON text of :meth:`to_dict` (``kwargs`` go to :func:`json.dumps`)."""
-        return json.dumps(self.to_dict(include_nonprivate=include_nonprivate), **kwargs)
+        return json.dumps(self.to_dict(include_non_private=include_non_private), **kwargs)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DPPCAResult:
@@ -447,13 +447,13 @@ class DPPCAResult:
         if data["groups"] is not None:
             groups = {item["label"]: _table_from_dict(item["histogram"]) for item in data["groups"]}
             group_sizes = {item["label"]: item["estimated_size"] for item in data["groups"]}
-        nonprivate = None
-        if "nonprivate" in data:
-            ref = data["nonprivate"]
+        non_private = None
+        if "non_private" in data:
+            ref = data["non_private"]
             scores = pd.DataFrame(ref["scores"])
             if "group" in scores:
                 scores["group"] = pd.Categorical(scores["group"], categories=list(groups or []))
-            nonprivate = NonPrivatePCA(
+            non_private = NonPrivatePCA(
                 directions=np.array(ref["directions"]),
                 eigenvalues=np.array(ref["eigenvalues"]),
                 pve=np.array(ref["pve"]),
@@ -481,7 +481,7 @@ class DPPCAResult:
             budgets=PCASplit(**{name: Budget(*data["budgets"][name]) for name in PARTS}),
             settings=data["settings"],
             privacy=ledger,
-            nonprivate=nonprivate,
+            non_private=non_private,
             noise=data["noise"],
             notes=tuple(data["notes"]),
         )
