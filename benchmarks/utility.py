@@ -169,9 +169,10 @@ def demo_goals(seeds: int) -> pd.DataFrame:
             equivariance.append(
                 max(
                     np.max(np.abs(scaled.scree / factor**2 - base.scree) / base.scree.max()),
-                    abs(scaled.frame.radius / factor - base.frame.radius) / base.frame.radius,
+                    abs(scaled.frame.half_width / factor - base.frame.half_width)
+                    / base.frame.half_width,
                     np.max(np.abs(scaled.frame.center / factor - base.frame.center))
-                    / base.frame.radius,
+                    / base.frame.half_width,
                 )
             )
     measured = {

@@ -29,7 +29,7 @@ def releases() -> dict[str, list[float]]:
         pca = dppca.dp_pca(X, 4.0, 1e-7, k=10, groups=groups, random_state=11)
         out["dp_pca directions"] = pca.directions[:, :3].ravel().tolist()
         out["dp_pca scree"] = pca.scree.tolist()
-        out["dp_pca frame"] = [*pca.frame.center.tolist(), pca.frame.radius]
+        out["dp_pca frame"] = [*pca.frame.center.tolist(), pca.frame.half_width]
         out["dp_pca histogram"] = pca.histogram["prob"].tolist()
         out["dp_pca group sizes"] = [float(v) for v in pca.group_sizes.values()]
         loading = dppca.dp_loading(

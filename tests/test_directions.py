@@ -95,7 +95,7 @@ def test_directions_are_orthonormal_and_oriented():
     assert np.allclose(V.T @ V, np.eye(V.shape[1]), atol=1e-12)
     largest = V[np.argmax(np.abs(V), axis=0), np.arange(V.shape[1])]
     assert np.all(largest > 0)
-    assert np.all(np.diff(result.eigenvalues) <= 0)
+    assert np.all(np.diff(result.kendall_eigenvalues) <= 0)
 
 
 def test_released_matrix_has_the_calibrated_noise():
@@ -113,7 +113,7 @@ def test_released_matrix_has_the_calibrated_noise():
         result = dp_loading(X, 0.3, 1e-6, random_state=seed)
         noise.append(result.kendall - exact)
         assert np.allclose(
-            result.directions @ np.diag(result.eigenvalues) @ result.directions.T,
+            result.directions @ np.diag(result.kendall_eigenvalues) @ result.directions.T,
             result.kendall,
             atol=1e-12,
         )

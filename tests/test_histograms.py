@@ -32,8 +32,8 @@ def _continuous(seed):
     return Noise("continuous", np.random.default_rng(seed))
 
 
-def _frame(center=(0.0, 0.0), radius=1.0):
-    return Frame(np.array(center), radius, radius / 1.2, 0.2, PrivacyLedger())
+def _frame(center=(0.0, 0.0), half_width=1.0):
+    return Frame(np.array(center), half_width, half_width / 1.2, 0.2, PrivacyLedger())
 
 
 def test_gaussian_sigma_values():
@@ -112,7 +112,7 @@ def test_all_zero_additive_histogram_raises():
 
 
 def test_grid_is_x_fastest_and_covers_the_frame():
-    cells = grid_cells(_frame(center=(1.0, -2.0), radius=2.0), (4, 2))
+    cells = grid_cells(_frame(center=(1.0, -2.0), half_width=2.0), (4, 2))
     assert list(cells.columns) == ["xmin", "xmax", "ymin", "ymax"]
     assert len(cells) == 8
     assert cells["xmin"].tolist()[:4] == [-1.0, 0.0, 1.0, 2.0]

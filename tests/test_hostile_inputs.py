@@ -325,5 +325,5 @@ def test_pipeline_works_at_extreme_scales(scale):
         warnings.simplefilter("ignore")  # Durfee searches may hit their step limit here
         result = dppca.dp_pca(X, 3.0, 1e-6, bins=4, score="add", random_state=0)
     assert np.all(np.isfinite(result.directions)) and np.all(np.isfinite(result.scree))
-    assert np.isfinite(result.frame.radius)
+    assert np.isfinite(result.frame.half_width)
     assert result.histogram["prob"].sum() == pytest.approx(1.0)

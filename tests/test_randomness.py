@@ -27,7 +27,7 @@ CALLS = {
     "dp_frame": lambda rs: np.concatenate(
         [
             np.append(
-                (frame := dppca.dp_frame(X[:, pair], 1.0, random_state=rs)).center, frame.radius
+                (frame := dppca.dp_frame(X[:, pair], 1.0, random_state=rs)).center, frame.half_width
             )
             for pair in ([0, 1], [1, 2], [2, 3])
         ]

@@ -61,9 +61,9 @@ def test_every_automatic_tuning_is_equivariant_to_the_units(kidd, factor):
     assert np.allclose(scaled.directions, base.directions, atol=1e-9)
     assert np.allclose(scaled.scree / factor**2, base.scree, rtol=1e-9)
     assert np.allclose(scaled.pve, base.pve, rtol=1e-9, atol=1e-12)
-    assert scaled.frame.radius / factor == pytest.approx(base.frame.radius, rel=1e-9)
+    assert scaled.frame.half_width / factor == pytest.approx(base.frame.half_width, rel=1e-9)
     assert np.allclose(
-        scaled.frame.center / factor, base.frame.center, atol=1e-9 * base.frame.radius
+        scaled.frame.center / factor, base.frame.center, atol=1e-9 * base.frame.half_width
     )
     assert np.allclose(scaled.histogram["prob"], base.histogram["prob"], atol=1e-12)
     assert scaled.group_sizes == base.group_sizes

@@ -138,7 +138,7 @@ def test_groups_share_one_frame_and_are_charged_once():
         non_private=True,
     )
     assert np.array_equal(grouped.frame.center, plain.frame.center)
-    assert grouped.frame.radius == plain.frame.radius
+    assert grouped.frame.half_width == plain.frame.half_width
     assert list(grouped.groups) == ["a", "b", "c"]  # sorted by label, not by first appearance
     # Sizes are private estimates from the noisy counts (the sparse threshold drops small
     # cells, more of a small group's): they add up to n and land near the truth.
@@ -198,7 +198,7 @@ def test_cells_and_display_centring():
     assert np.allclose(shifted["xmin"] + result.frame.center[0], raw["xmin"])
     assert np.allclose(shifted["ymax"] + result.frame.center[1], raw["ymax"])
     assert np.array_equal(shifted["prob"], raw["prob"])
-    assert shifted["xmin"].min() == pytest.approx(-result.frame.radius)
+    assert shifted["xmin"].min() == pytest.approx(-result.frame.half_width)
     assert result.cells().equals(result.histograms["add"])
     with pytest.raises(ValueError, match="group must be one of"):
         result.cells(group="a")

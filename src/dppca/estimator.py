@@ -85,7 +85,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (n_features_in_,)
         Defined only when ``X`` has string column names.
-    eigenvalues_ : ndarray of shape (n_features,)
+    kendall_eigenvalues_ : ndarray of shape (n_features,)
         Eigenvalues of the noisy Kendall matrix.
     sigma_ : float
         Noise standard deviation used.
@@ -210,7 +210,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             self.explained_variance_ratio_ = proportions(values)[:n_components]
         self.components_ = result.directions[:, :n_components].T.copy()
         self.n_components_ = n_components
-        self.eigenvalues_ = result.eigenvalues
+        self.kendall_eigenvalues_ = result.kendall_eigenvalues
         self.sigma_ = result.sigma
         self.privacy_ledger_: PrivacyLedger = ledger
         self.privacy_spent_: Budget = ledger.total

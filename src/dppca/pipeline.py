@@ -244,15 +244,15 @@ def dp_pca(
         "histogram_mass": release.mass[score],
     }
     notes = planning_notes + (
-        direction_notes(loading.eigenvalues, loading.sigma, plan.axes)
+        direction_notes(loading.kendall_eigenvalues, loading.sigma, plan.axes)
         + variance_notes(scree_values, noise["scree_sd"], plan.axes)
         + histogram_notes(release.mass[score], n)
-        + frame_notes(release.frame.radius, release.frame.scale)
+        + frame_notes(release.frame.half_width, release.frame.scale)
     )
     emit(notes[len(planning_notes) :])
     return DPPCAResult(
         directions=directions,
-        kendall_eigenvalues=loading.eigenvalues,
+        kendall_eigenvalues=loading.kendall_eigenvalues,
         scree=scree_values,
         pve=proportions(scree_values),
         frame=release.frame,

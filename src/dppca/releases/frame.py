@@ -57,16 +57,16 @@ class Frame:
     ----------
     center : ndarray of shape (2,)
         Private coordinate medians.
-    radius : float
-        Half-width, ``(1 + inflate) * quantile_radius * sqrt(ln 100 / -ln(1 - radius_level))``,
+    half_width : float
+        ``(1 + inflate) * distance_quantile * sqrt(ln 100 / -ln(1 - distance_level))``,
         at most ``MAX_SCALES = 50`` private scales and ``1e150`` (the centre's coordinates too).
-    quantile_radius : float
-        The private ``radius_level`` quantile of the distances from the centre.
+    distance_quantile : float
+        The private ``distance_level`` quantile of the distances from the centre.
     inflate : float
     privacy : PrivacyLedger
         The four quantile releases.
-    radius_level : float
-        The level of ``quantile_radius`` (0.99 unless the budget was too small for it).
+    distance_level : float
+        The level of ``distance_quantile`` (0.99 unless the budget was too small for it).
     scale : float
         The private scale: the median distance between random disjoint pairs of points (NaN
         for frames read from an older file).
@@ -76,31 +76,31 @@ class Frame:
     >>> import numpy as np, dppca
     >>> frame = dppca.dp_frame(np.random.default_rng(0).normal(size=(2000, 2)), 1.0, random_state=1)
     >>> (xlow, xhigh), (ylow, yhigh) = frame.limits()
-    >>> bool(xhigh - xlow == yhigh - ylow == 2 * frame.radius)
+    >>> bool(xhigh - xlow == yhigh - ylow == 2 * frame.half_width)
     True
     """
 
     center: np.ndarray
-    radius: float
-    quantile_radius: float
+    half_width: float
+    distance_quantile: float
     inflate: float
     privacy: PrivacyLedger = field(repr=False)
-    radius_level: float = RADIAL_LEVEL
+    distance_level: float = RADIAL_LEVEL
     scale: float = math.nan
 
     @property
     def xlim(self) -> tuple[float, float]:
-        return (float(self.center[0] - self.radius), float(self.center[0] + self.radius))
+        return (float(self.center[0] - self.half_width), float(self.center[0] + self.half_width))
 
     @property
     def ylim(self) -> tuple[float, float]:
-        return (float(self.center[1] - self.radius), float(self.center[1] + self.radius))
+        return (float(self.center[1] - self.half_width), float(self.center[1] + self.half_width))
 
     def limits(self, center: bool = False) -> tuple[tuple[float, float], tuple[float, float]]:
         """``(xlim, ylim)``; with ``center=True`` shifted by the private centre (display only)."""
         if not center:
             return self.xlim, self.ylim
-        return (-self.radius, self.radius), (-self.radius, self.radius)
+        return (-self.half_width, self.half_width), (-self.half_width, self.half_width)
 
 
 def frame_shares(n: int, epsilon: float) -> list[float]:
@@ -153,7 +153,7 @@ def private_frame(
     entries are named ``prefix: ...`` and belong to ``component``."""
     noise = as_noise(noise)
     shares = frame_shares(n := scores.shape[0], epsilon)
-    scale_epsilon, *centre_epsilon, radius_epsilon = split_epsilon(epsilon, shares)
+    scale_epsilon, *centre_epsilon, distance_epsilon = split_epsilon(epsilon, shares)
     n = scores.shape[0]
     ledger = PrivacyLedger()
     first, second = random_pairs(n, noise.rng)
@@ -182,25 +182,25 @@ def private_frame(
         centre_mechanism.record(ledger, f"{prefix}: centre {labels[axis]}", component, noise)
     with np.errstate(over="ignore"):  # beyond the largest float: the grid's last point
         distances = np.hypot(scores[:, 0] - center[0], scores[:, 1] - center[1])
-    radius_mechanism = GridQuantile(
+    distance_mechanism = GridQuantile(
         "log",
-        safe_level(RADIAL_LEVEL, n, radius_epsilon, "log"),
-        radius_epsilon,
+        safe_level(RADIAL_LEVEL, n, distance_epsilon, "log"),
+        distance_epsilon,
         description="distances to the centre",
     )
-    quantile_radius = min(radius_mechanism.release(distances, noise), FRAME_LIMIT)
-    radius_mechanism.record(ledger, f"{prefix}: radius", component, noise)
-    level = radius_mechanism.level
+    distance_quantile = min(distance_mechanism.release(distances, noise), FRAME_LIMIT)
+    distance_mechanism.record(ledger, f"{prefix}: distance quantile", component, noise)
+    level = distance_mechanism.level
     extrapolation = math.sqrt(math.log(1.0 / (1.0 - RADIAL_LEVEL)) / -math.log1p(-level))
-    radius = min((1.0 + inflate) * extrapolation * quantile_radius, MAX_SCALES * scale)
-    radius = min(radius, FRAME_LIMIT)
+    half_width = min((1.0 + inflate) * extrapolation * distance_quantile, MAX_SCALES * scale)
+    half_width = min(half_width, FRAME_LIMIT)
     return Frame(
         center=center,
-        radius=radius,
-        quantile_radius=quantile_radius,
+        half_width=half_width,
+        distance_quantile=distance_quantile,
         inflate=inflate,
         privacy=ledger,
-        radius_level=level,
+        distance_level=level,
         scale=scale,
     )
 
@@ -247,7 +247,7 @@ def dp_frame(
     >>> import numpy as np
     >>> points = np.random.default_rng(0).normal(size=(5000, 2))
     >>> frame = dp_frame(points, 1.0, random_state=1)
-    >>> bool(np.all(np.abs(frame.center) < 0.2)) and 2.5 < frame.radius < 5.0
+    >>> bool(np.all(np.abs(frame.center) < 0.2)) and 2.5 < frame.half_width < 5.0
     True
     """
     data, names = check_data(scores, "scores")

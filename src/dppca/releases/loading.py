@@ -158,7 +158,7 @@ class LoadingResult:
         each with its largest-magnitude entry positive.
     kendall : ndarray of shape (p, p)
         The released noisy Kendall matrix ``K + E`` (the output of the Gaussian mechanism).
-    eigenvalues : ndarray of shape (p,)
+    kendall_eigenvalues : ndarray of shape (p,)
         Eigenvalues of the noisy Kendall matrix (post-processing of the release).
     sigma : float
         Standard deviation of the diagonal noise (off-diagonal: ``sigma / sqrt(2)``).
@@ -185,7 +185,7 @@ class LoadingResult:
 
     directions: np.ndarray
     kendall: np.ndarray = field(repr=False)
-    eigenvalues: np.ndarray
+    kendall_eigenvalues: np.ndarray
     sigma: float
     sensitivity: float
     radius: float | None
@@ -557,7 +557,7 @@ def loading_release(
     return LoadingResult(
         directions=directions,
         kendall=noisy * scale,
-        eigenvalues=unit_eigenvalues * scale,
+        kendall_eigenvalues=unit_eigenvalues * scale,
         sigma=plan.sigma * scale,
         sensitivity=plan.sensitivity * scale,
         radius=None if spherical else sign.bound,

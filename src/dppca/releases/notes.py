@@ -71,14 +71,15 @@ def histogram_notes(mass: float, n: int) -> list[str]:
     ]
 
 
-def frame_notes(radius: float, scale: float) -> list[str]:
+def frame_notes(half_width: float, scale: float) -> list[str]:
     """A frame more than ``WIDE_FRAME`` private scales wide."""
-    if radius <= WIDE_FRAME * scale:
+    if half_width <= WIDE_FRAME * scale:
         return []
     return [
-        f"The score frame is implausibly wide: its half-width is {radius / scale:.3g} times the "
-        "private pair scale (about 2 for normal data). The data may be very heavy-tailed, or the "
-        "frame's quantiles were dominated by noise; most points then fall in a few cells."
+        "The score frame is implausibly wide: its half-width is "
+        f"{half_width / scale:.3g} times the private pair scale (about 2 for normal data). The "
+        "data may be very heavy-tailed, or the frame's quantiles were dominated by noise; most "
+        "points then fall in a few cells."
     ]
 
 

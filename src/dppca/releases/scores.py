@@ -165,8 +165,8 @@ class ScoreResult:
         return (
             f"ScoreResult(n_samples={self.n_samples}, axes={self.axis_labels}, bins={self.bins}, "
             f"methods={list(self.methods)}{groups}, frame centre={np.round(self.frame.center, 4)}"
-            f", half-width={self.frame.radius:.4g}; privacy spent: epsilon={total.epsilon:.4g}, "
-            f"delta={total.delta:.4g})"
+            f", half-width={self.frame.half_width:.4g}; privacy spent: "
+            f"epsilon={total.epsilon:.4g}, delta={total.delta:.4g})"
         )
 
     @property

@@ -362,10 +362,10 @@ class DPPCAResult:
             "pve": self.pve.tolist(),
             "frame": {
                 "center": self.frame.center.tolist(),
-                "radius": self.frame.radius,
-                "quantile_radius": self.frame.quantile_radius,
+                "half_width": self.frame.half_width,
+                "distance_quantile": self.frame.distance_quantile,
                 "inflate": self.frame.inflate,
-                "radius_level": self.frame.radius_level,
+                "distance_level": self.frame.distance_level,
                 "scale": self.frame.scale,
             },
             "histogram": _table_to_dict(self.histogram),
@@ -436,10 +436,10 @@ class DPPCAResult:
         frame_ledger = ledger.select("score.frame")
         frame = Frame(
             center=np.array(data["frame"]["center"]),
-            radius=data["frame"]["radius"],
-            quantile_radius=data["frame"]["quantile_radius"],
+            half_width=data["frame"]["half_width"],
+            distance_quantile=data["frame"]["distance_quantile"],
             inflate=data["frame"]["inflate"],
-            radius_level=data["frame"]["radius_level"],
+            distance_level=data["frame"]["distance_level"],
             scale=data["frame"]["scale"],
             privacy=frame_ledger,
         )
