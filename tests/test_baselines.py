@@ -9,16 +9,17 @@ import numpy as np
 import pytest
 
 from dppca.baselines import (
-    _symmetric_noise,
     analyze_gauss,
     diffprivlib_pca,
     nsggd,
     opendp_pca,
     projector_pca,
+    second_moment_release,
     sin_theta,
     sklearn_pca,
 )
 from dppca.privacy.calibration import analytic_gaussian_multiplier, gdp_mu
+from dppca.privacy.mechanisms import GaussianMechanism, Noise
 
 
 def _spiked(n=4000, d=8, seed=0):
@@ -69,7 +70,11 @@ def test_noise_scales_follow_their_calibrations():
 
 def test_ag_noise_matrix_has_sigma_on_every_upper_entry():
     rng = np.random.default_rng(0)
-    draws = np.array([_symmetric_noise(3, 2.0, rng) for _ in range(20000)])
+    mechanism = GaussianMechanism(2.0 / analytic_gaussian_multiplier(1.0, 1e-6), 6, 1.0, 1e-6)
+    noise = Noise("continuous", rng)
+    draws = np.array(
+        [second_moment_release(np.zeros((3, 3)), mechanism, noise) for _ in range(20000)]
+    )
     assert np.array_equal(draws, draws.transpose(0, 2, 1))
     sd = draws.std(axis=0)
     assert np.all(np.abs(sd / 2.0 - 1) < 5 / math.sqrt(2 * 20000))

@@ -212,7 +212,7 @@ def test_input_is_not_modified_and_dataframes_work():
         ({"transform": np.log1p}, ValueError, "needs its public bound"),
         ({"pairs": 3}, ValueError, "even integer"),
         ({"pairs": 0}, ValueError, "even integer"),
-        ({"pairs": 200}, ValueError, "2 <= k <= n - 1"),
+        ({"pairs": 200}, ValueError, "2 <= pairs <= n - 1"),
         ({"pairs": "some"}, TypeError, 'pairs must be "all"'),
         ({"pairs": 2.0}, TypeError, 'pairs must be "all"'),
     ],

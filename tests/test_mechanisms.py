@@ -1,4 +1,4 @@
-"""The symmetric Gaussian noise matrix of the vecd mechanism."""
+"""The Gaussian mechanism object: its symmetric (vecd) release, its scale and its draws."""
 
 from __future__ import annotations
 
@@ -7,17 +7,27 @@ import math
 import numpy as np
 import pytest
 
-from dppca.privacy.mechanisms import symmetric_gaussian_noise
+from dppca.privacy.calibration import analytic_gaussian_multiplier, gdp_mu
+from dppca.privacy.mechanisms import GaussianMechanism, Noise
 
 DRAWS = 20000
 P = 4
+#: A mechanism whose scale is sigma = 0.3: sensitivity 0.3 / multiplier.
+MECHANISM = GaussianMechanism(0.3 / analytic_gaussian_multiplier(1.0, 1e-6), 10, 1.0, 1e-6)
 SIGMA = 0.3
 
 
 @pytest.fixture(scope="module")
 def noise_draws():
-    rng = np.random.default_rng(42)
-    return np.stack([symmetric_gaussian_noise(P, SIGMA, rng) for _ in range(DRAWS)])
+    noise = Noise("continuous", np.random.default_rng(42))
+    zero = np.zeros((P, P))
+    return np.stack([MECHANISM.randomise_symmetric(zero, noise) for _ in range(DRAWS)])
+
+
+def test_scale_is_the_calibrated_multiplier_times_the_sensitivity():
+    assert pytest.approx(0.3, rel=1e-12) == MECHANISM.scale
+    steps = GaussianMechanism(0.5, 3, 1.0, 1e-6, compositions=9)
+    assert steps.scale == pytest.approx(0.5 * 3 / gdp_mu(1.0, 1e-6), rel=1e-12)
 
 
 def test_variances(noise_draws):
@@ -52,9 +62,6 @@ def test_frobenius_norm_is_the_vecd_norm(noise_draws):
     assert abs(squared.mean() / SIGMA**2 - dimension) < tolerance
 
 
-def test_errors():
-    rng = np.random.default_rng(0)
-    with pytest.raises(ValueError, match="sigma must be >= 0"):
-        symmetric_gaussian_noise(3, -1.0, rng)
-    with pytest.raises(ValueError, match="p must be an integer >= 1"):
-        symmetric_gaussian_noise(0, 1.0, rng)
+def test_a_mechanism_refuses_a_source_of_the_other_sampler():
+    with pytest.raises(ValueError, match="samples 'continuous'"):
+        MECHANISM.randomise(np.zeros(3), Noise("discrete", np.random.default_rng(0)))

@@ -28,14 +28,15 @@ from dppca._validation import (
     check_data,
     check_delta,
     check_epsilon,
+    check_option,
     check_positive_int,
     check_random_state,
     check_real,
 )
-from dppca.numerics.linalg import descending_eigh
+from dppca.numerics.linalg import descending_eigh, from_upper, upper_entries
 from dppca.privacy.budget import Budget, PrivacyLedger
-from dppca.privacy.calibration import gaussian_multiplier, gdp_mu
-from dppca.privacy.mechanisms import symmetric_gaussian_noise
+from dppca.privacy.calibration import CALIBRATIONS
+from dppca.privacy.mechanisms import GaussianMechanism, Noise
 
 
 @dataclass(frozen=True)
@@ -69,10 +70,12 @@ def _ledger(name: str, mechanism: str, epsilon: float, delta: float) -> PrivacyL
     return ledger
 
 
-def _symmetric_noise(d: int, sigma: float, rng: np.random.Generator) -> np.ndarray:
-    """Symmetric noise with the same ``sigma`` on and above the diagonal (AG's convention)."""
-    upper = np.triu(rng.standard_normal((d, d)) * sigma)
-    return upper + np.triu(upper, 1).T
+def second_moment_release(
+    moment: np.ndarray, mechanism: GaussianMechanism, noise: Noise
+) -> np.ndarray:
+    """AG's release: the same noise ``sigma`` on every entry on and above the diagonal (the
+    Gaussian mechanism on those entries, L2 sensitivity ``sqrt 2``), mirrored below it."""
+    return from_upper(mechanism.randomise(upper_entries(moment), noise), moment.shape[0])
 
 
 def analyze_gauss(
@@ -99,15 +102,19 @@ def analyze_gauss(
     """
     data, k, epsilon, delta = _check(X, k, epsilon, delta)
     clip_norm = check_real(clip_norm, "clip_norm", low=0.0)
+    calibration = check_option(calibration, "calibration", CALIBRATIONS)
     rng = check_random_state(random_state)
     norms = np.linalg.norm(data, axis=1)
     scaled = data * (np.minimum(1.0, clip_norm / np.maximum(norms, 1e-300)) / clip_norm)[:, None]
-    sigma = math.sqrt(2.0) * gaussian_multiplier(epsilon, delta, calibration)
-    noisy = scaled.T @ scaled + _symmetric_noise(data.shape[1], sigma, rng)
+    d = data.shape[1]
+    mechanism = GaussianMechanism(
+        math.sqrt(2.0), d * (d + 1) // 2, epsilon, delta, calibration=calibration
+    )
+    noisy = second_moment_release(scaled.T @ scaled, mechanism, Noise("continuous", rng))
     _, vectors = descending_eigh(noisy)
     return BaselineResult(
         vectors[:, :k],
-        sigma,
+        mechanism.scale,
         _ledger("AG: second-moment matrix", f"Gaussian ({calibration})", epsilon, delta),
         {"clip_norm": clip_norm},
     )
@@ -146,21 +153,23 @@ def nsggd(
     n, d = data.shape
     norms = np.linalg.norm(data, axis=1, keepdims=True)
     unit = np.divide(data, norms, out=np.zeros_like(data), where=norms > 0)
-    sigma = 2.0 * math.sqrt(steps) / (n * gdp_mu(epsilon, delta))
-    V, _ = np.linalg.qr(rng.standard_normal((d, k)))
+    # Each step: L2 sensitivity 2/n, steps composed in GDP: sigma = 2 sqrt(steps) / (n mu).
+    mechanism = GaussianMechanism(2.0 / n, d * k, epsilon, delta, compositions=steps)
+    noise = Noise("continuous", rng)
+    V, _ = np.linalg.qr(rng.standard_normal((d, k)))  # a data-independent random start
     for t in range(1, steps + 1):
         projections = unit @ V
         residuals = unit - projections @ V.T
         lengths = np.maximum(np.linalg.norm(residuals, axis=1, keepdims=True), 1e-12)
-        G = (residuals / lengths).T @ projections / n
-        G += (np.eye(d) - V @ V.T) @ (rng.standard_normal((d, k)) * sigma)
+        G = (residuals / lengths).T @ projections / n  # orthogonal to V: a tangent vector
+        G = (np.eye(d) - V @ V.T) @ mechanism.randomise(G, noise)  # noise on the tangent space
         U, S, Wt = np.linalg.svd(G, full_matrices=False)
         angles = step_size / math.sqrt(t) * S / max(float(S.max()), 1e-300)
         V = V @ Wt.T @ np.diag(np.cos(angles)) @ Wt + U @ np.diag(np.sin(angles)) @ Wt
         V, _ = np.linalg.qr(V)  # re-orthonormalise against rounding
     return BaselineResult(
         V,
-        sigma,
+        mechanism.scale,
         _ledger("NSGGD: noisy gradients", f"Gaussian, {steps} steps (GDP)", epsilon, delta),
         {"steps": steps, "step_size": step_size},
     )
@@ -195,6 +204,7 @@ def projector_pca(
     data, k, epsilon, delta = _check(X, k, epsilon, delta)
     truncation = check_real(truncation, "truncation", low=0.0)
     eigengap = check_real(eigengap, "eigengap", low=0.0)
+    calibration = check_option(calibration, "calibration", CALIBRATIONS)
     rng = check_random_state(random_state)
     n, d = data.shape
     norms = np.linalg.norm(data, axis=1)
@@ -202,11 +212,14 @@ def projector_pca(
     _, vectors = descending_eigh(clipped.T @ clipped / n)
     projector = vectors[:, :k] @ vectors[:, :k].T
     sensitivity = 2.0 * math.sqrt(2.0 * k) * (2.0 * truncation**2 / n) / eigengap
-    sigma = sensitivity * gaussian_multiplier(epsilon, delta, calibration)
-    _, noisy_vectors = descending_eigh(projector + symmetric_gaussian_noise(d, sigma, rng))
+    mechanism = GaussianMechanism(
+        sensitivity, d * (d + 1) // 2, epsilon, delta, calibration=calibration
+    )
+    noisy = mechanism.randomise_symmetric(projector, Noise("continuous", rng))
+    _, noisy_vectors = descending_eigh(noisy)
     return BaselineResult(
         noisy_vectors[:, :k],
-        sigma,
+        mechanism.scale,
         _ledger("projector PCA: spectral projector", f"Gaussian ({calibration})", epsilon, delta),
         {"truncation": truncation, "eigengap": eigengap, "sensitivity": sensitivity},
     )

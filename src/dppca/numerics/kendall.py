@@ -1,7 +1,7 @@
 """The generalized multivariate Kendall's tau matrix, computed fast and with a proven error bound.
 
 ``K = (1/N) sum_{pairs (i, j)} g(z_ij) g(z_ij)^T`` with ``z_ij = (x_i - x_j) / sqrt(2)``, over all
-``N = n(n-1)/2`` pairs (a U-statistic) or over a ``k``-regular design of ``N = nk/2`` pairs (an
+``N = n(n-1)/2`` pairs (a U-statistic) or over a regular design of ``N = n degree / 2`` pairs (an
 incomplete U-statistic) (Kim and Jung 2025, Section 3). Everything here works in unit space,
 ``g / h_max``, so that every pair contributes a positive semi-definite matrix of trace at most 1.
 
@@ -270,45 +270,47 @@ def _all_pairs(
 def _regular_design(
     X: np.ndarray,
     sign: SignTransform,
-    k: int,
+    degree: int,
     rng: np.random.Generator,
     total: CompensatedSum,
     chunk_pairs: int,
 ) -> None:
-    """The circulant ``k``-regular design on a random permutation: ``n k / 2`` explicit pairs."""
+    """The circulant ``degree``-regular design on a random permutation: ``n degree / 2``
+    explicit pairs."""
     order = rng.permutation(X.shape[0])
-    for offset in range(1, k // 2 + 1):
+    for offset in range(1, degree // 2 + 1):
         _add_explicit(X, order, np.roll(order, -offset), sign, total, chunk_pairs)
 
 
 def check_pairs(pairs: Any, n: int) -> int | None:
-    """Validate ``pairs``: ``"all"`` (returns None) or an even integer ``k`` in ``[2, n - 1]``."""
+    """Validate ``pairs``: ``"all"`` (returns None) or an even integer in ``[2, n - 1]``, the
+    degree of the regular design (each row in that many pairs)."""
     if isinstance(pairs, str) and pairs == "all":
         return None
     if isinstance(pairs, bool | np.bool_) or not isinstance(pairs, int | np.integer):
         raise TypeError(f'pairs must be "all" or an even integer; got {pairs!r}.')
     if pairs < 2 or pairs % 2 or pairs > n - 1:
         raise ValueError(
-            f'pairs must be "all" or an even integer k with 2 <= k <= n - 1 = {n - 1}; '
+            f'pairs must be "all" or an even integer with 2 <= pairs <= n - 1 = {n - 1}; '
             f"got {pairs!r}."
         )
     return int(pairs)
 
 
-def pair_count(n: int, k: int | None) -> int:
-    """``N``: ``n(n-1)/2`` for all pairs, ``n k / 2`` for the ``k``-regular design."""
-    return n * (n - 1) // 2 if k is None else n * k // 2
+def pair_count(n: int, degree: int | None) -> int:
+    """``N``: ``n(n-1)/2`` for all pairs, ``n degree / 2`` for the ``degree``-regular design."""
+    return n * (n - 1) // 2 if degree is None else n * degree // 2
 
 
-def unit_error_bound(p: int, sign: SignTransform, k: int | None) -> float:
+def unit_error_bound(p: int, sign: SignTransform, degree: int | None) -> float:
     """:func:`kendall_error_bound` for the paths :func:`unit_kendall` uses with these settings."""
-    return kendall_error_bound(p, laplacian=sign.laplacian and k is None)
+    return kendall_error_bound(p, laplacian=sign.laplacian and degree is None)
 
 
 def unit_kendall(
     X: np.ndarray,
     sign: SignTransform,
-    k: int | None = None,
+    degree: int | None = None,
     rng: np.random.Generator | None = None,
     *,
     tile_rows: int = TILE_ROWS,
@@ -321,13 +323,13 @@ def unit_kendall(
     """
     n, p = X.shape
     total = CompensatedSum((p, p))
-    if k is None:
+    if degree is None:
         _all_pairs(X, sign, total, tile_rows, chunk_pairs)
     else:
         if rng is None:
-            raise ValueError("An incomplete design (pairs=k) needs a random generator.")
-        _regular_design(X, sign, k, rng, total, chunk_pairs)
-    matrix = total.value() / pair_count(n, k)
+            raise ValueError("An incomplete design (an integer degree) needs a random generator.")
+        _regular_design(X, sign, degree, rng, total, chunk_pairs)
+    matrix = total.value() / pair_count(n, degree)
     return (matrix + matrix.T) / 2.0
 
 
@@ -354,9 +356,9 @@ def kendall_matrix(
         The winsorization radius, or the declared bound of a callable ``h``.
     pairs : "all" or int, default "all"
         ``"all"``: the U-statistic over all ``n(n-1)/2`` pairs, ``O(n^2 d + n d^2)`` time.
-        An even ``k``: the incomplete U-statistic over a circulant ``k``-regular graph on a random
-        permutation of the rows (every row in exactly ``k`` pairs, ``N = nk/2``),
-        ``O(n k d^2)`` time.
+        An even integer: the incomplete U-statistic over a circulant regular graph of that
+        degree on a random permutation of the rows (every row in exactly ``pairs`` pairs,
+        ``N = n pairs / 2``), ``O(n pairs d^2)`` time.
     random_state : None, int, SeedSequence or Generator
         Draws the permutation of the incomplete design (data-independent).
 
@@ -376,6 +378,6 @@ def kendall_matrix(
     """
     data, _ = check_data(X)
     sign = make_sign_transform(transform, radius)
-    k = check_pairs(pairs, data.shape[0])
-    rng = check_random_state(random_state) if k is not None else None
-    return unit_kendall(data, sign, k, rng) * sign.bound**2
+    degree = check_pairs(pairs, data.shape[0])
+    rng = check_random_state(random_state) if degree is not None else None
+    return unit_kendall(data, sign, degree, rng) * sign.bound**2

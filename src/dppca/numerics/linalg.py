@@ -74,3 +74,22 @@ def from_vecd(vector: np.ndarray, p: int) -> np.ndarray:
     matrix[upper] = vector[p:] / math.sqrt(2.0)
     matrix.T[upper] = matrix[upper]
     return matrix
+
+
+def upper_entries(matrix: np.ndarray) -> np.ndarray:
+    """The entries on and above the diagonal of a square matrix, row by row."""
+    return matrix[np.triu_indices(matrix.shape[0])]
+
+
+def from_upper(vector: np.ndarray, p: int) -> np.ndarray:
+    """The symmetric ``p x p`` matrix whose entries on and above the diagonal are ``vector``
+    (the inverse of :func:`upper_entries`).
+
+    Examples
+    --------
+    >>> from_upper(upper_entries(np.array([[1.0, 2.0], [2.0, 3.0]])), 2).tolist()
+    [[1.0, 2.0], [2.0, 3.0]]
+    """
+    matrix = np.zeros((p, p))
+    matrix[np.triu_indices(p)] = vector
+    return matrix + np.triu(matrix, 1).T

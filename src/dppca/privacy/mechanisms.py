@@ -30,9 +30,7 @@ import numpy as np
 
 from dppca._validation import (
     check_option,
-    check_positive_int,
     check_random_state,
-    check_real,
 )
 from dppca.numerics.linalg import from_vecd, to_vecd
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
@@ -327,21 +325,6 @@ def exponential_noise(scale: float, size: int, noise: Noise) -> np.ndarray:
         [one_sided_geometric(noise.secure, rate.numerator, rate.denominator) for _ in range(size)],
         dtype=np.float64,
     )
-
-
-def symmetric_gaussian_noise(p: int, sigma: float, rng: np.random.Generator) -> np.ndarray:
-    """A symmetric ``p x p`` Gaussian noise matrix in the ``vecd`` convention (continuous).
-
-    ``vecd(Y) = (diag(Y), sqrt(2) offdiag_upper(Y))`` is an isometry from symmetric matrices with
-    the Frobenius norm to ``R^{p(p+1)/2}`` with the Euclidean norm. Adding ``N(0, sigma^2 I)`` to
-    ``vecd(K)`` and mapping back gives ``E`` with ``E_jj ~ N(0, sigma^2)`` and
-    ``E_jl = E_lj ~ N(0, sigma^2 / 2)``, all independent on and above the diagonal
-    (Kim and Jung 2025, Section 3).
-    """
-    p = check_positive_int(p, "p")
-    sigma = check_real(sigma, "sigma", low=0.0, low_inclusive=True)
-    draws = rng.standard_normal(p * (p + 1) // 2) * sigma
-    return from_vecd(draws, p)
 
 
 def stability_parameters(epsilon: float, delta: float) -> tuple[float, float]:

@@ -299,7 +299,8 @@ def dp_loading(
         ``"paper"`` sets ``sensitivity="paper"`` and ``calibration="classical"``, reproducing the
         R package's ``sigma = 4 sqrt(2 ln(1.25/delta)) / (n epsilon)`` exactly.
     pairs : "all" or even int, default "all"
-        All pairs, or the ``k``-regular incomplete U-statistic (linear in n, same sensitivity).
+        All pairs, or the incomplete U-statistic over a regular design in which every row is in
+        ``pairs`` pairs (linear in n, same sensitivity).
     radius_share : float, default 0.1
         With ``radius="auto"``: the share of epsilon (no delta) spent on the radius.
     radius_level : float, default 0.5
@@ -397,7 +398,7 @@ class LoadingPlan:
     kendall_epsilon: float
     sensitivity_kind: str
     calibration: str
-    k: int | None
+    degree: int | None
     float_error: float
     mechanism: GaussianMechanism
     sampler: str
@@ -450,12 +451,12 @@ def plan_loading(
     sign, radius_share, radius_level = check_sign_settings(
         transform, radius, radius_share, radius_level, transform_name
     )
-    k = check_pairs(pairs, n)
+    degree = check_pairs(pairs, n)
     sampler = resolve_sampler(sampler, calibration)
     radius_epsilon, kendall_epsilon = 0.0, epsilon
     if sign is None:
         radius_epsilon, kendall_epsilon = split_epsilon(epsilon, [radius_share, 1.0 - radius_share])
-    float_error = unit_error_bound(p, sign or WinsorizedSign(1.0), k)
+    float_error = unit_error_bound(p, sign or WinsorizedSign(1.0), degree)
     kendall = kendall_mechanism(
         n, p, float_error, kendall_epsilon, delta, sensitivity, calibration, sampler
     )
@@ -488,7 +489,7 @@ def plan_loading(
         kendall_epsilon=kendall_epsilon,
         sensitivity_kind=sensitivity,
         calibration=calibration,
-        k=k,
+        degree=degree,
         float_error=float_error,
         mechanism=kendall,
         sampler=sampler,
@@ -506,7 +507,7 @@ def loading_release(
 ) -> LoadingResult:
     """The releases of a validated plan on validated data (the caller has charged the budget)."""
     n = data.shape[0]
-    k, sensitivity, calibration = plan.k, plan.sensitivity_kind, plan.calibration
+    degree, sensitivity, calibration = plan.degree, plan.sensitivity_kind, plan.calibration
     noise = Noise(plan.sampler, rng)
     ledger = PrivacyLedger()
     sign = plan.sign
@@ -523,7 +524,7 @@ def loading_release(
         radius_mechanism.record(ledger, "loading: winsorization radius", "loading", noise)
         sign = make_sign_transform(plan.transform, radius)
 
-    unit = unit_kendall(data, sign, k, rng)
+    unit = unit_kendall(data, sign, degree, rng)
     noisy = plan.mechanism.randomise_symmetric(unit, noise)
     plan.mechanism.record(ledger, "loading: Kendall matrix", "loading")
     unit_eigenvalues, directions = descending_eigh(noisy)
@@ -549,7 +550,7 @@ def loading_release(
         ),
         "sensitivity": sensitivity,
         "calibration": calibration,
-        "pairs": "all" if k is None else k,
+        "pairs": "all" if degree is None else degree,
         "sampler": plan.sampler,
         "epsilon": plan.epsilon,
         "delta": plan.delta,
