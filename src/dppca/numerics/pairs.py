@@ -25,6 +25,20 @@ def random_pairs(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
     return order[0 : 2 * half : 2], order[1 : 2 * half : 2]
 
 
+def random_halves(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A random split of ``range(n)`` into its first ``floor(n / 2)`` and the remaining
+    indices of a random permutation (data-independent).
+
+    Examples
+    --------
+    >>> first, rest = random_halves(5, np.random.default_rng(0))
+    >>> len(first), len(rest), sorted(np.concatenate([first, rest]).tolist())
+    (2, 3, [0, 1, 2, 3, 4])
+    """
+    order = rng.permutation(n)
+    return order[: n // 2], order[n // 2 :]
+
+
 def half_squared_differences(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """``(v_b - v_a)^2 / 2`` over :func:`random_pairs` of the rows of ``values``.
 

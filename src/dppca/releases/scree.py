@@ -50,7 +50,7 @@ from dppca._validation import (
 )
 from dppca.exceptions import DurfeeStepLimitWarning
 from dppca.numerics.linalg import descending_eigh, project, sample_covariance
-from dppca.numerics.pairs import half_squared_differences
+from dppca.numerics.pairs import half_squared_differences, random_halves
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
 from dppca.privacy.mechanisms import (
@@ -347,8 +347,7 @@ def _clipped(W, epsilon, delta, noise, control, ledger, label):
 def _pmwm(W, epsilon, delta, noise, control, ledger, label):
     m, k = W.shape
     if control["split_mode"]:
-        order = noise.rng.permutation(m)
-        quantile_rows, mean_rows = order[: m // 2], order[m // 2 :]
+        quantile_rows, mean_rows = random_halves(m, noise.rng)
     else:
         quantile_rows = mean_rows = np.arange(m)
     W_q, W_m = W[quantile_rows], W[mean_rows]
