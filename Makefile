@@ -24,6 +24,7 @@ demo: $(VENV)/.installed-base
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python -m mypy
 
 test: lint
 	$(BIN)/python -m pytest

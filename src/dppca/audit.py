@@ -50,8 +50,8 @@ def _best_event(first: np.ndarray, second: np.ndarray, delta: float):
             hits_second = np.count_nonzero(side * second >= side * threshold)
             if hits_first < _MIN_EVENTS:
                 continue
-            p_first = hits_first / len(first)
-            p_second = max(hits_second, 1) / len(second)
+            p_first = int(hits_first) / len(first)
+            p_second = max(int(hits_second), 1) / len(second)
             value = math.log(max(p_first - delta, 1e-300) / p_second)
             if value > best:
                 best, choice = value, (threshold, side)

@@ -39,7 +39,13 @@ from dppca.releases.notes import (
     public_notes,
     variance_notes,
 )
-from dppca.releases.scores import empirical_scores, plan_score, score_release
+from dppca.releases.scores import (
+    ScorePlan,
+    ScoreRelease,
+    empirical_scores,
+    plan_score,
+    score_release,
+)
 from dppca.releases.scree import (
     SCREE_METHODS,
     check_scree_control,
@@ -237,15 +243,16 @@ def dp_pca(
     groups_out = None
     if release.groups is not None:
         groups_out = {level: tables[score] for level, tables in release.groups.items()}
+    scree_sd = np.asarray(scree_details["noise_sd"], dtype=np.float64)
     noise = {
         "kendall_sigma": loading.sigma,
-        "scree_sd": np.asarray(scree_details["noise_sd"], dtype=np.float64),
+        "scree_sd": scree_sd,
         "histogram": dict(plan.noise),  # the one requested method's parameters, in counts
         "histogram_mass": release.mass[score],
     }
     notes = planning_notes + (
         direction_notes(loading.kendall_eigenvalues, loading.sigma, plan.axes)
-        + variance_notes(scree_values, noise["scree_sd"], plan.axes)
+        + variance_notes(scree_values, scree_sd, plan.axes)
         + histogram_notes(release.mass[score], n)
         + frame_notes(release.frame.half_width, release.frame.scale)
     )
@@ -284,7 +291,15 @@ def dp_pca(
     )
 
 
-def _non_private_pca(data, directions, k, plan, release, codes, levels) -> NonPrivatePCA:
+def _non_private_pca(
+    data: np.ndarray,
+    directions: np.ndarray,
+    k: int,
+    plan: ScorePlan,
+    release: ScoreRelease,
+    codes: np.ndarray | None,
+    levels: list[Any] | None,
+) -> NonPrivatePCA:
     """Ordinary PCA, sign-aligned to the private directions and binned on the private frame."""
     eigenvalues, vectors = descending_eigh(sample_covariance(data))
     vectors = align_columns(vectors, directions)

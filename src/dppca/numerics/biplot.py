@@ -96,7 +96,9 @@ class BiplotCoordinates:
     note: str
 
 
-def _square(xlim: tuple[float, float], ylim: tuple[float, float]):
+def _square(
+    xlim: tuple[float, float], ylim: tuple[float, float]
+) -> tuple[tuple[float, float], ...]:
     span = max(xlim[1] - xlim[0], ylim[1] - ylim[0]) or 1.0
     centres = ((xlim[0] + xlim[1]) / 2, (ylim[0] + ylim[1]) / 2)
     return tuple((centre - span / 2, centre + span / 2) for centre in centres)

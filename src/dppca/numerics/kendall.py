@@ -175,7 +175,9 @@ def _add_explicit(
         total.add(_explicit_chunk(X, rows[start:stop], cols[start:stop], sign))
 
 
-def _working_tile(first: np.ndarray, second: np.ndarray, shift: np.ndarray):
+def _working_tile(
+    first: np.ndarray, second: np.ndarray, shift: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, int] | None:
     """Both row sets shifted by ``shift`` and scaled by a power of two from their own values.
 
     Returns the two arrays in working units (largest entry in [0.5, 1)) and the exponent that
@@ -260,8 +262,8 @@ def _all_pairs(
                 _laplacian_tile(X, first, second, shift, sign, total, chunk_pairs)
             continue
         for second in blocks[index:]:
-            rows, cols = np.meshgrid(np.arange(*first), np.arange(*second), indexing="ij")
-            rows, cols = rows.ravel(), cols.ravel()
+            grid_rows, grid_cols = np.meshgrid(np.arange(*first), np.arange(*second), indexing="ij")
+            rows, cols = grid_rows.ravel(), grid_cols.ravel()
             if first == second:
                 rows, cols = rows[rows < cols], cols[rows < cols]
             _add_explicit(X, rows, cols, sign, total, chunk_pairs)

@@ -25,7 +25,7 @@ def _add_cells(ax, cells: pd.DataFrame, color: str, opacity_max: float, label: s
     rgba = np.tile(to_rgba(color), (len(shown), 1))
     rgba[:, 3] = np.clip(shown["prob"].to_numpy() / opacity_max, 0.0, 1.0)
     collection = PolyCollection(
-        _rectangles(shown), facecolors=rgba, edgecolors="none", label=label, gid="cells"
+        list(_rectangles(shown)), facecolors=rgba, edgecolors="none", label=label, gid="cells"
     )
     ax.add_collection(collection)
     return collection

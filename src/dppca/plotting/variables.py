@@ -107,7 +107,7 @@ def plot_biplot(
         ax.text(0.02, 0.02, biplot.note, transform=ax.transAxes, fontsize=7, color="0.4")
     if not len(biplot.points) and biplot.arrow_scale == 0:
         note(ax, "No synthetic points to draw")
-    if biplot.xlim is not None:
+    if biplot.xlim is not None and biplot.ylim is not None:
         ax.set_xlim(*biplot.xlim)
         ax.set_ylim(*biplot.ylim)
     ax.set_aspect("equal")

@@ -50,9 +50,9 @@ class Accountant:
     def can_spend(self, budget: Budget) -> bool:
         """Whether ``budget`` fits in what remains, compared exactly (the sums of the binary
         values, no rounding, no slack): parts from :meth:`Budget.split` always fit."""
-        entries = [*self.ledger.entries, budget]
-        epsilon = sum(Fraction(e.epsilon) for e in entries)
-        delta = sum(Fraction(e.delta) for e in entries)
+        budgets = [entry.budget for entry in self.ledger.entries] + [budget]
+        epsilon = sum((Fraction(b.epsilon) for b in budgets), Fraction(0))
+        delta = sum((Fraction(b.delta) for b in budgets), Fraction(0))
         return epsilon <= Fraction(self.total.epsilon) and delta <= Fraction(self.total.delta)
 
     def spend(self, budget: Budget, name: str | None = None) -> LedgerEntry:

@@ -100,16 +100,17 @@ class Budget:
         if not parts:
             raise ValueError("split needs at least one named part, e.g. split(loading=0.5, ...).")
         values = list(parts.values())
-        if all(isinstance(value, Budget) for value in values):
+        budgets = {name: value for name, value in parts.items() if isinstance(value, Budget)}
+        if len(budgets) == len(parts):
             total = Budget(
-                math.fsum(value.epsilon for value in values),
-                math.fsum(value.delta for value in values),
+                math.fsum(value.epsilon for value in budgets.values()),
+                math.fsum(value.delta for value in budgets.values()),
             )
             if not total <= self:
                 raise ValueError(
                     f"The absolute budgets add up to {total!r}, more than the total {self!r}."
                 )
-            return dict(parts)
+            return budgets
         if any(isinstance(value, Budget) for value in values):
             raise TypeError(
                 "split takes either all shares (numbers) or all Budget values, not both."

@@ -82,9 +82,9 @@ def exponential_runs(
     d_min = min(abs(Fraction(int(c)) - exact_target) for c in counts)
     while True:
         bits, width = (bits << 64) | noise.bits(64), width + 64
-        run = _exact_run(lengths, counts, exact_target, d_min, rate, precision, bits, width)
-        if run is not None:
-            return run, noise.below(int(lengths[run]))
+        found = _exact_run(lengths, counts, exact_target, d_min, rate, precision, bits, width)
+        if found is not None:
+            return found, noise.below(int(lengths[found]))
         precision *= 2
 
 

@@ -63,8 +63,8 @@ def grid_cells(frame: Frame, bins: tuple[int, int]) -> pd.DataFrame:
     """The cells' bounds: columns xmin, xmax, ymin, ymax, x fastest."""
     x_breaks = np.linspace(*frame.xlim, bins[0] + 1)
     y_breaks = np.linspace(*frame.ylim, bins[1] + 1)
-    bx, by = np.meshgrid(np.arange(bins[0]), np.arange(bins[1]))
-    bx, by = bx.ravel(), by.ravel()
+    grid_x, grid_y = np.meshgrid(np.arange(bins[0]), np.arange(bins[1]))
+    bx, by = grid_x.ravel(), grid_y.ravel()
     return pd.DataFrame(
         {
             "xmin": x_breaks[bx],

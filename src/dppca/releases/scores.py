@@ -191,7 +191,9 @@ class ScoreResult:
             groups = {level: tables[method] for level, tables in self.groups.items()}
         return method, self.histograms[method], groups
 
-    def cells(self, method: str | None = None, group: Any = None, *, center: bool = False):
+    def cells(
+        self, method: str | None = None, group: Any = None, *, center: bool = False
+    ) -> pd.DataFrame:
         """A private histogram as a DataFrame, optionally display-centred.
 
         Parameters
@@ -336,10 +338,11 @@ def dp_score(
 
     ledger = PrivacyLedger()
     loading = None
-    if given is None:
+    if loading_plan is not None:
         loading = loading_release(data, names, loading_plan, rng)
         ledger.extend(loading.privacy)
         given = loading.directions
+    assert given is not None  # given directions, or a plan to estimate them
     release = score_release(data, given, plan, codes, levels, rng, ledger, non_private=non_private)
     return ScoreResult(
         frame=release.frame,
@@ -497,7 +500,7 @@ def score_release(
     mass: dict[str, float] = {}
     by_group: dict[Any, dict[str, pd.DataFrame]] | None = None
     group_sizes = None
-    if codes is None:
+    if codes is None or levels is None:
         counts = np.bincount(index, minlength=size)
         for mechanism in plan.histograms:
             name = mechanism.method
@@ -556,8 +559,8 @@ def empirical_scores(
     table = pd.DataFrame(scores, columns=list(axis_labels))
     pooled = np.bincount(index, minlength=size) / len(index)
     groups = None
-    if codes is not None:
-        table["group"] = pd.Categorical.from_codes(codes, categories=levels)
+    if codes is not None and levels is not None:
+        table["group"] = pd.Categorical.from_codes(codes, categories=pd.Index(levels))
         groups = {}
         for g, level in enumerate(levels):
             counts = np.bincount(index[codes == g], minlength=size)

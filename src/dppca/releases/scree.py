@@ -314,7 +314,15 @@ def clip_share(control: dict[str, Any], m: int, epsilon: float) -> float:
     return min(max(1.5 * needed / epsilon, 0.1), 0.5)
 
 
-def _clipped(W, epsilon, delta, noise, control, ledger, label):
+def _clipped(
+    W: np.ndarray,
+    epsilon: float,
+    delta: float,
+    noise: Noise,
+    control: dict[str, Any],
+    ledger: PrivacyLedger,
+    label: str,
+) -> tuple[np.ndarray, dict[str, Any]]:
     m, k = W.shape
     details: dict[str, Any] = {}
     if isinstance(control["C_clip"], str):
@@ -344,7 +352,15 @@ def _clipped(W, epsilon, delta, noise, control, ledger, label):
     return clip * released, details
 
 
-def _pmwm(W, epsilon, delta, noise, control, ledger, label):
+def _pmwm(
+    W: np.ndarray,
+    epsilon: float,
+    delta: float,
+    noise: Noise,
+    control: dict[str, Any],
+    ledger: PrivacyLedger,
+    label: str,
+) -> tuple[np.ndarray, dict[str, Any]]:
     m, k = W.shape
     if control["split_mode"]:
         quantile_rows, mean_rows = random_halves(m, noise.rng)
@@ -390,7 +406,7 @@ def _private_scale(values: np.ndarray, epsilon: float, noise: Noise) -> float:
     return GridQuantile("log", level, epsilon).release(squares, noise)
 
 
-def _huber_thresholds(scales, m: int, k: int, descent_epsilon: float):
+def _huber_thresholds(scales: np.ndarray | float, m: int, k: int, descent_epsilon: float) -> Any:
     """Clipping thresholds ``sqrt(scale) sqrt((epsilon / k) m / sqrt((1 + log m) log m))``."""
     log_m = math.log(m)
     denominator = math.sqrt((1 + log_m) * log_m)
@@ -400,8 +416,14 @@ def _huber_thresholds(scales, m: int, k: int, descent_epsilon: float):
 
 
 def _huber_noise(
-    scales, m: int, k: int, descent_epsilon: float, delta: float, control, sampler="continuous"
-):
+    scales: np.ndarray | float,
+    m: int,
+    k: int,
+    descent_epsilon: float,
+    delta: float,
+    control: dict[str, Any],
+    sampler: str = "continuous",
+) -> Any:
     """Noise sd of each gradient step: ``2 eta0 threshold`` times the Gaussian scale of one of
     ``T`` steps with L2 sensitivity ``sqrt(k) (1 + 4um) / m`` (continuous:
     ``sqrt(k T) (1 + 4um) / (m mu)``)."""
@@ -412,7 +434,7 @@ def _huber_noise(
 
 
 def _huber_scale_range(
-    m: int, k: int, descent_epsilon: float, delta: float, control, sampler: str
+    m: int, k: int, descent_epsilon: float, delta: float, control: dict[str, Any], sampler: str
 ) -> tuple[float, float]:
     """The private scales whose gradient noise is a normal float no larger than
     ``MAX_NOISE_SCALE`` (a public range, within ``[1e-300, 1e300]``; computed on the log scale).
@@ -428,11 +450,19 @@ def _huber_scale_range(
     return math.exp(log_low), math.exp(log_high)
 
 
-def _huber_steps(control, m: int) -> int:
+def _huber_steps(control: dict[str, Any], m: int) -> int:
     return control["T"] if control["T"] is not None else math.ceil(math.log(m))
 
 
-def _huber(W, epsilon, delta, noise, control, ledger, label):
+def _huber(
+    W: np.ndarray,
+    epsilon: float,
+    delta: float,
+    noise: Noise,
+    control: dict[str, Any],
+    ledger: PrivacyLedger,
+    label: str,
+) -> tuple[np.ndarray, dict[str, Any]]:
     m, k = W.shape
     steps = _huber_steps(control, m)
     scale_epsilon, descent_epsilon = split_epsilon(
@@ -481,7 +511,7 @@ def _joint_name(sampler: str) -> str:
     return "joint discrete Gaussian (zCDP)" if sampler == "discrete" else "joint Gaussian (GDP)"
 
 
-def _summarise_capped(caught, label) -> None:
+def _summarise_capped(caught: list[warnings.WarningMessage], label: str) -> None:
     capped = [w for w in caught if issubclass(w.category, DurfeeStepLimitWarning)]
     if capped:
         warnings.warn(
@@ -841,10 +871,11 @@ def dp_scree(
 
     ledger = PrivacyLedger()
     loading = None
-    if given is None:
+    if loading_plan is not None:
         loading = loading_release(data, names, loading_plan, rng)
         ledger.extend(loading.privacy)
         given = loading.directions
+    assert given is not None  # given directions, or a plan to estimate them
     Y = project(data, given[:, :k])
     values, pve, settings = {}, {}, {"mono": mono, "controls": controls, "sampler": sampler}
     for plan in plans:

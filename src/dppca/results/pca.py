@@ -374,7 +374,7 @@ class DPPCAResult:
             else [
                 {
                     "label": _json_label(label),
-                    "estimated_size": self.group_sizes[label],
+                    "estimated_size": (self.group_sizes or {}).get(label),
                     "histogram": _table_to_dict(table),
                 }
                 for label, table in self.groups.items()

@@ -70,14 +70,14 @@ class Uncertainty:
         """The 1-based components whose redraws move by more than ``sin_theta`` on average or
         swap with the next component in more than ``swap`` of the draws."""
         flagged = (self.stability["sin_theta"] > sin_theta) | (self.stability["swap"] > swap)
-        return [j + 1 for j in np.flatnonzero(flagged.to_numpy())]
+        return [int(j) + 1 for j in np.flatnonzero(flagged.to_numpy())]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready lists (a non-finite number, from a scree of overflowing noise, is None)."""
 
         def lists(table: pd.DataFrame) -> dict[str, list[Any]]:
             clean = table.astype(object).where(table.map(_finite_or_text), None)
-            return clean.to_dict(orient="list")
+            return {str(key): values for key, values in clean.to_dict(orient="list").items()}
 
         return {
             "draws": self.draws,
@@ -100,7 +100,11 @@ def basic_interval(value: np.ndarray, redraws: np.ndarray, level: float) -> np.n
 
 
 def direction_redraws(
-    directions: np.ndarray, eigenvalues: np.ndarray, sigma: float, draws: int, rng
+    directions: np.ndarray,
+    eigenvalues: np.ndarray,
+    sigma: float,
+    draws: int,
+    rng: np.random.Generator,
 ) -> np.ndarray:
     """Eigenvectors (descending, sign-aligned to ``directions``) of the released Kendall matrix
     plus ``draws`` fresh noise matrices: shape ``(draws, p, p)``."""
@@ -130,7 +134,9 @@ def direction_stability(directions: np.ndarray, redraws: np.ndarray, k: int) -> 
     return pd.DataFrame({"sin_theta": sin_theta, "swap": swap}, index=index)
 
 
-def scree_redraws(raw: np.ndarray, sd: np.ndarray, mono: bool, draws: int, rng) -> np.ndarray:
+def scree_redraws(
+    raw: np.ndarray, sd: np.ndarray, mono: bool, draws: int, rng: np.random.Generator
+) -> np.ndarray:
     """The scree after fresh noise of sd ``sd`` on the pre-fit values ``raw`` (refitted)."""
     noisy = raw + rng.standard_normal((draws, len(raw))) * sd
     fit = antitonic if mono else (lambda values: np.maximum(values, 0.0))
