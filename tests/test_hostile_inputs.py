@@ -327,3 +327,56 @@ def test_pipeline_works_at_extreme_scales(scale):
     assert np.all(np.isfinite(result.directions)) and np.all(np.isfinite(result.scree))
     assert np.isfinite(result.frame.half_width)
     assert result.histogram["prob"].sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda X, a: dppca.DPPCA(2, epsilon=1, delta=5e-324, scree="clipped", accountant=a).fit(X),
+        lambda X, a: dppca.DPPCA(
+            2, epsilon=1, delta=1e-320, scree="huber", scree_share=1e-5, accountant=a
+        ).fit(X),
+        lambda X, a: dppca.dp_loading(
+            X,
+            1e-310,
+            1e-6,
+            transform="winsorized",
+            radius="auto",
+            radius_share=1 - 1e-16,
+            accountant=a,
+        ),
+        lambda X, a: dppca.dp_frame(X[:, :2], 5e-324, accountant=a),
+        lambda X, a: dppca.dp_score(X, 5e-324, 1e-6, directions=np.eye(4), accountant=a),
+        lambda X, a: dppca.dp_scree(X, 2, 5e-324, 1e-6, directions=np.eye(4), accountant=a),
+        lambda X, a: dppca.dp_score(
+            X,
+            1.0,
+            0.4,
+            method=("add", "sparse", "thresholded"),
+            directions=np.eye(4),
+            accountant=a,
+        ),
+    ],
+)
+def test_a_split_that_leaves_a_part_without_budget_is_refused_before_the_charge(call):
+    """A subnormal total or a tiny share must not become a Gaussian release recorded as pure
+    DP, nor a division by zero: a ValueError names the budget, and nothing is charged."""
+    X = np.random.default_rng(0).normal(size=(500, 4))
+    accountant = dppca.Accountant(dppca.Budget(10.0, 0.5))
+    with pytest.raises(ValueError, match=r"no budget|must stay below 1"):
+        call(X, accountant)
+    assert accountant.spent == dppca.Budget(0.0, 0.0)
+
+
+@pytest.mark.parametrize("release", ["dp_frame", "dp_quantile"])
+def test_a_refused_charge_leaves_the_callers_generator_untouched(release):
+    X = np.random.default_rng(0).normal(size=(200, 2))
+    accountant = dppca.Accountant(dppca.Budget(0.5, 1e-6))
+    rng = np.random.default_rng(3)
+    state = rng.bit_generator.state
+    with pytest.raises(dppca.BudgetExceededError):
+        if release == "dp_frame":
+            dppca.dp_frame(X, 1.0, random_state=rng, accountant=accountant)
+        else:
+            dppca.dp_quantile(X[:, 0], 0.5, 1.0, random_state=rng, accountant=accountant)
+    assert rng.bit_generator.state == state

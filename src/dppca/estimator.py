@@ -19,7 +19,7 @@ from dppca._validation import (
 )
 from dppca.numerics.linalg import project
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger, warn_weak_budget
+from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
 from dppca.privacy.mechanisms import resolve_sampler
 from dppca.releases.loading import loading_release, plan_loading
 from dppca.releases.scree import (
@@ -177,6 +177,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             share = check_real(self.scree_share, "scree_share", low=0.0, high=1.0)
             control = check_scree_control(scree, self.scree_control, n_features, "scree_control")
             parts = budget.split(loading=1.0 - share, scree=share)
+            what = f"epsilon={budget.epsilon:g}, delta={budget.delta:g} and scree_share={share:g}"
+            for part in parts.values():
+                check_parts([part.epsilon, part.delta], what)
             scree_plan = plan_scree(
                 scree,
                 control,

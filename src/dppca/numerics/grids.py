@@ -49,6 +49,10 @@ def linear_cells(x: np.ndarray, step: float) -> np.ndarray:
     return np.clip(positions, -LINEAR_GRID_LIMIT, LINEAR_GRID_LIMIT).astype(np.int64)
 
 
+#: The grids: ``"log"`` for positive values, ``"linear"`` for signed ones.
+GRIDS = ("log", "linear")
+
+
 def grid_size(grid: str) -> int:
     """The number of points of the ``"log"`` or ``"linear"`` grid."""
     return 2 * (LOG_GRID_LIMIT if grid == "log" else LINEAR_GRID_LIMIT) + 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, get_args
@@ -62,7 +62,19 @@ class Budget:
     def __add__(self, other: Budget) -> Budget:
         if not isinstance(other, Budget):
             return NotImplemented
-        return Budget(self.epsilon + other.epsilon, self.delta + other.delta)
+        return Budget.compose([self, other])
+
+    @staticmethod
+    def compose(budgets: Sequence[Budget]) -> Budget:
+        """Basic composition: the sums of the epsilons and of the deltas, each rounded up, so
+        that the result is never below the exact sum (a charge covers its ledger entries).
+
+        Examples
+        --------
+        >>> Budget.compose([Budget(0.1, 1e-7)] * 3)
+        Budget(epsilon=0.3, delta=3e-07)
+        """
+        return Budget(_sum_up([b.epsilon for b in budgets]), _sum_up([b.delta for b in budgets]))
 
     def __le__(self, other: Budget) -> bool:
         if not isinstance(other, Budget):
@@ -172,6 +184,41 @@ def warn_weak_budget(epsilon: float, delta: float, n: int) -> None:
     charge: public values only)."""
     for note in weak_budget_notes(epsilon, delta, n):
         warnings.warn(note, PrivacyWarning, stacklevel=3)
+
+
+def check_repeated(budget: Budget, count: int, what: str) -> Budget:
+    """The cost of ``count`` releases at ``budget`` each (basic composition), refused with the
+    caller's names when the deltas add up to 1 or more."""
+    if budget.delta * count >= 1.0:
+        raise ValueError(
+            f"delta={budget.delta:g} for each of the {count} {what} adds up to "
+            f"{budget.delta * count:g}; the total must stay below 1."
+        )
+    return Budget.compose([budget] * count)
+
+
+def _sum_up(values: list[float]) -> float:
+    """The exact sum of ``values`` rounded up to a float."""
+    exact = sum((Fraction(value) for value in values), Fraction(0))
+    total = float(exact)
+    return total if Fraction(total) >= exact else math.nextafter(total, math.inf)
+
+
+def check_parts(parts: list[float], what: str) -> list[float]:
+    """Refuse a split that leaves a part of zero (a subnormal total or a tiny share): every part
+    of a release needs a positive budget. ``what`` names the caller's parameters.
+
+    Examples
+    --------
+    >>> check_parts(split_epsilon(1.0, [0.25, 0.75]), "epsilon=1 and radius_share=0.25")
+    [0.25, 0.75]
+    """
+    if min(parts) <= 0.0:
+        raise ValueError(
+            f"Splitting {what} leaves a part of the release with no budget (parts {parts}); use "
+            "a larger epsilon (or delta) or a larger share."
+        )
+    return parts
 
 
 def split_epsilon(total: float, shares: list[float]) -> list[float]:

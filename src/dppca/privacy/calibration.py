@@ -155,7 +155,9 @@ def multiplier_kernel(epsilon: float, delta: float, calibration: str) -> float:
     """:func:`gaussian_multiplier` of validated values (the mechanisms' calibration)."""
     if calibration == "analytic":
         return 1.0 / gdp_mu_kernel(epsilon, delta)
-    return _classical_kernel(epsilon, delta)
+    if calibration == "classical":
+        return _classical_kernel(epsilon, delta)
+    raise ValueError(f"calibration must be one of {', '.join(CALIBRATIONS)}; got {calibration!r}.")
 
 
 def _log_zcdp_delta_at(alpha: float, rho: float, epsilon: float) -> float:

@@ -29,12 +29,20 @@ from typing import Any
 import numpy as np
 
 from dppca._validation import (
+    check_delta,
+    check_epsilon,
     check_option,
-    check_random_state,
+    check_positive_int,
+    check_real,
 )
 from dppca.numerics.linalg import from_vecd, to_vecd
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
-from dppca.privacy.calibration import gdp_mu_kernel, multiplier_kernel, zcdp_rho_kernel
+from dppca.privacy.calibration import (
+    CALIBRATIONS,
+    gdp_mu_kernel,
+    multiplier_kernel,
+    zcdp_rho_kernel,
+)
 from dppca.privacy.discrete import (
     SecureBits,
     gaussian_integers,
@@ -71,7 +79,6 @@ class Noise:
     Parameters
     ----------
     sampler : {"continuous", "discrete"}
-        Validated by the caller (:func:`make_noise` at the public boundary).
     rng : numpy.random.Generator
         The continuous sampler's noise, and every data-independent random choice (pairings,
         permutations) in either mode.
@@ -84,7 +91,7 @@ class Noise:
     """
 
     def __init__(self, sampler: str, rng: np.random.Generator) -> None:
-        self.sampler = sampler
+        self.sampler = check_option(sampler, "sampler", SAMPLERS)
         self.rng = rng
         self._secure = SecureBits(rng.bytes(32)) if self.discrete else None
 
@@ -119,6 +126,16 @@ def sampler_label(mechanism: str, sampler: str) -> str:
     return f"{mechanism} [discrete, secure]" if sampler == "discrete" else mechanism
 
 
+def check_mechanism_settings(epsilon: float, delta: float, sampler: str, calibration: str) -> None:
+    """The invariants of a mechanism object: epsilon > 0, delta in (0, 1), a known sampler and
+    calibration (a mechanism is a public building block; the releases build theirs from
+    validated values)."""
+    check_epsilon(epsilon)
+    check_delta(delta)
+    check_option(sampler, "sampler", SAMPLERS)
+    check_option(calibration, "calibration", CALIBRATIONS)
+
+
 def resolve_sampler(sampler: Any, calibration: str = "analytic") -> str:
     """The sampler of a release: ``None`` (the default) is ``"discrete"``, except with the
     classical calibration (the paper's floating-point Gaussian), which is ``"continuous"`` by
@@ -133,11 +150,6 @@ def resolve_sampler(sampler: Any, calibration: str = "analytic") -> str:
             "Pass sampler='continuous' or calibration='analytic'."
         )
     return sampler
-
-
-def make_noise(sampler: Any, random_state: Any) -> Noise:
-    """Validate ``sampler`` (None: discrete) and ``random_state`` and build the noise source."""
-    return Noise(resolve_sampler(sampler), check_random_state(random_state))
 
 
 def as_noise(source: Noise | np.random.Generator) -> Noise:
@@ -258,6 +270,12 @@ class GaussianMechanism:
     integer: bool = False
     description: str = "Gaussian"
 
+    def __post_init__(self) -> None:
+        check_mechanism_settings(self.epsilon, self.delta, self.sampler, self.calibration)
+        check_real(self.l2_sensitivity, "l2_sensitivity", low=0.0)
+        check_positive_int(self.dimension, "dimension")
+        check_positive_int(self.compositions, "compositions")
+
     @cached_property
     def scale(self) -> float:
         """The noise standard deviation, in the statistic's units (public values only)."""
@@ -374,6 +392,10 @@ class HistogramMechanism:
     delta: float
     sampler: str = "continuous"
     calibration: str = "analytic"
+
+    def __post_init__(self) -> None:
+        check_option(self.method, "method", HISTOGRAM_METHODS)
+        check_mechanism_settings(self.epsilon, self.delta, self.sampler, self.calibration)
 
     @cached_property
     def gaussian(self) -> GaussianMechanism:

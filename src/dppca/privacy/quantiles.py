@@ -19,6 +19,7 @@ grid, never runs away, and is equivariant to the data's units. Their level follo
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -27,11 +28,13 @@ import numpy as np
 
 from dppca._validation import (
     check_epsilon,
+    check_option,
     check_positive_int,
     check_real,
 )
 from dppca.exceptions import DurfeeStepLimitWarning, NoiseDominatedWarning
 from dppca.numerics.grids import (
+    GRIDS,
     LINEAR_GRID_LIMIT,
     LOG_GRID_LIMIT,
     LOG_GRID_STEPS,
@@ -336,6 +339,13 @@ class GridQuantile:
     epsilon: float
     step: float = 1.0
     description: str = "quantile"
+
+    def __post_init__(self) -> None:
+        check_option(self.grid, "grid", GRIDS)
+        check_real(self.level, "level", low=0.0, high=1.0)
+        check_epsilon(self.epsilon)
+        if not (math.isfinite(self.step) and self.step >= sys.float_info.min):
+            raise ValueError(f"step must be a positive normal float; got {self.step!r}.")
 
     def release(self, values: np.ndarray, noise: Noise) -> float:
         """The released grid point."""

@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from dppca._validation import check_data, check_epsilon, check_real
+from dppca._validation import check_data, check_epsilon, check_random_state, check_real
 from dppca.numerics.pairs import random_pairs
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
-from dppca.privacy.mechanisms import Noise, as_noise, make_noise
+from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, split_epsilon
+from dppca.privacy.mechanisms import Noise, as_noise, resolve_sampler
 from dppca.privacy.quantiles import (
     GridQuantile,
     locating_reach,
@@ -131,10 +131,13 @@ def frame_shares(n: int, epsilon: float) -> list[float]:
     return [*shares, 1.0 - sum(shares)]
 
 
-def warn_small_frame_budget(n: int, epsilon: float, prefix: str = "frame") -> None:
-    """Warn, from public values before any charge, when the frame's scale or centre cannot be
-    located at this budget (:func:`~dppca.privacy.quantiles.warn_unlocatable`)."""
-    scale_epsilon, centre_epsilon, _, _ = split_epsilon(epsilon, frame_shares(n, epsilon))
+def check_frame_budget(n: int, epsilon: float, what: str, prefix: str = "frame") -> None:
+    """Refuse a frame budget that leaves one of its four quantiles with none, and warn, from
+    public values before any charge, when the frame's scale or centre cannot be located at this
+    budget (:func:`~dppca.privacy.quantiles.warn_unlocatable`). ``what`` names the caller's
+    budget in the error."""
+    parts = check_parts(split_epsilon(epsilon, frame_shares(n, epsilon)), what)
+    scale_epsilon, centre_epsilon, _, _ = parts
     warn_unlocatable(n // 2, scale_epsilon, "log", f"{prefix}: scale")
     warn_unlocatable(n, centre_epsilon, "linear", f"{prefix}: centre")
 
@@ -255,7 +258,9 @@ def dp_frame(
         raise ValueError(f"scores must have exactly 2 columns; got {data.shape[1]}.")
     epsilon = check_epsilon(epsilon)
     inflate = check_real(inflate, "inflate", low=0.0, high=1e3, low_inclusive=True)
-    noise = make_noise(sampler, random_state)
-    warn_small_frame_budget(data.shape[0], epsilon)
+    check_frame_budget(data.shape[0], epsilon, f"epsilon={epsilon:g}")
+    sampler = resolve_sampler(sampler)
+    rng = check_random_state(random_state)
     charge(accountant, Budget(epsilon, 0.0), "dp_frame")
+    noise = Noise(sampler, rng)  # keyed after the charge: a refused call leaves rng untouched
     return private_frame(data, epsilon, noise, inflate=inflate, labels=(names[0], names[1]))

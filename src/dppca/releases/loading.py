@@ -39,7 +39,13 @@ from dppca.numerics.signs import (
     make_sign_transform,
 )
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
+from dppca.privacy.budget import (
+    Budget,
+    PrivacyLedger,
+    check_parts,
+    split_epsilon,
+    warn_weak_budget,
+)
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import (
     MAX_NOISE_SCALE,
@@ -455,7 +461,10 @@ def plan_loading(
     sampler = resolve_sampler(sampler, calibration)
     radius_epsilon, kendall_epsilon = 0.0, epsilon
     if sign is None:
-        radius_epsilon, kendall_epsilon = split_epsilon(epsilon, [radius_share, 1.0 - radius_share])
+        radius_epsilon, kendall_epsilon = check_parts(
+            split_epsilon(epsilon, [radius_share, 1.0 - radius_share]),
+            f"epsilon={epsilon:g} and radius_share={radius_share:g}",
+        )
     float_error = unit_error_bound(p, sign or WinsorizedSign(1.0), degree)
     kendall = kendall_mechanism(
         n, p, float_error, kendall_epsilon, delta, sensitivity, calibration, sampler

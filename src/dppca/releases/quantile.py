@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dppca._validation import check_real, check_vector
+from dppca._validation import check_random_state, check_real, check_vector
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
-from dppca.privacy.mechanisms import make_noise
+from dppca.privacy.mechanisms import Noise, resolve_sampler
 from dppca.privacy.quantiles import (
     DEFAULT_BETA,
     DEFAULT_MAX_STEPS,
@@ -114,8 +114,10 @@ def dp_quantile(
         lower = check_real(lower, "lower")
     else:  # each branch of the two-sided search has half of epsilon
         check_search_epsilon(epsilon / 2.0, f"a two-sided search's branch at epsilon={epsilon:g}")
-    noise = make_noise(sampler, random_state)
+    sampler = resolve_sampler(sampler)
+    rng = check_random_state(random_state)
     charge(accountant, Budget(epsilon, 0.0), "dp_quantile")
+    noise = Noise(sampler, rng)  # keyed after the charge: a refused call leaves rng untouched
     if lower is None:
         value = durfee_signed_quantile(values, q, epsilon, noise, beta=beta, max_steps=max_steps)
         name = "two-sided"

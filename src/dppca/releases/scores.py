@@ -30,7 +30,14 @@ from dppca._validation import (
 )
 from dppca.numerics.linalg import project
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
+from dppca.privacy.budget import (
+    Budget,
+    PrivacyLedger,
+    check_parts,
+    check_repeated,
+    split_epsilon,
+    warn_weak_budget,
+)
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import (
     HISTOGRAM_METHODS,
@@ -38,7 +45,7 @@ from dppca.privacy.mechanisms import (
     Noise,
     resolve_sampler,
 )
-from dppca.releases.frame import DEFAULT_INFLATE, Frame, private_frame, warn_small_frame_budget
+from dppca.releases.frame import DEFAULT_INFLATE, Frame, check_frame_budget, private_frame
 from dppca.releases.histogram import (
     cell_index,
     check_bins,
@@ -386,7 +393,8 @@ class ScorePlan:
     def cost(self) -> Budget:
         """Frame plus every method's histogram, by basic composition."""
         count = len(self.methods)
-        return Budget(self.frame_epsilon + self.histogram_epsilon * count, self.delta * count)
+        histogram = Budget(self.histogram_epsilon, self.delta)
+        return Budget.compose([Budget(self.frame_epsilon, 0.0)] + [histogram] * count)
 
     @property
     def axis_labels(self) -> tuple[str, str]:
@@ -430,15 +438,18 @@ def plan_score(
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     inflate = check_real(inflate, "inflate", low=0.0, high=MAX_INFLATE, low_inclusive=True)
     sampler = resolve_sampler(sampler, calibration)
-    frame_epsilon, histogram_epsilon = split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE])
+    frame_epsilon, histogram_epsilon = check_parts(
+        split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE]), f"epsilon={epsilon:g}"
+    )
     histograms = tuple(
         HistogramMechanism(name, histogram_epsilon, delta, sampler, calibration) for name in methods
     )
     additive = HistogramMechanism("add", histogram_epsilon, delta, sampler, calibration)
+    check_repeated(Budget(histogram_epsilon, delta), len(methods), "histogram methods")
     noise = noise_parameters(histograms)  # refuses scales that are not normal floats
     if bins is None:
         bins = default_bins(n, additive.parameters["add_sigma"])
-    warn_small_frame_budget(n, frame_epsilon, "score: frame")
+    check_frame_budget(n, frame_epsilon, f"epsilon={epsilon:g}", "score: frame")
     return ScorePlan(
         axes,
         bins,

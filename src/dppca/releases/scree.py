@@ -52,7 +52,14 @@ from dppca.exceptions import DurfeeStepLimitWarning
 from dppca.numerics.linalg import descending_eigh, project, sample_covariance
 from dppca.numerics.pairs import half_squared_differences, random_halves
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
+from dppca.privacy.budget import (
+    Budget,
+    PrivacyLedger,
+    check_parts,
+    check_repeated,
+    split_epsilon,
+    warn_weak_budget,
+)
 from dppca.privacy.mechanisms import (
     MAX_NOISE_SCALE,
     GaussianMechanism,
@@ -610,6 +617,8 @@ def plan_scree(
     lie in :func:`width_range`). ``method`` and ``control`` come validated from
     :func:`check_scree_control`."""
     epsilon, delta = budget.epsilon, budget.delta
+    what = f"The scree's epsilon={epsilon:g}, delta={delta:g} and {method!r} control"
+    check_parts([epsilon, delta], what)
     pairs = 2 if method == "pmwm" and control["split_mode"] else MIN_PAIRS[method]
     if n // 2 < pairs:
         raise ValueError(f"Scree method {method!r} needs at least {2 * pairs} rows; got {n}.")
@@ -617,7 +626,9 @@ def plan_scree(
     if method == "clipped":
         if isinstance(control["C_clip"], str):
             share = clip_share(control, m, epsilon)
-            quantile_epsilon, mean_epsilon = split_epsilon(epsilon, [share, 1 - share])
+            quantile_epsilon, mean_epsilon = check_parts(
+                split_epsilon(epsilon, [share, 1 - share]), what
+            )
             warn_unlocatable(m, quantile_epsilon, "log", f"{label}: clip level")
             clip_range(m, k, mean_epsilon, delta, sampler)
         else:
@@ -625,13 +636,16 @@ def plan_scree(
             _check_widths("C_clip", control["C_clip"], low, high)
     elif method == "pmwm":
         rows = m - m // 2 if control["split_mode"] else m
+        check_parts([epsilon / (4 * k)], what)
         check_search_epsilon(epsilon / (4 * k), "the scree's winsorizing searches")
         _, high = width_range(rows, k, epsilon / 2.0, delta, sampler)
         _check_widths("b", control["b"], 0.0, high)
     else:
-        _, descent_epsilon = split_epsilon(epsilon, [control["m2_frac"], 1 - control["m2_frac"]])
-        scale_epsilon = epsilon * control["m2_frac"] / k
-        warn_unlocatable(m // 2, scale_epsilon, "log", f"{label} (huber): private scales")
+        _, descent_epsilon = check_parts(
+            split_epsilon(epsilon, [control["m2_frac"], 1 - control["m2_frac"]]), what
+        )
+        scale_epsilon = check_parts([epsilon * control["m2_frac"] / k], what)[0]
+        warn_unlocatable(m // 2, scale_epsilon, "log", f"{label}: private scales")
         _huber_scale_range(m, k, descent_epsilon, delta, control, sampler)
     return ScreePlan(method, control, n, k, budget, sampler, mono, label)
 
@@ -861,7 +875,7 @@ def dp_scree(
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
     rng = check_random_state(random_state)
-    cost = Budget(budget.epsilon * len(methods), budget.delta * len(methods))
+    cost = check_repeated(budget, len(methods), "scree methods")
     loading_plan = None
     if loading_budget is not None:
         cost = cost + loading_budget

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from dppca.privacy.calibration import analytic_gaussian_multiplier, gdp_mu
-from dppca.privacy.mechanisms import GaussianMechanism, Noise
+from dppca.privacy.mechanisms import GaussianMechanism, HistogramMechanism, Noise
+from dppca.privacy.quantiles import GridQuantile
 
 DRAWS = 20000
 P = 4
@@ -65,3 +66,25 @@ def test_frobenius_norm_is_the_vecd_norm(noise_draws):
 def test_a_mechanism_refuses_a_source_of_the_other_sampler():
     with pytest.raises(ValueError, match="samples 'continuous'"):
         MECHANISM.randomise(np.zeros(3), Noise("discrete", np.random.default_rng(0)))
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: GaussianMechanism(1.0, 3, 1.0, 1.5), "delta must be < 1"),
+        (lambda: GaussianMechanism(1.0, 3, 0.0, 1e-6), "epsilon must be > 0"),
+        (lambda: GaussianMechanism(1.0, 3, 1.0, 1e-6, calibration="Analytic"), "calibration"),
+        (lambda: GaussianMechanism(1.0, 3, 1.0, 1e-6, sampler="Discrete"), "sampler"),
+        (lambda: GaussianMechanism(0.0, 3, 1.0, 1e-6), "l2_sensitivity must be > 0"),
+        (lambda: GaussianMechanism(1.0, 3, 1.0, 1e-6, compositions=0), "compositions"),
+        (lambda: HistogramMechanism("Add", 1.0, 1e-6), "method must be one of"),
+        (lambda: HistogramMechanism("sparse", 1.0, 2.0), "delta must be < 1"),
+        (lambda: GridQuantile("Log", 0.5, 1.0), "grid must be one of"),
+        (lambda: GridQuantile("linear", 0.5, 1.0, step=0.0), "step must be a positive normal"),
+        (lambda: Noise("Discrete", np.random.default_rng(0)), "sampler must be one of"),
+    ],
+)
+def test_mechanism_objects_refuse_bad_settings(build, message):
+    """The mechanisms are public building blocks: none silently falls back to another setting."""
+    with pytest.raises(ValueError, match=message):
+        build()

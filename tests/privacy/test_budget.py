@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from dppca import Budget, PrivacyLedger
@@ -108,3 +110,14 @@ def test_accountant_records_refuses_and_reports():
     with pytest.raises(TypeError, match="total must be a Budget"):
         Accountant(1.0)
     assert "Accountant(total=Budget(epsilon=1" in repr(accountant)
+
+
+def test_composed_costs_never_fall_below_the_exact_sum_of_their_parts():
+    from fractions import Fraction
+
+    for value, count in ((0.7 * 0.65, 3), (0.1, 3), (1 / 3, 7), (2.0**-1074, 5)):
+        composed = Budget.compose([Budget(value, value / 10)] * count)
+        assert Fraction(composed.epsilon) >= count * Fraction(value)
+        assert Fraction(composed.epsilon) - count * Fraction(value) <= Fraction(
+            abs(math.nextafter(composed.epsilon, 0.0) - composed.epsilon)
+        )
