@@ -8,7 +8,7 @@ import sys
 import numpy as np
 from sklearn.isotonic import IsotonicRegression
 
-from dppca.releases.scree import antitonic
+from dppca.numerics.monotone import antitonic
 
 
 def test_import_does_not_load_scikit_learn_or_matplotlib():

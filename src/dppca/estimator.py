@@ -18,17 +18,12 @@ from dppca._validation import (
     refuse_masked_or_sparse,
 )
 from dppca.numerics.linalg import project
+from dppca.numerics.monotone import proportions
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
 from dppca.privacy.mechanisms import resolve_sampler
 from dppca.releases.loading import loading_release, plan_loading
-from dppca.releases.scree import (
-    SCREE_METHODS,
-    check_scree_control,
-    plan_scree,
-    proportions,
-    scree_release,
-)
+from dppca.releases.scree import SCREE_METHODS, check_scree_control, plan_scree, scree_release
 
 
 class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):

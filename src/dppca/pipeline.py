@@ -23,7 +23,12 @@ from dppca._validation import (
     check_positive_int,
     check_random_state,
 )
-from dppca.numerics.linalg import align_columns, descending_eigh, project, sample_covariance
+from dppca.numerics.linalg import (
+    ordinary_pca,
+    project,
+    sample_covariance,
+)
+from dppca.numerics.monotone import proportions
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
@@ -46,13 +51,7 @@ from dppca.releases.scores import (
     plan_score,
     score_release,
 )
-from dppca.releases.scree import (
-    SCREE_METHODS,
-    check_scree_control,
-    plan_scree,
-    proportions,
-    scree_release,
-)
+from dppca.releases.scree import SCREE_METHODS, check_scree_control, plan_scree, scree_release
 from dppca.results.pca import DPPCAResult, NonPrivatePCA
 
 
@@ -301,9 +300,8 @@ def _non_private_pca(
     levels: list[Any] | None,
 ) -> NonPrivatePCA:
     """Ordinary PCA, sign-aligned to the private directions and binned on the private frame."""
-    eigenvalues, vectors = descending_eigh(sample_covariance(data))
-    vectors = align_columns(vectors, directions)
-    top = np.maximum(eigenvalues[:k], 0.0)
+    eigenvalues, vectors = ordinary_pca(data, directions)
+    top = eigenvalues[:k]
     scores = project(data, vectors[:, [plan.axes[0] - 1, plan.axes[1] - 1]])
     cells = grid_cells(release.frame, plan.bins)
     index = cell_index(scores, release.frame, plan.bins)

@@ -216,8 +216,8 @@ def test_non_private_reference_only_on_request():
     result = dp_loading(X, 1.0, 1e-6, random_state=0, non_private=True)
     reference = result.non_private
     _, pca = np.linalg.eigh(np.cov(X, rowvar=False))
-    assert np.allclose(np.abs(reference.pca_directions), np.abs(pca[:, ::-1]), atol=1e-10)
-    inner = np.sum(reference.pca_directions * result.directions, axis=0)
+    assert np.allclose(np.abs(reference.directions), np.abs(pca[:, ::-1]), atol=1e-10)
+    inner = np.sum(reference.directions * result.directions, axis=0)
     assert np.all(inner >= 0)
 
 

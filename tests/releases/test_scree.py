@@ -9,15 +9,14 @@ import pandas as pd
 import pytest
 
 from dppca import Accountant, Budget, BudgetExceededError, dp_scree
+from dppca.numerics.monotone import antitonic, proportions
 from dppca.numerics.pairs import half_squared_differences
 from dppca.privacy.calibration import gdp_mu
 from dppca.privacy.mechanisms import Noise
 from dppca.releases.scree import (
-    antitonic,
     clip_share,
     float_factor,
     joint_gaussian,
-    proportions,
     row_clip_sensitivity,
     row_shares,
 )

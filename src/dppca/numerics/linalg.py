@@ -93,3 +93,27 @@ def from_upper(vector: np.ndarray, p: int) -> np.ndarray:
     matrix = np.zeros((p, p))
     matrix[np.triu_indices(p)] = vector
     return matrix + np.triu(matrix, 1).T
+
+
+def pc_labels(count: int) -> list[str]:
+    """``["PC1", ..., "PC<count>"]``: the names of principal components, numbered from 1.
+
+    Examples
+    --------
+    >>> pc_labels(3)
+    ['PC1', 'PC2', 'PC3']
+    """
+    return [f"PC{j + 1}" for j in range(count)]
+
+
+def axis_labels(axes: tuple[int, int]) -> tuple[str, str]:
+    """The names of two 1-based components, e.g. ``("PC1", "PC3")``."""
+    return (f"PC{axes[0]}", f"PC{axes[1]}")
+
+
+def ordinary_pca(data: np.ndarray, directions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ordinary PCA of validated data (**not private**; for references only): the eigenvalues
+    of the sample covariance (descending, clipped at 0) and its eigenvectors, each
+    sign-aligned to the column of ``directions`` of the same rank."""
+    eigenvalues, vectors = descending_eigh(sample_covariance(data))
+    return np.maximum(eigenvalues, 0.0), align_columns(vectors, directions)

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from dppca._validation import check_bool, check_option
+from dppca.numerics.linalg import pc_labels
 from dppca.plotting._style import DP_COLOR, NONPRIVATE_COLOR, pyplot
 from dppca.plotting.loadings import plot_loading_heatmap, plot_loadings
 from dppca.plotting.scores import plot_score_histogram
@@ -337,7 +338,7 @@ class LoadingDisplay(_Display):
         prefix, suffix = _titles(non_private)
         names = list(result.feature_names)
         directions = _reference_directions(result) if non_private else result.directions
-        columns = [f"PC{j + 1}" for j in range(directions.shape[1])]
+        columns = pc_labels(directions.shape[1])
         loadings = pd.DataFrame(directions, index=names, columns=columns)
         axes = tuple(getattr(result, "axes", (1, 2)))
         title = f"{prefix} loading {'heatmap' if kind == 'heatmap' else 'plot'}{suffix}"
@@ -374,7 +375,7 @@ def loading_comparison(result: Any, *, kind: str = "point", top: int | None = 10
     columns = [axes[0] - 1, axes[1] - 1]
     largest = max(float(np.abs(d[:, columns]).max()) for d in (reference, result.directions))
     figure, (left, right) = pyplot().subplots(1, 2, figsize=(11, 5.5), layout="constrained")
-    names = [f"PC{j + 1}" for j in range(reference.shape[1])]
+    names = pc_labels(reference.shape[1])
     for directions, ax, non_private in ((reference, left, True), (result.directions, right, False)):
         prefix, suffix = _titles(non_private)
         LoadingDisplay(
@@ -391,7 +392,7 @@ def loading_comparison(result: Any, *, kind: str = "point", top: int | None = 10
 
 def _reference_directions(result: Any) -> np.ndarray:
     reference = _reference(result)
-    return np.asarray(getattr(reference, "pca_directions", getattr(reference, "directions", None)))
+    return np.asarray(reference.directions)
 
 
 class VariableDisplay(_Display):

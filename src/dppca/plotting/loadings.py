@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from dppca._validation import check_option, check_positive_int
+from dppca.numerics.linalg import axis_labels
 from dppca.plotting._style import (
     DP_COLOR,
     HEATMAP_HIGH,
@@ -71,7 +72,7 @@ def plot_loadings(
     Drawing spends no privacy budget: it only shows released directions.
     """
     kind = check_option(kind, "kind", LOADING_KINDS)
-    columns = [f"PC{axes[0]}", f"PC{axes[1]}"]
+    columns = list(axis_labels(axes))
     missing = [c for c in columns if c not in loadings.columns]
     if missing:
         raise ValueError(f"axes {tuple(axes)} need loadings columns {missing}.")

@@ -28,7 +28,12 @@ from dppca._validation import (
     check_real,
 )
 from dppca.numerics.kendall import check_pairs, unit_error_bound, unit_kendall
-from dppca.numerics.linalg import align_columns, descending_eigh, sample_covariance
+from dppca.numerics.linalg import (
+    align_columns,
+    descending_eigh,
+    ordinary_pca,
+    pc_labels,
+)
 from dppca.numerics.pairs import pair_half_distances
 from dppca.numerics.sensitivity import SENSITIVITIES, unit_kendall_sensitivity
 from dppca.numerics.signs import (
@@ -144,13 +149,17 @@ class NonPrivateLoading:
         The exact Kendall matrix.
     kendall_directions : ndarray of shape (p, p)
         Its eigenvectors, descending.
-    pca_directions : ndarray of shape (p, p)
-        Ordinary PCA: eigenvectors of the sample covariance matrix, descending.
+    directions : ndarray of shape (p, p)
+        Ordinary PCA: eigenvectors of the sample covariance matrix, descending (the same name
+        and meaning as in :class:`~dppca.results.pca.NonPrivatePCA`).
+    eigenvalues : ndarray of shape (p,)
+        Their eigenvalues, clipped at 0.
     """
 
     kendall: np.ndarray
     kendall_directions: np.ndarray
-    pca_directions: np.ndarray
+    directions: np.ndarray
+    eigenvalues: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -214,7 +223,7 @@ class LoadingResult:
     @property
     def loadings(self) -> pd.DataFrame:
         """The directions as a DataFrame: index = variable names, columns ``PC1..PCp``."""
-        columns = [f"PC{j + 1}" for j in range(self.directions.shape[1])]
+        columns = pc_labels(self.directions.shape[1])
         return pd.DataFrame(self.directions, index=self.feature_names, columns=columns)
 
     def __repr__(self) -> str:
@@ -542,11 +551,12 @@ def loading_release(
     reference = None
     if non_private:
         _, kendall_vectors = descending_eigh(unit)
-        _, pca_vectors = descending_eigh(sample_covariance(data))
+        eigenvalues, pca_vectors = ordinary_pca(data, directions)
         reference = NonPrivateLoading(
             kendall=unit * scale,
             kendall_directions=align_columns(kendall_vectors, directions),
-            pca_directions=align_columns(pca_vectors, directions),
+            directions=pca_vectors,
+            eigenvalues=eigenvalues,
         )
     spherical = sign.name == "spherical"
     settings = {

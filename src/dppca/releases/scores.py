@@ -28,7 +28,7 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
-from dppca.numerics.linalg import project
+from dppca.numerics.linalg import axis_labels, project
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
     Budget,
@@ -182,7 +182,7 @@ class ScoreResult:
 
     @property
     def axis_labels(self) -> tuple[str, str]:
-        return (f"PC{self.axes[0]}", f"PC{self.axes[1]}")
+        return axis_labels(self.axes)
 
     def histogram_tables(
         self, histogram: str | None = None
@@ -398,7 +398,7 @@ class ScorePlan:
 
     @property
     def axis_labels(self) -> tuple[str, str]:
-        return (f"PC{self.axes[0]}", f"PC{self.axes[1]}")
+        return axis_labels(self.axes)
 
     def settings(self) -> dict[str, Any]:
         return {

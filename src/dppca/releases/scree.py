@@ -49,7 +49,12 @@ from dppca._validation import (
     check_real,
 )
 from dppca.exceptions import DurfeeStepLimitWarning
-from dppca.numerics.linalg import descending_eigh, project, sample_covariance
+from dppca.numerics.linalg import (
+    ordinary_pca,
+    pc_labels,
+    project,
+)
+from dppca.numerics.monotone import antitonic, proportions
 from dppca.numerics.pairs import half_squared_differences, random_halves
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
@@ -210,38 +215,6 @@ def joint_gaussian(
     scaled = column_means((values - lows) / widths)
     mechanism = means_mechanism(m, k, epsilon, delta, noise.sampler)
     return lows + mechanism.randomise(scaled, noise) * widths, widths * mechanism.scale
-
-
-def antitonic(values: np.ndarray) -> np.ndarray:
-    """The non-negative, non-increasing least-squares fit to ``values`` (post-processing).
-
-    Pool adjacent violators (Barlow et al. 1972) on ``max(values, 0)``: each value joins the
-    block before it while that block's mean is smaller, blocks keep their means.
-
-    Examples
-    --------
-    >>> antitonic(np.array([3.0, 5.0, 1.0, 2.0, -1.0])).tolist()
-    [4.0, 4.0, 1.5, 1.5, 0.0]
-    """
-    means: list[float] = []
-    sizes: list[int] = []
-    for value in np.maximum(np.asarray(values, dtype=np.float64), 0.0):
-        mean, size = float(value), 1
-        while means and means[-1] < mean:
-            mean = (means[-1] * sizes[-1] + mean * size) / (sizes[-1] + size)
-            size += sizes.pop()
-            means.pop()
-        means.append(mean)
-        sizes.append(size)
-    return np.repeat(np.array(means), sizes)
-
-
-def proportions(values: np.ndarray) -> np.ndarray:
-    """``values / sum(values)``, or zeros when the sum is not positive and finite."""
-    total = float(np.sum(values))
-    if not (total > 0 and math.isfinite(total)):
-        return np.zeros_like(values)
-    return values / total
 
 
 def row_totals(W: np.ndarray) -> np.ndarray:
@@ -713,10 +686,13 @@ class NonPrivateScree:
     variances: np.ndarray
 
 
-def non_private_scree(data: np.ndarray, Y: np.ndarray, k: int) -> NonPrivateScree:
-    eigenvalues, _ = descending_eigh(sample_covariance(data))
-    top = np.maximum(eigenvalues[:k], 0.0)
-    return NonPrivateScree(top, proportions(top), Y.var(axis=0, ddof=1))
+def non_private_scree(
+    data: np.ndarray, directions: np.ndarray, Y: np.ndarray, k: int
+) -> NonPrivateScree:
+    """Ordinary PCA's top ``k`` eigenvalues and proportions, and the sample variances of the
+    scores ``Y`` along the directions used (**not private**)."""
+    eigenvalues, _ = ordinary_pca(data, directions)
+    return NonPrivateScree(eigenvalues[:k], proportions(eigenvalues[:k]), Y.var(axis=0, ddof=1))
 
 
 @dataclass(frozen=True)
@@ -771,7 +747,7 @@ class ScreeResult:
 
     def to_frame(self) -> pd.DataFrame:
         """Scree values per method (columns) and component (index ``PC1..PCk``)."""
-        index = [f"PC{j + 1}" for j in range(self.k)]
+        index = pc_labels(self.k)
         return pd.DataFrame(self.values, index=index)
 
 
@@ -906,5 +882,5 @@ def dp_scree(
         settings=settings,
         privacy=ledger,
         loading=loading,
-        non_private=non_private_scree(data, Y, k) if non_private else None,
+        non_private=non_private_scree(data, given, Y, k) if non_private else None,
     )

@@ -16,6 +16,7 @@ from dppca._validation import (
     check_option,
 )
 from dppca.numerics.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
+from dppca.numerics.linalg import axis_labels, pc_labels
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.split import PARTS, PCASplit
 from dppca.releases.frame import Frame
@@ -163,7 +164,7 @@ class DPPCAResult:
 
     @property
     def axis_labels(self) -> tuple[str, str]:
-        return (f"PC{self.axes[0]}", f"PC{self.axes[1]}")
+        return axis_labels(self.axes)
 
     def histogram_tables(
         self, histogram: str | None = None
@@ -287,12 +288,12 @@ class DPPCAResult:
     @property
     def loadings(self) -> pd.DataFrame:
         """The private directions: index = variable names, columns ``PC1..PCp``."""
-        columns = [f"PC{j + 1}" for j in range(self.directions.shape[1])]
+        columns = pc_labels(self.directions.shape[1])
         return pd.DataFrame(self.directions, index=self.feature_names, columns=columns)
 
     def summary(self) -> PCASummary:
         """Importance table (scree, PVE, cumulative PVE) and the budget spent by component."""
-        columns = [f"PC{j + 1}" for j in range(self.k)]
+        columns = pc_labels(self.k)
         importance = pd.DataFrame(
             [self.scree, self.pve, np.cumsum(self.pve)],
             index=["Variance (scree)", "Proportion of variance", "Cumulative proportion"],

@@ -36,7 +36,8 @@ import numpy as np
 import pandas as pd
 
 from dppca._validation import check_positive_int, check_random_state, check_real
-from dppca.releases.scree import antitonic, proportions
+from dppca.numerics.linalg import pc_labels
+from dppca.numerics.monotone import antitonic, proportions
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ def direction_stability(directions: np.ndarray, redraws: np.ndarray, k: int) -> 
         upto = min(k, directions.shape[1] - 1)
         following = overlap[:, np.arange(upto), np.arange(1, upto + 1)]
         swap[:upto] = (following > same[:, :upto]).mean(axis=0)
-    index = [f"PC{j + 1}" for j in range(k)]
+    index = pc_labels(k)
     return pd.DataFrame({"sin_theta": sin_theta, "swap": swap}, index=index)
 
 
@@ -148,7 +149,7 @@ def _table(value: np.ndarray, redraws: np.ndarray, level: float) -> pd.DataFrame
     constraint, where the basic interval would reflect the constraint's boundary (at 0) to
     the wrong side."""
     lower, upper = np.quantile(redraws, [(1 - level) / 2, (1 + level) / 2], axis=0)
-    index = [f"PC{j + 1}" for j in range(len(value))]
+    index = pc_labels(len(value))
     with np.errstate(over="ignore", invalid="ignore"):  # a scree of huge noise: sd inf
         sd = redraws.std(axis=0)
     return pd.DataFrame({"value": value, "sd": sd, "lower": lower, "upper": upper}, index=index)
@@ -176,7 +177,7 @@ def release_uncertainty(
     k = len(scree_raw)
     vectors = direction_redraws(directions, kendall_eigenvalues, kendall_sigma, draws, rng)
     lower, upper = basic_interval(directions[:, :k], vectors[:, :, :k], level)
-    components = [f"PC{j + 1}" for j in range(k)]
+    components = pc_labels(k)
     loadings = pd.DataFrame(
         {
             "variable": np.repeat(feature_names, k),

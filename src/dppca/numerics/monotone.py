@@ -1,0 +1,45 @@
+"""Order-constrained fits and shares (no privacy): the post-processing of released variances."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def antitonic(values: np.ndarray) -> np.ndarray:
+    """The non-negative, non-increasing least-squares fit to ``values`` (post-processing).
+
+    Pool adjacent violators (Barlow et al. 1972) on ``max(values, 0)``: each value joins the
+    block before it while that block's mean is smaller, blocks keep their means.
+
+    Examples
+    --------
+    >>> antitonic(np.array([3.0, 5.0, 1.0, 2.0, -1.0])).tolist()
+    [4.0, 4.0, 1.5, 1.5, 0.0]
+    """
+    means: list[float] = []
+    sizes: list[int] = []
+    for value in np.maximum(np.asarray(values, dtype=np.float64), 0.0):
+        mean, size = float(value), 1
+        while means and means[-1] < mean:
+            mean = (means[-1] * sizes[-1] + mean * size) / (sizes[-1] + size)
+            size += sizes.pop()
+            means.pop()
+        means.append(mean)
+        sizes.append(size)
+    return np.repeat(np.array(means), sizes)
+
+
+def proportions(values: np.ndarray) -> np.ndarray:
+    """``values / sum(values)``, or zeros when the sum is not positive and finite.
+
+    Examples
+    --------
+    >>> proportions(np.array([3.0, 1.0])).tolist()
+    [0.75, 0.25]
+    """
+    total = float(np.sum(values))
+    if not (total > 0 and math.isfinite(total)):
+        return np.zeros_like(values)
+    return values / total
