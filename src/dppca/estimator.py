@@ -17,13 +17,13 @@ from dppca._validation import (
     check_real,
     refuse_masked_or_sparse,
 )
-from dppca.numerics.linalg import project
 from dppca.numerics.monotone import proportions
+from dppca.pipeline import directions_and_scree
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
 from dppca.privacy.mechanisms import resolve_sampler
-from dppca.releases.loading import loading_release, plan_loading
-from dppca.releases.scree import SCREE_METHODS, check_scree_control, plan_scree, scree_release
+from dppca.releases.loading import plan_loading
+from dppca.releases.scree import SCREE_METHODS, ScreePlan, check_scree_control, plan_scree
 
 
 class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -166,17 +166,17 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 f"n_components={n_components}."
             )
         total = budget = Budget(check_epsilon(self.epsilon), check_delta(self.delta))
-        scree = None
+        scree_plan: ScreePlan | None = None
         if self.scree is not None:
-            scree = check_option(self.scree, "scree", SCREE_METHODS)
+            method = check_option(self.scree, "scree", SCREE_METHODS)
             share = check_real(self.scree_share, "scree_share", low=0.0, high=1.0)
-            control = check_scree_control(scree, self.scree_control, n_features, "scree_control")
+            control = check_scree_control(method, self.scree_control, n_features, "scree_control")
             parts = budget.split(loading=1.0 - share, scree=share)
             what = f"epsilon={budget.epsilon:g}, delta={budget.delta:g} and scree_share={share:g}"
             for part in parts.values():
                 check_parts([part.epsilon, part.delta], what)
             scree_plan = plan_scree(
-                scree,
+                method,
                 control,
                 X.shape[0],
                 n_features,
@@ -200,10 +200,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         warn_weak_budget(total.epsilon, total.delta, X.shape[0])
         charge(self.accountant, total, "DPPCA.fit")
         names = [f"X{j + 1}" for j in range(n_features)]
-        result = loading_release(data, names, plan, rng)
-        ledger = PrivacyLedger(list(result.privacy.entries))
+        ledger = PrivacyLedger()
+        result, scree = directions_and_scree(data, names, plan, scree_plan, rng, ledger)
         if scree is not None:
-            values, _ = scree_release(project(data, result.directions), scree_plan, rng, ledger)
+            values, _ = scree
             self.explained_variance_ = values[:n_components]
             self.explained_variance_ratio_ = proportions(values)[:n_components]
         self.components_ = result.directions[:, :n_components].T.copy()

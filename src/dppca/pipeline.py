@@ -35,7 +35,7 @@ from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import HISTOGRAM_METHODS, resolve_sampler
 from dppca.privacy.split import PCASplit
 from dppca.releases.histogram import cell_index, grid_cells
-from dppca.releases.loading import loading_release, plan_loading
+from dppca.releases.loading import LoadingPlan, LoadingResult, loading_release, plan_loading
 from dppca.releases.notes import (
     direction_notes,
     emit,
@@ -51,7 +51,13 @@ from dppca.releases.scores import (
     plan_score,
     score_release,
 )
-from dppca.releases.scree import SCREE_METHODS, check_scree_control, plan_scree, scree_release
+from dppca.releases.scree import (
+    SCREE_METHODS,
+    ScreePlan,
+    check_scree_control,
+    plan_scree,
+    scree_release,
+)
 from dppca.results.pca import DPPCAResult, NonPrivatePCA
 
 
@@ -229,12 +235,10 @@ def dp_pca(
     charge(accountant, total, "dp_pca")
 
     ledger = PrivacyLedger()
-    loading = loading_release(data, names, loading_plan, rng)
-    ledger.extend(loading.privacy)
+    loading, released = directions_and_scree(data, names, loading_plan, scree_plan, rng, ledger)
+    assert released is not None  # dp_pca always plans a scree
+    scree_values, scree_details = released
     directions = loading.directions
-    scree_values, scree_details = scree_release(
-        project(data, directions[:, :k]), scree_plan, rng, ledger
-    )
     release = score_release(data, directions, plan, codes, levels, rng, ledger)
     reference = None
     if non_private:
@@ -288,6 +292,25 @@ def dp_pca(
         noise=noise,
         notes=tuple(notes),
     )
+
+
+def directions_and_scree(
+    data: np.ndarray,
+    names: list[str],
+    loading_plan: LoadingPlan,
+    scree_plan: ScreePlan | None,
+    rng: np.random.Generator,
+    ledger: PrivacyLedger,
+) -> tuple[LoadingResult, tuple[np.ndarray, dict[str, Any]] | None]:
+    """The releases shared by :func:`dp_pca` and :class:`~dppca.DPPCA`: the private directions,
+    then (with a scree plan) the scree of the scores on their first ``k``; entries go to
+    ``ledger``. Plans are validated and the budget charged by the caller."""
+    loading = loading_release(data, names, loading_plan, rng)
+    ledger.extend(loading.privacy)
+    if scree_plan is None:
+        return loading, None
+    scores = project(data, loading.directions[:, : scree_plan.k])
+    return loading, scree_release(scores, scree_plan, rng, ledger)
 
 
 def _non_private_pca(
