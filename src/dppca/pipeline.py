@@ -58,7 +58,8 @@ from dppca.releases.scree import (
     plan_scree,
     scree_release,
 )
-from dppca.results.pca import DPPCAResult, NonPrivatePCA
+from dppca.results.pca import DPPCAResult
+from dppca.results.reference import NonPrivatePCA
 
 
 def dp_pca(

@@ -17,49 +17,16 @@ from dppca._validation import (
 )
 from dppca.numerics.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
 from dppca.numerics.linalg import axis_labels, pc_labels
-from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
-from dppca.privacy.split import PARTS, PCASplit
+from dppca.privacy.budget import PrivacyLedger
+from dppca.privacy.split import PCASplit
 from dppca.releases.frame import Frame
 from dppca.releases.sampling import sample_scores
+from dppca.results.reference import NonPrivatePCA
+from dppca.results.serialization import result_fields, result_to_dict
 from dppca.results.uncertainty import Uncertainty, release_uncertainty
 
-FORMAT = "dppca.DPPCAResult"
-FORMAT_VERSION = 4
 #: What :meth:`DPPCAResult.plot` draws.
 PLOT_KINDS = ("all", "scree", "score", "loading", "heatmap", "variable", "biplot")
-
-
-@dataclass(frozen=True)
-class NonPrivatePCA:
-    """Ordinary PCA of the same data, computed only on request. **Not** differentially private.
-
-    Attributes
-    ----------
-    directions : ndarray of shape (p, p)
-        Eigenvectors of the sample covariance, descending, each sign-aligned to the private
-        direction of the same rank.
-    eigenvalues : ndarray of shape (k,)
-        The top ``k`` eigenvalues (clipped at 0).
-    pve : ndarray of shape (k,)
-        Normalised over the ``k`` components, as the private PVE.
-    scores : DataFrame of shape (n, 2)
-        Every row's coordinates on the two plotted ordinary-PCA axes (uncentred, like the
-        private ones), with ``group`` when groups were given.
-    histogram : DataFrame
-        Empirical histogram of those scores on the private frame's grid.
-    groups : dict or None
-        Per group, the empirical histogram normalised within the group.
-    variable_sd : ndarray of shape (p,)
-        Sample standard deviations of the variables.
-    """
-
-    directions: np.ndarray
-    eigenvalues: np.ndarray
-    pve: np.ndarray
-    scores: pd.DataFrame
-    histogram: pd.DataFrame
-    groups: dict[Any, pd.DataFrame] | None
-    variable_sd: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -348,79 +315,7 @@ class DPPCAResult:
 
     def to_dict(self, include_non_private: bool = False) -> dict[str, Any]:
         """A JSON-ready dict of the private release (and the reference only on request)."""
-        include_non_private = check_bool(include_non_private, "include_non_private")
-        data: dict[str, Any] = {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
-            "n_samples": self.n_samples,
-            "feature_names": list(self.feature_names),
-            "k": self.k,
-            "axes": list(self.axes),
-            "bins": list(self.bins),
-            "directions": self.directions.tolist(),
-            "kendall_eigenvalues": self.kendall_eigenvalues.tolist(),
-            "scree": self.scree.tolist(),
-            "pve": self.pve.tolist(),
-            "frame": {
-                "center": self.frame.center.tolist(),
-                "half_width": self.frame.half_width,
-                "distance_quantile": self.frame.distance_quantile,
-                "inflate": self.frame.inflate,
-                "distance_level": self.frame.distance_level,
-                "scale": self.frame.scale,
-            },
-            "histogram": _table_to_dict(self.histogram),
-            "groups": None
-            if self.groups is None
-            else [
-                {
-                    "label": _json_label(label),
-                    "estimated_size": (self.group_sizes or {}).get(label),
-                    "histogram": _table_to_dict(table),
-                }
-                for label, table in self.groups.items()
-            ],
-            "budgets": {name: [b.epsilon, b.delta] for name, b in self.budgets.as_dict().items()},
-            "settings": _jsonable(self.settings),
-            "privacy": [
-                {
-                    "name": e.name,
-                    "mechanism": e.mechanism,
-                    "epsilon": e.epsilon,
-                    "delta": e.delta,
-                    "component": e.component,
-                }
-                for e in self.privacy
-            ],
-            "noise": _jsonable(self.noise),
-            "notes": list(self.notes),
-        }
-        if include_non_private:
-            if self.non_private is None:
-                raise ValueError(
-                    "include_non_private=True, but no non-private reference was computed; run "
-                    "dp_pca(..., non_private=True)."
-                )
-            reference = self.non_private
-            data["non_private"] = {
-                "warning": "NOT differentially private: ordinary PCA of the raw data.",
-                "directions": reference.directions.tolist(),
-                "eigenvalues": reference.eigenvalues.tolist(),
-                "pve": reference.pve.tolist(),
-                "scores": {
-                    column: _json_values(reference.scores[column])
-                    for column in reference.scores.columns
-                },
-                "histogram": _table_to_dict(reference.histogram),
-                "groups": None
-                if reference.groups is None
-                else [
-                    {"label": _json_label(label), "histogram": _table_to_dict(table)}
-                    for label, table in reference.groups.items()
-                ],
-                "variable_sd": reference.variable_sd.tolist(),
-            }
-        return data
+        return result_to_dict(self, check_bool(include_non_private, "include_non_private"))
 
     def to_json(self, include_non_private: bool = False, **kwargs: Any) -> str:
         """JSON text of :meth:`to_dict` (``kwargs`` go to :func:`json.dumps`)."""
@@ -429,99 +324,9 @@ class DPPCAResult:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DPPCAResult:
         """Rebuild a result from :meth:`to_dict` output."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"data is not a {FORMAT} export.")
-        if data.get("version") != FORMAT_VERSION:
-            raise ValueError(f"Unsupported {FORMAT} version {data.get('version')!r}.")
-        ledger = PrivacyLedger([LedgerEntry(**entry) for entry in data["privacy"]])
-        frame_ledger = ledger.select("score.frame")
-        frame = Frame(
-            center=np.array(data["frame"]["center"]),
-            half_width=data["frame"]["half_width"],
-            distance_quantile=data["frame"]["distance_quantile"],
-            inflate=data["frame"]["inflate"],
-            distance_level=data["frame"]["distance_level"],
-            scale=data["frame"]["scale"],
-            privacy=frame_ledger,
-        )
-        groups = group_sizes = None
-        if data["groups"] is not None:
-            groups = {item["label"]: _table_from_dict(item["histogram"]) for item in data["groups"]}
-            group_sizes = {item["label"]: item["estimated_size"] for item in data["groups"]}
-        non_private = None
-        if "non_private" in data:
-            ref = data["non_private"]
-            scores = pd.DataFrame(ref["scores"])
-            if "group" in scores:
-                scores["group"] = pd.Categorical(scores["group"], categories=list(groups or []))
-            non_private = NonPrivatePCA(
-                directions=np.array(ref["directions"]),
-                eigenvalues=np.array(ref["eigenvalues"]),
-                pve=np.array(ref["pve"]),
-                scores=scores,
-                histogram=_table_from_dict(ref["histogram"]),
-                groups=None
-                if ref["groups"] is None
-                else {item["label"]: _table_from_dict(item["histogram"]) for item in ref["groups"]},
-                variable_sd=np.array(ref["variable_sd"]),
-            )
-        return cls(
-            directions=np.array(data["directions"]),
-            kendall_eigenvalues=np.array(data["kendall_eigenvalues"]),
-            scree=np.array(data["scree"]),
-            pve=np.array(data["pve"]),
-            frame=frame,
-            histogram=_table_from_dict(data["histogram"]),
-            groups=groups,
-            group_sizes=group_sizes,
-            feature_names=list(data["feature_names"]),
-            n_samples=data["n_samples"],
-            k=data["k"],
-            axes=tuple(data["axes"]),
-            bins=tuple(data["bins"]),
-            budgets=PCASplit(**{name: Budget(*data["budgets"][name]) for name in PARTS}),
-            settings=data["settings"],
-            privacy=ledger,
-            non_private=non_private,
-            noise=data["noise"],
-            notes=tuple(data["notes"]),
-        )
+        return cls(**result_fields(data))
 
     @classmethod
     def from_json(cls, text: str) -> DPPCAResult:
         """Rebuild a result from :meth:`to_json` output."""
         return cls.from_dict(json.loads(text))
-
-
-def _table_to_dict(table: pd.DataFrame) -> dict[str, list[float]]:
-    return {column: table[column].astype(float).tolist() for column in table.columns}
-
-
-def _table_from_dict(data: dict[str, list[float]]) -> pd.DataFrame:
-    return pd.DataFrame({column: np.array(values, dtype=float) for column, values in data.items()})
-
-
-def _json_label(label: Any) -> Any:
-    """A group label as a JSON value: strings, integers, floats and booleans stay as they are."""
-    if isinstance(label, np.generic):
-        label = label.item()
-    return label if isinstance(label, str | int | float | bool) else str(label)
-
-
-def _json_values(series: pd.Series) -> list[Any]:
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        return [_json_label(value) for value in series]
-    return series.astype(float).tolist()
-
-
-def _jsonable(value: Any) -> Any:
-    """Settings as plain JSON types (arrays to lists, tuples to lists)."""
-    if isinstance(value, dict):
-        return {str(key): _jsonable(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_jsonable(item) for item in value]
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    return value

@@ -1,0 +1,188 @@
+"""The JSON form of :class:`~dppca.results.pca.DPPCAResult`: plain dicts and lists, the ledger
+with its components, the reference only on request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
+from dppca.privacy.split import PARTS, PCASplit
+from dppca.releases.frame import Frame
+from dppca.results.reference import NonPrivatePCA
+
+FORMAT = "dppca.DPPCAResult"
+FORMAT_VERSION = 4
+
+
+def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
+    """The dict of :meth:`DPPCAResult.to_dict <dppca.results.pca.DPPCAResult.to_dict>`."""
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "n_samples": result.n_samples,
+        "feature_names": list(result.feature_names),
+        "k": result.k,
+        "axes": list(result.axes),
+        "bins": list(result.bins),
+        "directions": result.directions.tolist(),
+        "kendall_eigenvalues": result.kendall_eigenvalues.tolist(),
+        "scree": result.scree.tolist(),
+        "pve": result.pve.tolist(),
+        "frame": {
+            "center": result.frame.center.tolist(),
+            "half_width": result.frame.half_width,
+            "distance_quantile": result.frame.distance_quantile,
+            "inflate": result.frame.inflate,
+            "distance_level": result.frame.distance_level,
+            "scale": result.frame.scale,
+        },
+        "histogram": _table_to_dict(result.histogram),
+        "groups": None
+        if result.groups is None
+        else [
+            {
+                "label": _json_label(label),
+                "estimated_size": (result.group_sizes or {}).get(label),
+                "histogram": _table_to_dict(table),
+            }
+            for label, table in result.groups.items()
+        ],
+        "budgets": {name: [b.epsilon, b.delta] for name, b in result.budgets.as_dict().items()},
+        "settings": _jsonable(result.settings),
+        "privacy": [
+            {
+                "name": e.name,
+                "mechanism": e.mechanism,
+                "epsilon": e.epsilon,
+                "delta": e.delta,
+                "component": e.component,
+            }
+            for e in result.privacy
+        ],
+        "noise": _jsonable(result.noise),
+        "notes": list(result.notes),
+    }
+    if include_non_private:
+        if result.non_private is None:
+            raise ValueError(
+                "include_non_private=True, but no non-private reference was computed; run "
+                "dp_pca(..., non_private=True)."
+            )
+        reference = result.non_private
+        data["non_private"] = {
+            "warning": "NOT differentially private: ordinary PCA of the raw data.",
+            "directions": reference.directions.tolist(),
+            "eigenvalues": reference.eigenvalues.tolist(),
+            "pve": reference.pve.tolist(),
+            "scores": {
+                column: _json_values(reference.scores[column])
+                for column in reference.scores.columns
+            },
+            "histogram": _table_to_dict(reference.histogram),
+            "groups": None
+            if reference.groups is None
+            else [
+                {"label": _json_label(label), "histogram": _table_to_dict(table)}
+                for label, table in reference.groups.items()
+            ],
+            "variable_sd": reference.variable_sd.tolist(),
+        }
+    return data
+
+
+def result_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a result from :func:`result_to_dict` output (refused when it is not one)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"data is not a {FORMAT} export.")
+    if data.get("version") != FORMAT_VERSION:
+        raise ValueError(f"Unsupported {FORMAT} version {data.get('version')!r}.")
+    ledger = PrivacyLedger([LedgerEntry(**entry) for entry in data["privacy"]])
+    frame_ledger = ledger.select("score.frame")
+    frame = Frame(
+        center=np.array(data["frame"]["center"]),
+        half_width=data["frame"]["half_width"],
+        distance_quantile=data["frame"]["distance_quantile"],
+        inflate=data["frame"]["inflate"],
+        distance_level=data["frame"]["distance_level"],
+        scale=data["frame"]["scale"],
+        privacy=frame_ledger,
+    )
+    groups = group_sizes = None
+    if data["groups"] is not None:
+        groups = {item["label"]: _table_from_dict(item["histogram"]) for item in data["groups"]}
+        group_sizes = {item["label"]: item["estimated_size"] for item in data["groups"]}
+    non_private = None
+    if "non_private" in data:
+        ref = data["non_private"]
+        scores = pd.DataFrame(ref["scores"])
+        if "group" in scores:
+            scores["group"] = pd.Categorical(scores["group"], categories=list(groups or []))
+        non_private = NonPrivatePCA(
+            directions=np.array(ref["directions"]),
+            eigenvalues=np.array(ref["eigenvalues"]),
+            pve=np.array(ref["pve"]),
+            scores=scores,
+            histogram=_table_from_dict(ref["histogram"]),
+            groups=None
+            if ref["groups"] is None
+            else {item["label"]: _table_from_dict(item["histogram"]) for item in ref["groups"]},
+            variable_sd=np.array(ref["variable_sd"]),
+        )
+    return dict(
+        directions=np.array(data["directions"]),
+        kendall_eigenvalues=np.array(data["kendall_eigenvalues"]),
+        scree=np.array(data["scree"]),
+        pve=np.array(data["pve"]),
+        frame=frame,
+        histogram=_table_from_dict(data["histogram"]),
+        groups=groups,
+        group_sizes=group_sizes,
+        feature_names=list(data["feature_names"]),
+        n_samples=data["n_samples"],
+        k=data["k"],
+        axes=tuple(data["axes"]),
+        bins=tuple(data["bins"]),
+        budgets=PCASplit(**{name: Budget(*data["budgets"][name]) for name in PARTS}),
+        settings=data["settings"],
+        privacy=ledger,
+        non_private=non_private,
+        noise=data["noise"],
+        notes=tuple(data["notes"]),
+    )
+
+
+def _table_to_dict(table: pd.DataFrame) -> dict[str, list[float]]:
+    return {column: table[column].astype(float).tolist() for column in table.columns}
+
+
+def _table_from_dict(data: dict[str, list[float]]) -> pd.DataFrame:
+    return pd.DataFrame({column: np.array(values, dtype=float) for column, values in data.items()})
+
+
+def _json_label(label: Any) -> Any:
+    """A group label as a JSON value: strings, integers, floats and booleans stay as they are."""
+    if isinstance(label, np.generic):
+        label = label.item()
+    return label if isinstance(label, str | int | float | bool) else str(label)
+
+
+def _json_values(series: pd.Series) -> list[Any]:
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return [_json_label(value) for value in series]
+    return series.astype(float).tolist()
+
+
+def _jsonable(value: Any) -> Any:
+    """Settings as plain JSON types (arrays to lists, tuples to lists)."""
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
