@@ -183,3 +183,36 @@ def test_reference_needs_to_exist():
         plain.plot("pie")
     with pytest.raises(TypeError, match="unknown option"):
         plain.plot("scree", colour="red")
+
+
+def test_every_release_result_plots_through_its_display():
+    from dppca import dp_loading, dp_score, dp_scree
+    from dppca.plotting import LoadingDisplay, ScoreHistogramDisplay, ScreeDisplay
+
+    X = np.random.default_rng(1).standard_normal((800, 4)) * [3, 2, 1, 0.5]
+    loading = dp_loading(X, 4.0, 1e-6, random_state=0, non_private=True)
+    display = loading.plot()
+    assert isinstance(display, LoadingDisplay) and display.ax_.get_title() == "DP loading plot"
+    heatmap = loading.plot("heatmap").ax_
+    assert heatmap.get_title() == "DP loading heatmap" and heatmap.images
+    reference = loading.plot(non_private=True).ax_
+    assert reference.get_title() == "Non-private loading plot (reference)"
+    scree = dp_scree(X, 4, 4.0, 1e-6, method=("clipped", "huber"), directions=np.eye(4))
+    lines = scree.plot().ax_.get_lines()
+    assert isinstance(scree.plot(), ScreeDisplay) and len(lines) == 2
+    score = dp_score(X, 4.0, 1e-6, method=("thresholded", "sparse"), directions=np.eye(4))
+    first = score.plot()
+    sparse = score.plot(method="sparse")
+    assert isinstance(first, ScoreHistogramDisplay)
+    assert first.tables is not sparse.tables  # each method's own histogram
+    with pytest.raises(ValueError, match="kind must be one of"):
+        score.plot("biplot")
+
+
+def test_a_display_draws_its_arrays_on_the_axes_it_is_given():
+    from dppca.plotting import ScreeDisplay
+
+    figure, ax = plt.subplots()
+    display = ScreeDisplay({"clipped": np.linspace(1.0, 0.0, 55)}).plot(ax=ax)
+    assert display.ax_ is ax and display.figure_ is figure
+    assert len(ax.get_xticks()) <= 15  # many components: every fourth labelled

@@ -65,7 +65,8 @@ def plot_scree(
                 capsize=3,
                 gid=f"intervals-{name}",
             )
-    ax.set_xticks(range(1, k + 1))
+    step = max(1, -(-k // 15))  # at most 15 labelled components
+    ax.set_xticks(range(1, k + 1, step))
     if kind == "pve":
         ax.set_ylim(bottom=0)
     if len(series) > 1:
