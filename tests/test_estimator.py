@@ -73,7 +73,9 @@ def test_init_only_stores_parameters_and_clone_keeps_them():
         ({"n_components": 1.5}, TypeError, "n_components must be an integer"),
         ({"epsilon": -1.0}, ValueError, "epsilon must be > 0"),
         ({"delta": 2.0}, ValueError, "delta must be < 1"),
-        ({"sign_transform": "cubic"}, ValueError, "transform must be one of"),
+        ({"sign_transform": "cubic"}, ValueError, "^sign_transform must be one of"),
+        ({"sign_transform": "winsorized"}, ValueError, '^sign_transform="winsorized" needs'),
+        ({"scree": "huber", "scree_control": {"bogus": 1}}, ValueError, "Unknown scree_control"),
     ],
 )
 def test_parameter_errors_at_fit(params, error, message):

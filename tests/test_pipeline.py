@@ -192,6 +192,7 @@ BAD = [
     ({"scree": "median"}, ValueError, "scree must be one of"),
     ({"score": "dense"}, ValueError, "score must be one of"),
     ({"scree": "pmwm"}, ValueError, r"needs the control parameter.*scree_control=\{"),
+    ({"scree": "huber", "scree_control": {"bogus": 1}}, ValueError, "Unknown scree_control"),
     ({"bins": (0, 3)}, ValueError, "bins must be an integer >= 1"),
     ({"radius": 2.0}, ValueError, "radius applies to"),
     ({"groups": ["x"]}, ValueError, "one label per row"),

@@ -514,7 +514,7 @@ def check_scree_control(
     unknown = sorted(set(control) - set(defaults))
     if unknown:
         raise ValueError(
-            f"Unknown control parameter(s) {unknown} for scree method {method!r}; allowed: "
+            f"Unknown {parameter} parameter(s) {unknown} for scree method {method!r}; allowed: "
             f"{sorted(defaults)}."
         )
     merged = {**defaults, **control}
