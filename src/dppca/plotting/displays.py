@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -80,6 +81,7 @@ class _Display:
         return self
 
 
+@dataclass(eq=False)
 class ScreeDisplay(_Display):
     """Proportions of variance (or variances) by component, one line per series.
 
@@ -100,18 +102,10 @@ class ScreeDisplay(_Display):
     'Proportion of variance explained'
     """
 
-    def __init__(
-        self,
-        values: dict[str, np.ndarray],
-        *,
-        kind: str = "pve",
-        intervals: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
-        title: str | None = None,
-    ) -> None:
-        self.values = values
-        self.kind = kind
-        self.intervals = intervals
-        self.title = title
+    values: dict[str, np.ndarray]
+    kind: str = "pve"
+    intervals: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+    title: str | None = None
 
     def _draw(self, ax: Any) -> Any:
         return plot_scree(
@@ -142,6 +136,7 @@ class ScreeDisplay(_Display):
         return cls(values, intervals=intervals, title=title).plot(ax)
 
 
+@dataclass(eq=False)
 class ScoreHistogramDisplay(_Display):
     """A private 2-D histogram of scores: cells shaded by probability, one colour per group.
 
@@ -166,20 +161,11 @@ class ScoreHistogramDisplay(_Display):
     [0.0, 2.0]
     """
 
-    def __init__(
-        self,
-        tables: pd.DataFrame | dict[Any, pd.DataFrame],
-        limits: tuple[tuple[float, float], tuple[float, float]],
-        *,
-        axis_labels: tuple[str, str] = ("PC1", "PC2"),
-        opacity_max: float | None = None,
-        title: str | None = "DP score histogram",
-    ) -> None:
-        self.tables = tables
-        self.limits = limits
-        self.axis_labels = axis_labels
-        self.opacity_max = opacity_max
-        self.title = title
+    tables: pd.DataFrame | dict[Any, pd.DataFrame]
+    limits: tuple[tuple[float, float], tuple[float, float]]
+    axis_labels: tuple[str, str] = ("PC1", "PC2")
+    opacity_max: float | None = None
+    title: str | None = "DP score histogram"
 
     def _draw(self, ax: Any) -> Any:
         return plot_score_histogram(
@@ -249,6 +235,7 @@ def _shift(tables: Any, center: np.ndarray) -> Any:
     return shift_cells(tables, center)
 
 
+@dataclass(eq=False)
 class LoadingDisplay(_Display):
     """Loadings of two components as points or arrows, or of several as a heatmap.
 
@@ -277,28 +264,18 @@ class LoadingDisplay(_Display):
     'PC1'
     """
 
-    def __init__(
-        self,
-        loadings: pd.DataFrame,
-        *,
-        axes: tuple[int, int] = (1, 2),
-        kind: str = "point",
-        top: int | None = None,
-        components: int = 5,
-        limit: float | None = None,
-        color: str = DP_COLOR,
-        intervals: pd.DataFrame | None = None,
-        title: str | None = "DP loading plot",
-    ) -> None:
-        self.loadings = loadings
-        self.limit = limit
-        self.axes = axes
-        self.kind = check_option(kind, "kind", ("point", "vector", "heatmap"))
-        self.top = top
-        self.components = components
-        self.color = color
-        self.intervals = intervals
-        self.title = title
+    loadings: pd.DataFrame
+    axes: tuple[int, int] = (1, 2)
+    kind: str = "point"
+    top: int | None = None
+    components: int = 5
+    limit: float | None = None
+    color: str = DP_COLOR
+    intervals: pd.DataFrame | None = None
+    title: str | None = "DP loading plot"
+
+    def __post_init__(self) -> None:
+        self.kind = check_option(self.kind, "kind", ("point", "vector", "heatmap"))
 
     def _draw(self, ax: Any) -> Any:
         if self.kind == "heatmap":
@@ -395,6 +372,7 @@ def _reference_directions(result: Any) -> np.ndarray:
     return np.asarray(reference.directions)
 
 
+@dataclass(eq=False)
 class VariableDisplay(_Display):
     """Variables as arrows of their correlations with two components, in the unit circle.
 
@@ -414,18 +392,10 @@ class VariableDisplay(_Display):
     'DP variable plot'
     """
 
-    def __init__(
-        self,
-        coordinates: pd.DataFrame,
-        *,
-        top: int | None = None,
-        color: str = DP_COLOR,
-        title: str | None = "DP variable plot",
-    ) -> None:
-        self.coordinates = coordinates
-        self.top = top
-        self.color = color
-        self.title = title
+    coordinates: pd.DataFrame
+    top: int | None = None
+    color: str = DP_COLOR
+    title: str | None = "DP variable plot"
 
     def _draw(self, ax: Any) -> Any:
         return plot_variables(
@@ -448,6 +418,7 @@ class VariableDisplay(_Display):
         ).plot(ax)
 
 
+@dataclass(eq=False)
 class BiplotDisplay(_Display):
     """Synthetic score points from the private histogram with the variables' arrows.
 
@@ -470,20 +441,11 @@ class BiplotDisplay(_Display):
     'DP biplot'
     """
 
-    def __init__(
-        self,
-        coordinates: Any,
-        feature_names: list[str],
-        *,
-        axis_labels: tuple[str, str] = ("PC1", "PC2"),
-        top: int | None = None,
-        title: str | None = "DP biplot",
-    ) -> None:
-        self.coordinates = coordinates
-        self.feature_names = feature_names
-        self.axis_labels = axis_labels
-        self.top = top
-        self.title = title
+    coordinates: Any
+    feature_names: list[str]
+    axis_labels: tuple[str, str] = ("PC1", "PC2")
+    top: int | None = None
+    title: str | None = "DP biplot"
 
     def _draw(self, ax: Any) -> Any:
         return plot_biplot(
