@@ -169,7 +169,7 @@ def test_demo(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--seed", "0", "--quiet"]) == 0
     assert (out / "report.html").exists()
-    assert (tmp_path / "demo-non_private" / "page.png").exists()
+    assert (tmp_path / "demo-non-private" / "page.png").exists()
     release = json.loads((out / "release.json").read_text())
     assert release["n_samples"] == 2504 and len(release["groups"]) == 5
     assert "Report:" in capsys.readouterr().out

@@ -78,7 +78,14 @@ def _parser() -> _Parser:
         metavar=("BX", "BY"),
         help="cells along x and y (default: chosen from n and the budget)",
     )
-    run.add_argument("--axes", type=int, nargs=2, default=(1, 2), metavar=("A", "B"))
+    run.add_argument(
+        "--axes",
+        type=int,
+        nargs=2,
+        default=(1, 2),
+        metavar=("A", "B"),
+        help="the two components of the score plot (default 1 2)",
+    )
     run.add_argument("--group", help="column of group labels")
     run.add_argument(
         "--group-levels",
@@ -98,7 +105,11 @@ def _parser() -> _Parser:
         help="also write the NON-private ordinary PCA reference into DIR (outside --out)",
     )
     run.add_argument("--out", required=True, help="output folder (new or empty)")
-    run.add_argument("--overwrite", action="store_true", help="replace a non-empty --out")
+    run.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace a non-empty --out that an earlier run wrote",
+    )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     demo = commands.add_parser("demo", help="the full report on embedded 1000 Genomes data")
     demo.add_argument(
@@ -107,7 +118,11 @@ def _parser() -> _Parser:
         help="output folder (default ./dppca-demo; the non-private reference goes to "
         "./dppca-demo-non-private)",
     )
-    demo.add_argument("--overwrite", action="store_true", help="replace a non-empty --out")
+    demo.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace a non-empty --out that an earlier run wrote",
+    )
     demo.add_argument("--seed", type=int, help="random seed (for research only)")
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
     commands.add_parser("datasets", help="list the embedded data sets")
@@ -288,7 +303,7 @@ def _demo(args: argparse.Namespace) -> tuple[Path, Path | None]:
         score="thresholded",
         bins=None,
         axes=(1, 2),
-        non_private_reference=f"{Path(args.out)}-non_private",
+        non_private_reference=f"{Path(args.out)}-non-private",
         out=args.out,
         overwrite=args.overwrite,
         sampler=None,

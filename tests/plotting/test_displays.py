@@ -216,3 +216,9 @@ def test_a_display_draws_its_arrays_on_the_axes_it_is_given():
     display = ScreeDisplay({"clipped": np.linspace(1.0, 0.0, 55)}).plot(ax=ax)
     assert display.ax_ is ax and display.figure_ is figure
     assert len(ax.get_xticks()) <= 15  # many components: every fourth labelled
+
+
+def test_the_page_is_a_table_of_displays_with_their_axes(result):
+    page = result.plot("all", random_state=0)
+    assert [display.ax_ for display in page.displays_.values()] == list(page.ax_)
+    assert all(ax.figure is page.figure_ for ax in page.ax_)

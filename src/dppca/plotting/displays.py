@@ -487,7 +487,8 @@ class BiplotDisplay(_Display):
 
 class PageDisplay:
     """The five panels of a :class:`~dppca.DPPCAResult` on one figure: scree, score histogram,
-    loadings, variables and biplot (a table of displays, ``displays_``).
+    loadings, variables and biplot (a table of displays, ``displays_``; ``ax_`` holds their
+    Axes in that order, ``figure_`` the figure).
 
     Examples
     --------
@@ -504,6 +505,8 @@ class PageDisplay:
     def __init__(self, displays: dict[str, Any], figure: Any) -> None:
         self.displays_ = displays
         self.figure_ = figure
+        #: The panels' Axes, in :attr:`PANELS` order.
+        self.ax_ = np.array([displays[panel].ax_ for panel in self.PANELS], dtype=object)
 
     @classmethod
     def from_result(
