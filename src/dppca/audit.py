@@ -144,14 +144,9 @@ def _scenarios() -> dict[str, Scenario]:
     from dppca.numerics.signs import SphericalSign
     from dppca.pipeline import dp_pca
     from dppca.privacy.mechanisms import HistogramMechanism, Noise
-    from dppca.privacy.quantiles import (
-        durfee_signed_quantile,
-        durfee_upper_quantile,
-        linear_quantile,
-        log_quantile,
-    )
+    from dppca.privacy.quantiles import DurfeeQuantile, linear_quantile, log_quantile
     from dppca.releases import loading as loading
-    from dppca.releases.frame import private_frame
+    from dppca.releases.frame import plan_frame, private_frame
     from dppca.releases.loading import dp_loading
     from dppca.releases.scree import dp_scree
 
@@ -193,10 +188,12 @@ def _scenarios() -> dict[str, Scenario]:
     quantile_data = (values, moved)
 
     def upper(which, epsilon, rng):
-        return durfee_upper_quantile(quantile_data[which], 0.5, epsilon, rng)
+        search = DurfeeQuantile(0.5, epsilon, 0.0)
+        return search.release(quantile_data[which], Noise("continuous", rng))
 
     def signed(which, epsilon, rng):
-        return durfee_signed_quantile(quantile_data[which] - 50.0, 0.5, epsilon, rng)
+        search = DurfeeQuantile(0.5, epsilon)
+        return search.release(quantile_data[which] - 50.0, Noise("continuous", rng))
 
     # Grid quantiles: in D a two-point run is the best answer and a long run one count away;
     # in D' (the value at the short run moved into the long one) both are best. The event
@@ -222,7 +219,8 @@ def _scenarios() -> dict[str, Scenario]:
     frame_data = (points, points_prime)
 
     def frame(which, epsilon, rng):
-        return private_frame(frame_data[which], epsilon, rng).center[0]
+        plan = plan_frame(len(frame_data[which]), epsilon, "continuous", what="the audit's")
+        return private_frame(frame_data[which], plan, Noise("continuous", rng)).center[0]
 
     counts = (np.array([20.0, 20.0]), np.array([19.0, 21.0]))
 
@@ -249,7 +247,8 @@ def _scenarios() -> dict[str, Scenario]:
         return released[0, 0] - released[1, 1]
 
     def discrete_upper(which, epsilon, rng):
-        return durfee_upper_quantile(quantile_data[which], 0.5, epsilon, Noise("discrete", rng))
+        search = DurfeeQuantile(0.5, epsilon, 0.0, sampler="discrete")
+        return search.release(quantile_data[which], Noise("discrete", rng))
 
     def discrete_additive(which, epsilon, rng):
         return additive(which, epsilon, rng, "discrete")

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from dppca import Budget, DurfeeStepLimitWarning, dp_quantile
-from dppca.privacy.quantiles import durfee_signed_quantile, durfee_upper_quantile
+from dppca.privacy.mechanisms import Noise
+from dppca.privacy.quantiles import DurfeeQuantile
 
 N = 20000
 REPETITIONS = 30
@@ -17,6 +18,18 @@ REPETITIONS = 30
 #: target plus the same noise; with epsilon_branch = 0.5 (two-sided, epsilon = 1) the difference
 #: exceeds 60 counts with probability about exp(-60 / 4) < 1e-6.
 RANK_ALLOWANCE = 60
+
+
+def durfee_upper_quantile(x, q, epsilon, rng, *, lower=0.0, max_steps=5000):
+    """The one-sided search through its mechanism object, on the continuous sampler."""
+    mechanism = DurfeeQuantile(q, epsilon, lower, max_steps=max_steps)
+    return mechanism.release(x, Noise("continuous", rng))
+
+
+def durfee_signed_quantile(x, q, epsilon, rng, *, max_steps=5000):
+    """The two-sided search through its mechanism object, on the continuous sampler."""
+    mechanism = DurfeeQuantile(q, epsilon, None, max_steps=max_steps)
+    return mechanism.release(x, Noise("continuous", rng))
 
 
 def _within_resolution(estimate, x, q, beta=1.01):

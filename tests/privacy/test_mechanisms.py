@@ -9,7 +9,7 @@ import pytest
 
 from dppca.privacy.calibration import analytic_gaussian_multiplier, gdp_mu
 from dppca.privacy.mechanisms import GaussianMechanism, HistogramMechanism, Noise
-from dppca.privacy.quantiles import GridQuantile
+from dppca.privacy.quantiles import DurfeeQuantile, GridQuantile
 
 DRAWS = 20000
 P = 4
@@ -80,7 +80,15 @@ def test_a_mechanism_refuses_a_source_of_the_other_sampler():
         (lambda: HistogramMechanism("Add", 1.0, 1e-6), "method must be one of"),
         (lambda: HistogramMechanism("sparse", 1.0, 2.0), "delta must be < 1"),
         (lambda: GridQuantile("Log", 0.5, 1.0), "grid must be one of"),
-        (lambda: GridQuantile("linear", 0.5, 1.0, step=0.0), "step must be a positive normal"),
+        (
+            lambda: GridQuantile("linear", 0.5, 1.0).release(
+                np.zeros(3), Noise("continuous", np.random.default_rng(0)), step=0.0
+            ),
+            "step must be a positive normal",
+        ),
+        (lambda: GridQuantile("log", 0.5, 1.0, sampler="Discrete"), "sampler must be one of"),
+        (lambda: DurfeeQuantile(1.5, 1.0), "q must be < 1"),
+        (lambda: DurfeeQuantile(0.5, 1.0, beta=1.0), "beta must be > 1"),
         (lambda: Noise("Discrete", np.random.default_rng(0)), "sampler must be one of"),
     ],
 )

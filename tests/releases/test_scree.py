@@ -17,6 +17,7 @@ from dppca.releases.scree import (
     clip_share,
     float_factor,
     joint_gaussian,
+    means_mechanism,
     row_clip_sensitivity,
     row_shares,
 )
@@ -100,7 +101,10 @@ def test_joint_gaussian_noise_is_calibrated():
     rng = np.random.default_rng(0)
     widths, lows = np.array([1.0, 4.0, 0.5]), np.array([0.0, 2.0, -1.0])
     values = lows + rng.random((10, 3)) * widths
-    draws = np.array([joint_gaussian(values, lows, widths, 0.3, 1e-6, rng)[0] for _ in range(4000)])
+    mechanism, noise = means_mechanism(10, 3, 0.3, 1e-6, "continuous"), Noise("continuous", rng)
+    draws = np.array(
+        [joint_gaussian(values, lows, widths, mechanism, noise)[0] for _ in range(4000)]
+    )
     expected = widths * math.sqrt(3) * float_factor(10) / (10 * gdp_mu(0.3, 1e-6))
     assert np.all(np.abs(draws.std(axis=0) / expected - 1) < 5 / math.sqrt(2 * 4000))
     assert np.all(np.abs(draws.mean(axis=0) - values.mean(axis=0)) < 5 * expected / 63)
@@ -114,22 +118,17 @@ def test_winsorized_means_far_from_zero_keep_their_sensitivity():
     values = np.full((m, 1), low)
     moved = values.copy()
     moved[0, 0] = low + width
-    first = joint_gaussian(
-        values,
-        np.array([low]),
-        np.array([width]),
-        1e9,
-        0.5,
-        Noise("continuous", np.random.default_rng(0)),
-    )[0]
-    second = joint_gaussian(
-        moved,
-        np.array([low]),
-        np.array([width]),
-        1e9,
-        0.5,
-        Noise("continuous", np.random.default_rng(0)),
-    )[0]
+    mechanism = means_mechanism(m, 1, 1e9, 0.5, "continuous")
+    first, second = (
+        joint_gaussian(
+            data,
+            np.array([low]),
+            np.array([width]),
+            mechanism,
+            Noise("continuous", np.random.default_rng(0)),
+        )[0]
+        for data in (values, moved)
+    )
     assert abs((second - first)[0] - width / m) < 1e-9 * width / m + 1e-16 * low
 
 

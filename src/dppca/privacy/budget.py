@@ -302,7 +302,9 @@ class PrivacyLedger:
     def __init__(self, entries: list[LedgerEntry] | None = None) -> None:
         self._entries: list[LedgerEntry] = list(entries or [])
 
-    def record(self, name: str, mechanism: str, budget: Budget, component: str) -> LedgerEntry:
+    def record(
+        self, name: str, mechanism: str, budget: Budget, component: Component
+    ) -> LedgerEntry:
         """Append a release of ``component`` (one of :data:`COMPONENTS`) and return its entry."""
         entry = LedgerEntry(str(name), str(mechanism), budget.epsilon, budget.delta, component)
         self._entries.append(entry)

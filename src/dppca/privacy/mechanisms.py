@@ -36,7 +36,7 @@ from dppca._validation import (
     check_real,
 )
 from dppca.numerics.linalg import from_vecd, to_vecd
-from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
+from dppca.privacy.budget import Budget, Component, LedgerEntry, PrivacyLedger
 from dppca.privacy.calibration import (
     CALIBRATIONS,
     gdp_mu_kernel,
@@ -150,11 +150,6 @@ def resolve_sampler(sampler: Any, calibration: str = "analytic") -> str:
             "Pass sampler='continuous' or calibration='analytic'."
         )
     return sampler
-
-
-def as_noise(source: Noise | np.random.Generator) -> Noise:
-    """A noise source: a :class:`Noise` as is, a Generator as the continuous sampler."""
-    return source if isinstance(source, Noise) else Noise("continuous", source)
 
 
 def check_noise_scale(scale: float, what: str) -> float:
@@ -317,7 +312,7 @@ class GaussianMechanism:
         """
         return from_vecd(self.randomise(to_vecd(matrix), noise), matrix.shape[0])
 
-    def record(self, ledger: PrivacyLedger, name: str, component: str) -> LedgerEntry:
+    def record(self, ledger: PrivacyLedger, name: str, component: Component) -> LedgerEntry:
         """Enter the release (all ``compositions`` steps) in ``ledger``."""
         label = sampler_label(self.description, self.sampler)
         return ledger.record(name, label, self.budget, component)
@@ -442,7 +437,7 @@ class HistogramMechanism:
             return np.maximum(raw, 0.0)
         return np.where(raw >= self.parameters["add_threshold"], raw, 0.0)
 
-    def record(self, ledger: PrivacyLedger, name: str, component: str) -> LedgerEntry:
+    def record(self, ledger: PrivacyLedger, name: str, component: Component) -> LedgerEntry:
         """Enter the release in ``ledger``."""
         return ledger.record(
             name,

@@ -43,13 +43,14 @@ from dppca.numerics.grids import (
     linear_cells,
     log_cells,
 )
-from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
+from dppca.privacy.budget import Budget, Component, LedgerEntry, PrivacyLedger
 from dppca.privacy.exponential import exponential_runs
 from dppca.privacy.mechanisms import (
+    SAMPLERS,
     Noise,
-    as_noise,
     check_noise_scale,
     exponential_noise,
+    sampler_label,
 )
 
 DEFAULT_BETA = 1.01
@@ -74,7 +75,7 @@ def _upper_search(
     sorted_values: np.ndarray,
     q: float,
     epsilon: float,
-    source: Noise | np.random.Generator,
+    noise: Noise,
     lower: float,
     beta: float,
     max_steps: int,
@@ -87,7 +88,6 @@ def _upper_search(
     since every count is an integer that moves by at most 1 and ``P(G >= a + 1) >= e^{-epsilon/2}
     P(G >= a)`` for every real ``a``.
     """
-    noise = as_noise(source)
     grid = durfee_grid(lower, beta, max_steps)
     counts = np.searchsorted(sorted_values, grid, side="left")  # #{x < t_i}, O(log n) each
     scale = 2.0 / epsilon
@@ -146,63 +146,39 @@ def _warn_capped(max_steps: int, stacklevel: int) -> None:
 
 
 def durfee_upper_quantile(
-    x: np.ndarray,
+    sorted_values: np.ndarray,
     q: float,
     epsilon: float,
-    noise: Noise | np.random.Generator,
-    *,
-    lower: float = 0.0,
-    beta: float = DEFAULT_BETA,
-    max_steps: int = DEFAULT_MAX_STEPS,
+    noise: Noise,
+    lower: float,
+    beta: float,
+    max_steps: int,
 ) -> float:
-    """One-sided Durfee quantile of ``x`` at level ``q``: pure epsilon-DP.
-
-    Parameters
-    ----------
-    x : array-like of shape (n,)
-        Values; any below ``lower`` count as ``lower`` (no error: this runs after the charge).
-    q : float
-        Level in (0, 1).
-    epsilon : float
-        Privacy budget (> 0), split evenly between the target and the queries.
-    noise : Noise or numpy.random.Generator
-        The noise source (a Generator is the continuous sampler).
-    lower : float, default 0
-        A public lower bound on ``x``.
-    beta : float, default 1.01
-        Grid ratio (> 1): the relative resolution of the answer is about ``beta - 1``.
-    max_steps : int, default 5000
-        Grid length; the largest reachable value is ``lower + beta^max_steps - 1``.
-
-    Returns
-    -------
-    float
-        The selected grid point ``lower + beta^i - 1``. Counting is O(log n) per grid point.
+    """The one-sided search's answer on sorted values at or above ``lower`` (a kernel: the
+    settings come validated from :class:`DurfeeQuantile`): the selected grid point
+    ``lower + beta^i - 1``, counting in O(log n) per grid point.
 
     Warns
     -----
     DurfeeStepLimitWarning
         When no grid point was selected; the last grid point is returned.
     """
-    q, epsilon, beta, max_steps = _check_search(q, epsilon, beta, max_steps)
-    lower = check_real(lower, "lower")
-    sorted_values = _sorted_values(x, lower)
     step, capped = _upper_search(sorted_values, q, epsilon, noise, lower, beta, max_steps)
     if capped:
-        _warn_capped(max_steps, stacklevel=3)
+        _warn_capped(max_steps, stacklevel=4)
     return float(durfee_grid(lower, beta, step)[-1])
 
 
 def durfee_signed_quantile(
-    x: np.ndarray,
+    sorted_values: np.ndarray,
     q: float,
     epsilon: float,
-    noise: Noise | np.random.Generator,
-    *,
-    beta: float = DEFAULT_BETA,
-    max_steps: int = DEFAULT_MAX_STEPS,
+    noise: Noise,
+    beta: float,
+    max_steps: int,
 ) -> float:
-    """Two-sided (fully unbounded) Durfee quantile: pure epsilon-DP (Durfee 2023, Algorithm 4).
+    """The two-sided (fully unbounded) search on sorted values (Durfee 2023, Algorithm 4; a
+    kernel: the settings come validated from :class:`DurfeeQuantile`).
 
     The positive branch runs the one-sided search with epsilon/2 on ``beta x + beta - 1`` (clamped
     at 0) at level ``q``; its step ``i`` counts ``#{x < beta^(i-1) - 1}``. The negative branch does
@@ -217,8 +193,6 @@ def durfee_signed_quantile(
     DurfeeStepLimitWarning
         Once, when either branch reached the step limit.
     """
-    sorted_values = _sorted_values(x)
-    q, epsilon, beta, max_steps = _check_search(q, epsilon, beta, max_steps)
     largest = np.finfo(np.float64).max
     with np.errstate(over="ignore"):
         positive = np.clip(beta * sorted_values + (beta - 1.0), 0.0, largest)
@@ -228,11 +202,88 @@ def durfee_signed_quantile(
         _upper_search(negative, 1.0 - q, epsilon / 2.0, noise, 0.0, beta, max_steps),
     ]
     if any(capped for _, capped in branches):
-        _warn_capped(max_steps, stacklevel=3)
+        _warn_capped(max_steps, stacklevel=4)
     for sign, (step, capped) in zip((1.0, -1.0), branches, strict=True):
         if not capped and step > 1:
             return sign * float(durfee_grid(0.0, beta, step - 1)[-1])
     return 0.0
+
+
+@dataclass(frozen=True)
+class DurfeeQuantile:
+    """Durfee's (2023) unbounded quantile: AboveThreshold on a geometric grid (pure epsilon-DP).
+
+    With a public ``lower`` bound: the one-sided search on ``lower + beta^i - 1`` (Algorithm 3);
+    with ``lower=None``: the two-sided search, each branch with half of epsilon (Algorithm 4).
+    It checks its settings when made (before any charge), owns its draw (:meth:`release`) and
+    its ledger entry (:meth:`record`).
+
+    Parameters
+    ----------
+    q : float
+        Level in (0, 1).
+    epsilon : float
+    lower : float or None
+        A public lower bound on the values (values below it count as it), or None.
+    beta : float, default 1.01
+        Grid ratio (> 1): the relative resolution of the answer is about ``beta - 1``.
+    max_steps : int, default 5000
+        Grid length; the largest reachable value is about ``beta^max_steps``.
+    sampler : {"continuous", "discrete"}
+    description : str
+        What the quantile is of, for the ledger.
+
+    Examples
+    --------
+    >>> mechanism = DurfeeQuantile(0.5, 1.0, lower=0.0)
+    >>> noise = Noise("continuous", np.random.default_rng(0))
+    >>> 40 < mechanism.release(np.arange(100.0), noise) < 60
+    True
+    >>> mechanism.record(PrivacyLedger(), "median", "quantile").budget
+    Budget(epsilon=1, delta=0)
+    """
+
+    q: float
+    epsilon: float
+    lower: float | None = None
+    beta: float = DEFAULT_BETA
+    max_steps: int = DEFAULT_MAX_STEPS
+    sampler: str = "continuous"
+    description: str = "values"
+
+    def __post_init__(self) -> None:
+        _check_search(self.q, self.epsilon, self.beta, self.max_steps)
+        check_option(self.sampler, "sampler", SAMPLERS)
+        if self.lower is None:  # each branch of the two-sided search has half of epsilon
+            what = f"a two-sided search's branch at epsilon={self.epsilon:g}"
+            check_search_epsilon(self.epsilon / 2.0, what)
+        else:
+            check_real(self.lower, "lower")
+
+    def release(self, values: np.ndarray, noise: Noise) -> float:
+        """The released quantile of ``values`` (validated real values; overflowing ones count
+        as the largest floats, and values below ``lower`` as ``lower``: nothing is refused)."""
+        _check_sampler(self.sampler, noise)
+        sorted_values = _sorted_values(values, self.lower)
+        if self.lower is None:
+            return durfee_signed_quantile(
+                sorted_values, self.q, self.epsilon, noise, self.beta, self.max_steps
+            )
+        return durfee_upper_quantile(
+            sorted_values, self.q, self.epsilon, noise, self.lower, self.beta, self.max_steps
+        )
+
+    def record(self, ledger: PrivacyLedger, name: str, component: Component) -> LedgerEntry:
+        """Enter the release in ``ledger``."""
+        search = "two-sided" if self.lower is None else f"one-sided, lower={self.lower:g}"
+        mechanism = f"Durfee quantile ({search}, level {self.q:.3g} of {self.description})"
+        label = sampler_label(mechanism, self.sampler)
+        return ledger.record(name, label, Budget(self.epsilon, 0.0), component)
+
+
+def _check_sampler(sampler: str, noise: Noise) -> None:
+    if noise.sampler != sampler:
+        raise ValueError(f"this mechanism samples {sampler!r}; got {noise.sampler!r}.")
 
 
 #: The logarithmic grid ``10^(j / LOG_GRID_STEPS)``: 1000 points per decade (ratio 1.0023), from
@@ -330,33 +381,37 @@ class GridQuantile:
     >>> noise = Noise("continuous", np.random.default_rng(0))
     >>> 0.8 < mechanism.release(values, noise) < 1.25
     True
-    >>> mechanism.record(PrivacyLedger(), "median", "quantile", noise).budget
+    >>> mechanism.record(PrivacyLedger(), "median", "quantile").budget
     Budget(epsilon=1, delta=0)
     """
 
     grid: str
     level: float
     epsilon: float
-    step: float = 1.0
-    description: str = "quantile"
+    sampler: str = "continuous"
+    description: str = "values"
 
     def __post_init__(self) -> None:
         check_option(self.grid, "grid", GRIDS)
         check_real(self.level, "level", low=0.0, high=1.0)
         check_epsilon(self.epsilon)
-        if not (math.isfinite(self.step) and self.step >= sys.float_info.min):
-            raise ValueError(f"step must be a positive normal float; got {self.step!r}.")
+        check_option(self.sampler, "sampler", SAMPLERS)
 
-    def release(self, values: np.ndarray, noise: Noise) -> float:
-        """The released grid point."""
+    def release(self, values: np.ndarray, noise: Noise, step: float = 1.0) -> float:
+        """The released grid point; the linear grid's ``step`` is public or private (never a
+        statistic of ``values``), a positive normal float."""
+        _check_sampler(self.sampler, noise)
         if self.grid == "log":
             return log_quantile(values, self.level, self.epsilon, noise)
-        return linear_quantile(values, self.level, self.epsilon, noise, self.step)
+        if not (math.isfinite(step) and step >= sys.float_info.min):
+            raise ValueError(f"step must be a positive normal float; got {step!r}.")
+        return linear_quantile(values, self.level, self.epsilon, noise, step)
 
-    def record(self, ledger: PrivacyLedger, name: str, component: str, noise: Noise) -> LedgerEntry:
+    def record(self, ledger: PrivacyLedger, name: str, component: Component) -> LedgerEntry:
         """Enter the release in ``ledger``."""
         mechanism = (
             f"exponential mechanism, {self.grid} grid (level {self.level:.3g} of "
             f"{self.description})"
         )
-        return ledger.record(name, noise.label(mechanism), Budget(self.epsilon, 0.0), component)
+        label = sampler_label(mechanism, self.sampler)
+        return ledger.record(name, label, Budget(self.epsilon, 0.0), component)

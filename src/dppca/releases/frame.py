@@ -24,8 +24,8 @@ import numpy as np
 from dppca._validation import check_data, check_epsilon, check_random_state, check_real
 from dppca.numerics.pairs import random_pairs
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, split_epsilon
-from dppca.privacy.mechanisms import Noise, as_noise, resolve_sampler
+from dppca.privacy.budget import Budget, Component, PrivacyLedger, check_parts, split_epsilon
+from dppca.privacy.mechanisms import Noise, resolve_sampler
 from dppca.privacy.quantiles import (
     GridQuantile,
     locating_reach,
@@ -131,77 +131,96 @@ def frame_shares(n: int, epsilon: float) -> list[float]:
     return [*shares, 1.0 - sum(shares)]
 
 
-def check_frame_budget(n: int, epsilon: float, what: str, prefix: str = "frame") -> None:
-    """Refuse a frame budget that leaves one of its four quantiles with none, and warn, from
-    public values before any charge, when the frame's scale or centre cannot be located at this
-    budget (:func:`~dppca.privacy.quantiles.warn_unlocatable`). ``what`` names the caller's
-    budget in the error."""
-    parts = check_parts(split_epsilon(epsilon, frame_shares(n, epsilon)), what)
-    scale_epsilon, centre_epsilon, _, _ = parts
-    warn_unlocatable(n // 2, scale_epsilon, "log", f"{prefix}: scale")
-    warn_unlocatable(n, centre_epsilon, "linear", f"{prefix}: centre")
+@dataclass(frozen=True)
+class FramePlan:
+    """A validated frame release: its four quantile mechanisms, fixed by public values only
+    (the centres' grid step is the private scale, given at release time)."""
+
+    scale: GridQuantile
+    centres: tuple[GridQuantile, GridQuantile]
+    distance: GridQuantile
+    inflate: float
+    labels: tuple[str, str]
+    prefix: str
+    component: Component
 
 
-def private_frame(
-    scores: np.ndarray,
+def plan_frame(
+    n: int,
     epsilon: float,
-    noise: Noise | np.random.Generator,
+    sampler: str,
     *,
+    what: str,
     inflate: float = DEFAULT_INFLATE,
     labels: tuple[str, str] = ("x", "y"),
     prefix: str = "frame",
-    component: str = "frame",
-) -> Frame:
-    """The frame of validated ``(n, 2)`` scores, spending ``epsilon`` (delta 0); its ledger
-    entries are named ``prefix: ...`` and belong to ``component``."""
-    noise = as_noise(noise)
-    shares = frame_shares(n := scores.shape[0], epsilon)
-    scale_epsilon, *centre_epsilon, distance_epsilon = split_epsilon(epsilon, shares)
-    n = scores.shape[0]
-    ledger = PrivacyLedger()
-    first, second = random_pairs(n, noise.rng)
-    with np.errstate(over="ignore", invalid="ignore"):
-        gaps = scores[second] - scores[first]
-        pair_distances = np.hypot(gaps[:, 0], gaps[:, 1])
-    scale_mechanism = GridQuantile(
+    component: Component = "frame",
+) -> FramePlan:
+    """The frame's mechanisms for ``n`` points at ``epsilon`` (split by :func:`frame_shares`).
+
+    Refuses a budget that leaves one of the four quantiles with none (``what`` names the
+    caller's budget) and warns, from public values before any charge, when the scale or a
+    centre cannot be located (:func:`~dppca.privacy.quantiles.warn_unlocatable`).
+    """
+    parts = check_parts(split_epsilon(epsilon, frame_shares(n, epsilon)), what)
+    scale_epsilon, *centre_epsilon, distance_epsilon = parts
+    warn_unlocatable(n // 2, scale_epsilon, "log", f"{prefix}: scale")
+    warn_unlocatable(n, centre_epsilon[0], "linear", f"{prefix}: centre")
+    scale = GridQuantile(
         "log",
-        safe_level(0.5, len(first), scale_epsilon, "log"),
+        safe_level(0.5, n // 2, scale_epsilon, "log"),
         scale_epsilon,
+        sampler,
         description="pair distances",
     )
-    scale = scale_mechanism.release(pair_distances, noise)
-    scale_mechanism.record(ledger, f"{prefix}: scale", component, noise)
-    center = np.empty(2)
-    for axis in range(2):
-        centre_mechanism = GridQuantile(
+    x, y = (
+        GridQuantile(
             "linear",
             safe_level(0.5, n, centre_epsilon[axis], "linear"),
             centre_epsilon[axis],
-            step=scale / CENTRE_STEPS,
+            sampler,
             description=f"{labels[axis]}, step scale/{CENTRE_STEPS}",
         )
-        centre = centre_mechanism.release(scores[:, axis], noise)
-        center[axis] = min(max(centre, -FRAME_LIMIT), FRAME_LIMIT)
-        centre_mechanism.record(ledger, f"{prefix}: centre {labels[axis]}", component, noise)
-    with np.errstate(over="ignore"):  # beyond the largest float: the grid's last point
-        distances = np.hypot(scores[:, 0] - center[0], scores[:, 1] - center[1])
-    distance_mechanism = GridQuantile(
+        for axis in range(2)
+    )
+    distance = GridQuantile(
         "log",
         safe_level(RADIAL_LEVEL, n, distance_epsilon, "log"),
         distance_epsilon,
+        sampler,
         description="distances to the centre",
     )
-    distance_quantile = min(distance_mechanism.release(distances, noise), FRAME_LIMIT)
-    distance_mechanism.record(ledger, f"{prefix}: distance quantile", component, noise)
-    level = distance_mechanism.level
+    return FramePlan(scale, (x, y), distance, inflate, labels, prefix, component)
+
+
+def private_frame(scores: np.ndarray, plan: FramePlan, noise: Noise) -> Frame:
+    """The frame of validated ``(n, 2)`` scores by a validated plan (the caller has charged
+    its budget, delta 0); its ledger entries are named ``prefix: ...``."""
+    ledger = PrivacyLedger()
+    first, second = random_pairs(scores.shape[0], noise.rng)
+    with np.errstate(over="ignore", invalid="ignore"):
+        gaps = scores[second] - scores[first]
+        pair_distances = np.hypot(gaps[:, 0], gaps[:, 1])
+    scale = plan.scale.release(pair_distances, noise)
+    plan.scale.record(ledger, f"{plan.prefix}: scale", plan.component)
+    center = np.empty(2)
+    for axis, mechanism in enumerate(plan.centres):
+        centre = mechanism.release(scores[:, axis], noise, step=scale / CENTRE_STEPS)
+        center[axis] = min(max(centre, -FRAME_LIMIT), FRAME_LIMIT)
+        mechanism.record(ledger, f"{plan.prefix}: centre {plan.labels[axis]}", plan.component)
+    with np.errstate(over="ignore"):  # beyond the largest float: the grid's last point
+        distances = np.hypot(scores[:, 0] - center[0], scores[:, 1] - center[1])
+    distance_quantile = min(plan.distance.release(distances, noise), FRAME_LIMIT)
+    plan.distance.record(ledger, f"{plan.prefix}: distance quantile", plan.component)
+    level = plan.distance.level
     extrapolation = math.sqrt(math.log(1.0 / (1.0 - RADIAL_LEVEL)) / -math.log1p(-level))
-    half_width = min((1.0 + inflate) * extrapolation * distance_quantile, MAX_SCALES * scale)
-    half_width = min(half_width, FRAME_LIMIT)
+    half_width = (1.0 + plan.inflate) * extrapolation * distance_quantile
+    half_width = min(half_width, MAX_SCALES * scale, FRAME_LIMIT)
     return Frame(
         center=center,
         half_width=half_width,
         distance_quantile=distance_quantile,
-        inflate=inflate,
+        inflate=plan.inflate,
         privacy=ledger,
         distance_level=level,
         scale=scale,
@@ -258,9 +277,16 @@ def dp_frame(
         raise ValueError(f"scores must have exactly 2 columns; got {data.shape[1]}.")
     epsilon = check_epsilon(epsilon)
     inflate = check_real(inflate, "inflate", low=0.0, high=1e3, low_inclusive=True)
-    check_frame_budget(data.shape[0], epsilon, f"epsilon={epsilon:g}")
     sampler = resolve_sampler(sampler)
+    plan = plan_frame(
+        data.shape[0],
+        epsilon,
+        sampler,
+        what=f"epsilon={epsilon:g}",
+        inflate=inflate,
+        labels=(names[0], names[1]),
+    )
     rng = check_random_state(random_state)
     charge(accountant, Budget(epsilon, 0.0), "dp_frame")
     noise = Noise(sampler, rng)  # keyed after the charge: a refused call leaves rng untouched
-    return private_frame(data, epsilon, noise, inflate=inflate, labels=(names[0], names[1]))
+    return private_frame(data, plan, noise)

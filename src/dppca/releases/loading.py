@@ -418,6 +418,8 @@ class LoadingPlan:
     mechanism: GaussianMechanism
     sampler: str
     radius_range: tuple[float, float]
+    #: The private quantile of pair half-distances that sets an automatic radius, or None.
+    radius_quantile: GridQuantile | None = None
 
     @property
     def auto_radius(self) -> bool:
@@ -480,8 +482,16 @@ def plan_loading(
     )
     sigma = kendall.scale
     check_noise_scale(sigma, "the Kendall matrix (in units of the sign bound squared)")
+    radius_quantile = None
     if sign is None:
         warn_unlocatable(n // 2, radius_epsilon, "log", "loading: winsorization radius")
+        radius_quantile = GridQuantile(
+            "log",
+            safe_level(radius_level, n // 2, radius_epsilon, "log"),
+            radius_epsilon,
+            sampler,
+            description="pair half-distances",
+        )
         radius_range = (
             max(MIN_BOUND, math.sqrt(sys.float_info.min / sigma)),
             min(MAX_BOUND, math.sqrt(MAX_NOISE_SCALE / sigma)),
@@ -512,6 +522,7 @@ def plan_loading(
         mechanism=kendall,
         sampler=sampler,
         radius_range=radius_range,
+        radius_quantile=radius_quantile,
     )
 
 
@@ -529,18 +540,13 @@ def loading_release(
     noise = Noise(plan.sampler, rng)
     ledger = PrivacyLedger()
     sign = plan.sign
-    if sign is None:
+    if plan.radius_quantile is not None:  # an automatic radius
         distances = pair_half_distances(data, rng)
-        radius_mechanism = GridQuantile(
-            "log",
-            safe_level(plan.radius_level, len(distances), plan.radius_epsilon, "log"),
-            plan.radius_epsilon,
-            description="pair half-distances",
-        )
-        quantile = radius_mechanism.release(distances, noise)
+        quantile = plan.radius_quantile.release(distances, noise)
         radius = min(max(quantile, plan.radius_range[0]), plan.radius_range[1])  # public clamp
-        radius_mechanism.record(ledger, "loading: winsorization radius", "loading", noise)
-        sign = make_sign_transform(plan.transform, radius)
+        plan.radius_quantile.record(ledger, "loading: winsorization radius", "loading")
+        sign = WinsorizedSign(radius)
+    assert sign is not None  # a given transform, or the automatic radius's
 
     unit = unit_kendall(data, sign, degree, rng)
     noisy = plan.mechanism.randomise_symmetric(unit, noise)

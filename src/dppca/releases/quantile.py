@@ -5,18 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dppca._validation import check_random_state, check_real, check_vector
+from dppca._validation import check_random_state, check_vector
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.mechanisms import Noise, resolve_sampler
-from dppca.privacy.quantiles import (
-    DEFAULT_BETA,
-    DEFAULT_MAX_STEPS,
-    _check_search,
-    check_search_epsilon,
-    durfee_signed_quantile,
-    durfee_upper_quantile,
-)
+from dppca.privacy.quantiles import DEFAULT_BETA, DEFAULT_MAX_STEPS, DurfeeQuantile
 
 
 @dataclass(frozen=True)
@@ -109,28 +102,14 @@ def dp_quantile(
     (True, Budget(epsilon=1, delta=0))
     """
     values = check_vector(x, "x")
-    _check_search(q, epsilon, beta, max_steps)
-    if lower is not None:
-        lower = check_real(lower, "lower")
-    else:  # each branch of the two-sided search has half of epsilon
-        check_search_epsilon(epsilon / 2.0, f"a two-sided search's branch at epsilon={epsilon:g}")
-    sampler = resolve_sampler(sampler)
-    rng = check_random_state(random_state)
-    charge(accountant, Budget(epsilon, 0.0), "dp_quantile")
-    noise = Noise(sampler, rng)  # keyed after the charge: a refused call leaves rng untouched
-    if lower is None:
-        value = durfee_signed_quantile(values, q, epsilon, noise, beta=beta, max_steps=max_steps)
-        name = "two-sided"
-    else:
-        value = durfee_upper_quantile(
-            values, q, epsilon, noise, lower=lower, beta=beta, max_steps=max_steps
-        )
-        name = f"one-sided, lower={lower:g}"
-    ledger = PrivacyLedger()
-    ledger.record(
-        f"quantile q={q:g}",
-        noise.label(f"Durfee quantile ({name})"),
-        Budget(epsilon, 0.0),
-        "quantile",
+    # The mechanism is the release's plan: it checks q, epsilon, lower, beta, max_steps.
+    mechanism = DurfeeQuantile(
+        q, epsilon, lower, beta, max_steps, sampler=resolve_sampler(sampler), description="x"
     )
+    rng = check_random_state(random_state)
+    charge(accountant, Budget(mechanism.epsilon, 0.0), "dp_quantile")
+    noise = Noise(mechanism.sampler, rng)  # keyed after the charge: a refused call leaves rng
+    value = mechanism.release(values, noise)
+    ledger = PrivacyLedger()
+    mechanism.record(ledger, f"quantile q={q:g}", "quantile")
     return PrivateQuantile(value=value, q=float(q), privacy=ledger)

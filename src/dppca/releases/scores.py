@@ -45,7 +45,7 @@ from dppca.privacy.mechanisms import (
     Noise,
     resolve_sampler,
 )
-from dppca.releases.frame import DEFAULT_INFLATE, Frame, check_frame_budget, private_frame
+from dppca.releases.frame import DEFAULT_INFLATE, Frame, FramePlan, plan_frame, private_frame
 from dppca.releases.histogram import (
     cell_index,
     check_bins,
@@ -384,6 +384,7 @@ class ScorePlan:
     delta: float
     frame_epsilon: float
     histogram_epsilon: float
+    frame: FramePlan
     histograms: tuple[HistogramMechanism, ...]
     #: The histograms' public noise parameters, in counts.
     noise: dict[str, float]
@@ -449,7 +450,16 @@ def plan_score(
     noise = noise_parameters(histograms)  # refuses scales that are not normal floats
     if bins is None:
         bins = default_bins(n, additive.parameters["add_sigma"])
-    check_frame_budget(n, frame_epsilon, f"epsilon={epsilon:g}", "score: frame")
+    frame = plan_frame(
+        n,
+        frame_epsilon,
+        sampler,
+        what=f"epsilon={epsilon:g}",
+        inflate=inflate,
+        labels=axis_labels(axes),
+        prefix="score: frame",
+        component="score.frame",
+    )
     return ScorePlan(
         axes,
         bins,
@@ -460,6 +470,7 @@ def plan_score(
         delta,
         frame_epsilon,
         histogram_epsilon,
+        frame,
         histograms,
         noise,
         sampler,
@@ -493,15 +504,7 @@ def score_release(
     n = data.shape[0]
     axes = plan.axes
     scores = project(data, directions[:, [axes[0] - 1, axes[1] - 1]])
-    frame = private_frame(
-        scores,
-        plan.frame_epsilon,
-        noise,
-        inflate=plan.inflate,
-        labels=plan.axis_labels,
-        prefix="score: frame",
-        component="score.frame",
-    )
+    frame = private_frame(scores, plan.frame, noise)
     ledger.extend(frame.privacy)
     cells = grid_cells(frame, plan.bins)
     index = cell_index(scores, frame, plan.bins)

@@ -31,7 +31,9 @@ from __future__ import annotations
 import math
 import sys
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -69,13 +71,12 @@ from dppca.privacy.mechanisms import (
     MAX_NOISE_SCALE,
     GaussianMechanism,
     Noise,
-    as_noise,
     resolve_sampler,
 )
 from dppca.privacy.quantiles import (
+    DurfeeQuantile,
     GridQuantile,
     check_search_epsilon,
-    durfee_upper_quantile,
     locating_reach,
     safe_level,
     warn_unlocatable,
@@ -194,26 +195,23 @@ def joint_gaussian(
     values: np.ndarray,
     lows: np.ndarray,
     widths: np.ndarray,
-    epsilon: float,
-    delta: float,
-    noise: Noise | np.random.Generator,
+    mechanism: GaussianMechanism,
+    noise: Noise,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The means of ``values`` (``m x k``, column ``l`` within ``[low_l, low_l + w_l]``) plus
-    ``N(0, diag(sd^2))``, ``sd_l = w_l sqrt(k) / (m mu(epsilon, delta))`` (times
-    :func:`float_factor`), ``w_l`` raised to the lower end of :func:`width_range`.
+    """The means of ``values`` (``m x k``, column ``l`` within ``[low_l, low_l + w_l]``) through
+    ``mechanism`` (:func:`means_mechanism`): ``low + w * mean + N(0, diag(sd^2))`` with
+    ``sd_l = w_l`` times the mechanism's scale, ``w_l`` raised to the lower end of
+    :func:`width_range`.
 
     The means of ``(values - low) / w``, in ``[0, 1]``, move by at most ``1/m`` per component
-    when one pair changes, so the vector has L2 sensitivity ``sqrt(k) / m``: Gaussian noise of
-    that over ``mu`` is ``mu``-GDP, hence (epsilon, delta)-DP (with the discrete sampler:
-    discrete Gaussian noise on a grid, accounted by zCDP). ``low + w * mean`` is
-    post-processing. Returns the released means and ``sd``.
+    when one pair changes, so the vector has L2 sensitivity ``sqrt(k) / m`` (times
+    :func:`float_factor`). ``low + w * mean`` is post-processing. Returns the released means and
+    ``sd``.
     """
-    noise = as_noise(noise)
     m, k = values.shape
-    low, _ = width_range(m, k, epsilon, delta, noise.sampler)
+    low, _ = width_range(m, k, mechanism.epsilon, mechanism.delta, mechanism.sampler)
     widths = np.maximum(widths, low)
     scaled = column_means((values - lows) / widths)
-    mechanism = means_mechanism(m, k, epsilon, delta, noise.sampler)
     return lows + mechanism.randomise(scaled, noise) * widths, widths * mechanism.scale
 
 
@@ -295,95 +293,56 @@ def clip_share(control: dict[str, Any], m: int, epsilon: float) -> float:
 
 
 def _clipped(
-    W: np.ndarray,
-    epsilon: float,
-    delta: float,
-    noise: Noise,
-    control: dict[str, Any],
-    ledger: PrivacyLedger,
-    label: str,
+    W: np.ndarray, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    m, k = W.shape
+    k = W.shape[1]
+    control, mechanisms, label = plan.control, plan.mechanisms, plan.label
+    low, high = mechanisms["clip_range"]
     details: dict[str, Any] = {}
-    if isinstance(control["C_clip"], str):
-        share = clip_share(control, m, epsilon)
-        quantile_epsilon, mean_epsilon = split_epsilon(epsilon, [share, 1.0 - share])
-        clip_mechanism = GridQuantile(
-            "log",
-            safe_level(control["clip_level"], m, quantile_epsilon, "log"),
-            quantile_epsilon,
-            description="row totals",
-        )
-        typical = clip_mechanism.release(row_totals(W), noise)
-        clip = min(
-            control["clip_multiplier"] * typical,
-            clip_range(m, k, mean_epsilon, delta, noise.sampler)[1],
-        )
-        clip_mechanism.record(ledger, f"{label}: clip level", "scree", noise)
-        details.update(clip_quantile=typical, clip_quantile_level=clip_mechanism.level)
+    clip_quantile = mechanisms["clip"]
+    if clip_quantile is not None:
+        typical = clip_quantile.release(row_totals(W), noise)
+        clip = min(control["clip_multiplier"] * typical, high)
+        clip_quantile.record(ledger, f"{label}: clip level", "scree")
+        details.update(clip_quantile=typical, clip_quantile_level=clip_quantile.level)
     else:
-        mean_epsilon, clip = epsilon, float(control["C_clip"])
-    clip = max(clip, clip_range(m, k, mean_epsilon, delta, noise.sampler)[0])
-    mechanism = clipped_means_mechanism(m, k, mean_epsilon, delta, noise.sampler)
-    released = mechanism.randomise(column_means(row_shares(W, clip)), noise)
-    mechanism.record(ledger, f"{label}: row-clipped means", "scree")
-    sd = mechanism.scale
-    details.update(clip=clip, noise_sd=np.full(k, clip * sd))
+        clip = float(control["C_clip"])
+    clip = max(clip, low)
+    means = mechanisms["means"]
+    released = means.randomise(column_means(row_shares(W, clip)), noise)
+    means.record(ledger, f"{label}: row-clipped means", "scree")
+    details.update(clip=clip, noise_sd=np.full(k, clip * means.scale))
     return clip * released, details
 
 
 def _pmwm(
-    W: np.ndarray,
-    epsilon: float,
-    delta: float,
-    noise: Noise,
-    control: dict[str, Any],
-    ledger: PrivacyLedger,
-    label: str,
+    W: np.ndarray, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
     m, k = W.shape
+    control, mechanisms, label = plan.control, plan.mechanisms, plan.label
     if control["split_mode"]:
         quantile_rows, mean_rows = random_halves(m, noise.rng)
     else:
         quantile_rows = mean_rows = np.arange(m)
     W_q, W_m = W[quantile_rows], W[mean_rows]
-    trim = min(max(control["trim_const"] / len(W_q), control["eta"]), 0.49)
-    quantile_epsilon, mean_epsilon = split_epsilon(epsilon, [0.5, 0.5])
-    each = quantile_epsilon / (2 * k)
     a, b = control["a"], control["b"]
     lows, highs = np.empty(k), np.empty(k)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DurfeeStepLimitWarning)
-        for column in range(k):
-            low, high = (
-                durfee_upper_quantile(W_q[:, column], level, each, noise, beta=control["beta"])
-                for level in (trim, 1.0 - trim)
-            )
+        for column, searches in enumerate(mechanisms["bounds"]):
+            low, high = (search.release(W_q[:, column], noise) for search in searches)
             low, high = min(max(low, a), b), min(max(high, a), b)
             lows[column], highs[column] = (a, b) if high < low else (low, high)
+            for search, side in zip(searches, ("lower", "upper"), strict=True):
+                search.record(
+                    ledger, f"{label}: {side} winsorizing bound of PC{column + 1}", "scree"
+                )
     _summarise_capped(caught, label)
-    ledger.record(
-        f"{label}: winsorizing quantiles of {k} components",
-        noise.label(f"Durfee one-sided quantiles (levels {trim:.3g}, {1 - trim:.3g})"),
-        Budget(quantile_epsilon, 0.0),
-        "scree",
-    )
     values, sd = joint_gaussian(
-        np.clip(W_m, lows, highs), lows, highs - lows, mean_epsilon, delta, noise
+        np.clip(W_m, lows, highs), lows, highs - lows, mechanisms["means"], noise
     )
-    mechanism = means_mechanism(len(W_m), k, mean_epsilon, delta, noise.sampler)
-    mechanism.record(ledger, f"{label}: winsorized means", "scree")
-    return values, {"lower": lows, "upper": highs, "trim": trim, "noise_sd": sd}
-
-
-def _private_scale(values: np.ndarray, epsilon: float, noise: Noise) -> float:
-    """A private scale of a column in squared units: the median of ``(w_b - w_a)^2 / 2`` over
-    random disjoint pairs of its values, on the logarithmic grid (:func:`log_quantile`), in
-    place of the R package's dyadic histogram between public exponents (Yu, Ren and Zhou 2024
-    use a private second moment)."""
-    squares = half_squared_differences(values, noise.rng)
-    level = safe_level(0.5, len(squares), epsilon, "log")
-    return GridQuantile("log", level, epsilon).release(squares, noise)
+    mechanisms["means"].record(ledger, f"{label}: winsorized means", "scree")
+    return values, {"lower": lows, "upper": highs, "trim": mechanisms["trim"], "noise_sd": sd}
 
 
 def _huber_thresholds(scales: np.ndarray | float, m: int, k: int, descent_epsilon: float) -> Any:
@@ -435,51 +394,34 @@ def _huber_steps(control: dict[str, Any], m: int) -> int:
 
 
 def _huber(
-    W: np.ndarray,
-    epsilon: float,
-    delta: float,
-    noise: Noise,
-    control: dict[str, Any],
-    ledger: PrivacyLedger,
-    label: str,
+    W: np.ndarray, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
+    """Huber gradient descent from private scales: each component's scale is the median of
+    ``(w_b - w_a)^2 / 2`` over random disjoint pairs of its values on the logarithmic grid, in
+    place of the R package's dyadic histogram between public exponents (Yu, Ren and Zhou 2024
+    use a private second moment)."""
     m, k = W.shape
-    steps = _huber_steps(control, m)
-    scale_epsilon, descent_epsilon = split_epsilon(
-        epsilon, [control["m2_frac"], 1.0 - control["m2_frac"]]
-    )
-    low, high = _huber_scale_range(m, k, descent_epsilon, delta, control, noise.sampler)
-    scales = np.array(
-        [
-            min(max(_private_scale(W[:, column], scale_epsilon / k, noise), low), high)
-            for column in range(k)
-        ]
-    )
-    ledger.record(
-        f"{label}: private scales of {k} components",
-        noise.label("exponential mechanism, log grid (median of squared half-differences)"),
-        Budget(scale_epsilon, 0.0),
-        "scree",
-    )
+    control, mechanisms, label = plan.control, plan.mechanisms, plan.label
+    descent, steps = mechanisms["descent"], mechanisms["steps"]
+    descent_epsilon = descent.epsilon
+    low, high = mechanisms["scale_range"]
+    scales = np.empty(k)
+    for column, mechanism in enumerate(mechanisms["scales"]):
+        squares = half_squared_differences(W[:, column], noise.rng)
+        scales[column] = min(max(mechanism.release(squares, noise), low), high)
+        mechanism.record(ledger, f"{label}: private scale of PC{column + 1}", "scree")
     thresholds = _huber_thresholds(scales, m, k, descent_epsilon)
-    sd = _huber_noise(scales, m, k, descent_epsilon, delta, control, noise.sampler)
+    sd = 2.0 * control["eta0"] * thresholds * descent.scale
     theta = np.full(k, float(control["mu0"]))
-    mechanism = means_mechanism(m, k, descent_epsilon, delta, noise.sampler, compositions=steps)
     width = 2.0 * control["eta0"] * thresholds  # a step moves by at most width / m per pair
     for _ in range(steps):
         with np.errstate(invalid="ignore"):  # inf - theta is inf, clipped to the threshold
             clipped = np.clip(W - theta, -thresholds, thresholds)
         # The clipped gradient's means, in [-1/2, 1/2].
-        scaled = mechanism.randomise(column_means(clipped / (2.0 * thresholds)), noise)
+        scaled = descent.randomise(column_means(clipped / (2.0 * thresholds)), noise)
         step = theta + scaled * width
         theta = np.maximum(step, 0.0)  # each iterate is projected onto [0, inf)
-    composition = "zCDP" if noise.discrete else "GDP"
-    ledger.record(
-        f"{label}: Huber gradient descent ({steps} steps)",
-        noise.label(f"noisy clipped gradients ({composition} composition)"),
-        Budget(descent_epsilon, delta),
-        "scree",
-    )
+    descent.record(ledger, f"{label}: Huber gradient descent ({steps} steps)", "scree")
     # The last noisy step before its projection is the mechanism's output.
     return step, {"scales": scales, "thresholds": thresholds, "steps": steps, "noise_sd": sd}
 
@@ -561,14 +503,16 @@ def _validate_control(method: str, c: dict[str, Any], k: int) -> dict[str, Any]:
 @dataclass(frozen=True)
 class ScreePlan:
     """A validated scree release: one method, its merged control, the number of rows ``n``
-    and components ``k``, its budget and sampler (public values only)."""
+    and components ``k``, its budget and sampler, and every mechanism it draws from (fixed by
+    public values only)."""
 
     method: str
-    control: dict[str, Any]
+    control: Mapping[str, Any]
     n: int
     k: int
     budget: Budget
     sampler: str
+    mechanisms: Mapping[str, Any]
     mono: bool = True
     label: str = "scree"
 
@@ -587,8 +531,8 @@ def plan_scree(
     """Checks that need the data's size and the budget, run before any charge: each method's
     least number of pairs (Huber 4; PMWM with split_mode 2), and noise scales that are normal
     floats for every value the private steps can produce (public clip levels and bounds must
-    lie in :func:`width_range`). ``method`` and ``control`` come validated from
-    :func:`check_scree_control`."""
+    lie in :func:`width_range`); then the method's mechanisms. ``method`` and ``control`` come
+    validated from :func:`check_scree_control`."""
     epsilon, delta = budget.epsilon, budget.delta
     what = f"The scree's epsilon={epsilon:g}, delta={delta:g} and {method!r} control"
     check_parts([epsilon, delta], what)
@@ -597,30 +541,126 @@ def plan_scree(
         raise ValueError(f"Scree method {method!r} needs at least {2 * pairs} rows; got {n}.")
     m = n // 2
     if method == "clipped":
-        if isinstance(control["C_clip"], str):
-            share = clip_share(control, m, epsilon)
-            quantile_epsilon, mean_epsilon = check_parts(
-                split_epsilon(epsilon, [share, 1 - share]), what
-            )
-            warn_unlocatable(m, quantile_epsilon, "log", f"{label}: clip level")
-            clip_range(m, k, mean_epsilon, delta, sampler)
-        else:
-            low, high = clip_range(m, k, epsilon, delta, sampler)
-            _check_widths("C_clip", control["C_clip"], low, high)
+        mechanisms = _clipped_mechanisms(control, m, k, epsilon, delta, sampler, what, label)
     elif method == "pmwm":
-        rows = m - m // 2 if control["split_mode"] else m
-        check_parts([epsilon / (4 * k)], what)
-        check_search_epsilon(epsilon / (4 * k), "the scree's winsorizing searches")
-        _, high = width_range(rows, k, epsilon / 2.0, delta, sampler)
-        _check_widths("b", control["b"], 0.0, high)
+        mechanisms = _pmwm_mechanisms(control, m, k, epsilon, delta, sampler, what)
     else:
-        _, descent_epsilon = check_parts(
-            split_epsilon(epsilon, [control["m2_frac"], 1 - control["m2_frac"]]), what
+        mechanisms = _huber_mechanisms(control, m, k, epsilon, delta, sampler, what, label)
+    frozen = MappingProxyType(dict(control))
+    return ScreePlan(
+        method, frozen, n, k, budget, sampler, MappingProxyType(mechanisms), mono, label
+    )
+
+
+def _clipped_mechanisms(
+    control: dict[str, Any],
+    m: int,
+    k: int,
+    epsilon: float,
+    delta: float,
+    sampler: str,
+    what: str,
+    label: str,
+) -> dict[str, Any]:
+    """The automatic clip level's quantile (or None for a public ``C_clip``), the clipped
+    means' Gaussian mechanism and the public range of clip levels."""
+    if isinstance(control["C_clip"], str):
+        share = clip_share(control, m, epsilon)
+        quantile_epsilon, mean_epsilon = check_parts(
+            split_epsilon(epsilon, [share, 1 - share]), what
         )
-        scale_epsilon = check_parts([epsilon * control["m2_frac"] / k], what)[0]
-        warn_unlocatable(m // 2, scale_epsilon, "log", f"{label}: private scales")
-        _huber_scale_range(m, k, descent_epsilon, delta, control, sampler)
-    return ScreePlan(method, control, n, k, budget, sampler, mono, label)
+        warn_unlocatable(m, quantile_epsilon, "log", f"{label}: clip level")
+        clip = GridQuantile(
+            "log",
+            safe_level(control["clip_level"], m, quantile_epsilon, "log"),
+            quantile_epsilon,
+            sampler,
+            description="row totals",
+        )
+        clips = clip_range(m, k, mean_epsilon, delta, sampler)
+    else:
+        clip, mean_epsilon = None, epsilon
+        clips = clip_range(m, k, epsilon, delta, sampler)
+        _check_widths("C_clip", control["C_clip"], *clips)
+    means = clipped_means_mechanism(m, k, mean_epsilon, delta, sampler)
+    return {"clip": clip, "means": means, "clip_range": clips}
+
+
+def _pmwm_mechanisms(
+    control: dict[str, Any],
+    m: int,
+    k: int,
+    epsilon: float,
+    delta: float,
+    sampler: str,
+    what: str,
+) -> dict[str, Any]:
+    """The two one-sided Durfee searches of each component (levels ``trim`` and ``1 - trim``,
+    each with an exact share of half of epsilon) and the winsorized means' Gaussian mechanism."""
+    quantile_rows = m // 2 if control["split_mode"] else m
+    mean_rows = m - m // 2 if control["split_mode"] else m
+    trim = min(max(control["trim_const"] / quantile_rows, control["eta"]), 0.49)
+    quantile_epsilon, mean_epsilon = check_parts(split_epsilon(epsilon, [0.5, 0.5]), what)
+    parts = check_parts(split_epsilon(quantile_epsilon, [1 / (2 * k)] * (2 * k)), what)
+    check_search_epsilon(min(parts), "the scree's winsorizing searches")
+    _, high = width_range(mean_rows, k, mean_epsilon, delta, sampler)
+    _check_widths("b", control["b"], 0.0, high)
+    bounds = [
+        (
+            DurfeeQuantile(
+                trim, parts[2 * j], 0.0, control["beta"], sampler=sampler, description=f"PC{j + 1}"
+            ),
+            DurfeeQuantile(
+                1.0 - trim,
+                parts[2 * j + 1],
+                0.0,
+                control["beta"],
+                sampler=sampler,
+                description=f"PC{j + 1}",
+            ),
+        )
+        for j in range(k)
+    ]
+    means = means_mechanism(mean_rows, k, mean_epsilon, delta, sampler)
+    return {"bounds": bounds, "means": means, "trim": trim}
+
+
+def _huber_mechanisms(
+    control: dict[str, Any],
+    m: int,
+    k: int,
+    epsilon: float,
+    delta: float,
+    sampler: str,
+    what: str,
+    label: str,
+) -> dict[str, Any]:
+    """Each component's private scale (a log-grid median with an exact share of
+    ``m2_frac epsilon``), the noisy gradient steps' Gaussian mechanism and the public range of
+    scales."""
+    scale_epsilon, descent_epsilon = check_parts(
+        split_epsilon(epsilon, [control["m2_frac"], 1 - control["m2_frac"]]), what
+    )
+    parts = check_parts(split_epsilon(scale_epsilon, [1 / k] * k), what)
+    warn_unlocatable(m // 2, min(parts), "log", f"{label}: private scales")
+    scales = [
+        GridQuantile(
+            "log",
+            safe_level(0.5, m // 2, part, "log"),
+            part,
+            sampler,
+            description=f"squared half-differences of PC{j + 1}",
+        )
+        for j, part in enumerate(parts)
+    ]
+    steps = _huber_steps(control, m)
+    descent = means_mechanism(m, k, descent_epsilon, delta, sampler, compositions=steps)
+    return {
+        "scales": scales,
+        "descent": descent,
+        "steps": steps,
+        "scale_range": _huber_scale_range(m, k, descent_epsilon, delta, control, sampler),
+    }
 
 
 def _check_widths(name: str, values: Any, low: float, high: float) -> None:
@@ -659,9 +699,7 @@ def scree_release(
     (the caller has charged the budget)."""
     noise = Noise(plan.sampler, rng)
     W = half_squared_differences(Y, rng)
-    estimator = _ESTIMATORS[plan.method]
-    epsilon, delta = plan.budget.epsilon, plan.budget.delta
-    raw, details = estimator(W, epsilon, delta, noise, plan.control, ledger, plan.label)
+    raw, details = _ESTIMATORS[plan.method](W, plan, noise, ledger)
     details["raw"] = raw
     values = antitonic(raw) if plan.mono else np.maximum(raw, 0.0)
     return values, details
