@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 import pkgutil
 import warnings
 
@@ -54,3 +55,16 @@ def test_the_examples_are_many():
         for test in finder.find(importlib.import_module(name))
     )
     assert examples >= 150
+
+
+def test_every_public_method_and_property_says_what_it_does():
+    missing = []
+    for name, obj in _public_objects():
+        if not inspect.isclass(obj) or issubclass(obj, BaseException):
+            continue
+        for attribute, value in vars(obj).items():
+            function = value.fget if isinstance(value, property) else value
+            function = getattr(function, "__func__", function)
+            if not attribute.startswith("_") and callable(function) and not function.__doc__:
+                missing.append(f"{name}.{attribute}")
+    assert missing == []

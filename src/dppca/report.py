@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dppca.plotting._style import pyplot
-from dppca.plotting.displays import PageDisplay
+from dppca.plotting.displays import DISPLAYS, PageDisplay
 from dppca.results.pca import DPPCAResult
 from dppca.results.uncertainty import Uncertainty
 
@@ -48,13 +48,12 @@ def write_figures(
     ``uncertainty`` is given)."""
     plt = pyplot()
     images = {}
+    options = PageDisplay.panel_options(
+        top=10, center=True, random_state=random_state, uncertainty=uncertainty
+    )
     for panel in PageDisplay.PANELS:
-        display = result.plot(
-            panel,
-            random_state=random_state,
-            uncertainty=uncertainty,
-            ax=plt.figure(figsize=(5.5, 5), layout="constrained").add_subplot(),
-        )
+        ax = plt.figure(figsize=(5.5, 5), layout="constrained").add_subplot()
+        display = DISPLAYS[panel].from_result(result, ax=ax, **options[panel])
         images[panel] = _save(display.figure_, folder, panel)
         if progress:
             progress()

@@ -135,10 +135,11 @@ def test_variable_plot_and_biplot(result):
 
 @pytest.mark.parametrize("kind", ["scree", "score", "loading", "heatmap", "variable", "biplot"])
 def test_result_panels_private_and_reference(result, kind):
-    display = result.plot(kind, random_state=0)
+    options = {"random_state": 0} if kind == "biplot" else {}
+    display = result.plot(kind, **options)
     ax = display.ax_
     assert ax.get_title().startswith("DP") and display.figure_ is ax.figure
-    reference = result.plot(kind, non_private=True, random_state=0).ax_
+    reference = result.plot(kind, non_private=True, **options).ax_
     assert (
         reference.get_title().startswith("Non-private") and "(reference)" in reference.get_title()
     )
@@ -181,8 +182,12 @@ def test_reference_needs_to_exist():
         plain.plot("score", non_private=True)
     with pytest.raises(ValueError, match="kind must be one of"):
         plain.plot("pie")
-    with pytest.raises(TypeError, match="unknown option"):
+    with pytest.raises(TypeError, match="does not take: colour"):
         plain.plot("scree", colour="red")
+    with pytest.raises(
+        TypeError, match=r"plot\(kind='scree'\) got option\(s\) it does not take: top"
+    ):
+        plain.plot("scree", top=3)
 
 
 def test_every_release_result_plots_through_its_display():

@@ -43,8 +43,8 @@ def test_ledger_records_and_totals():
     ledger.record("cells", "Gaussian", Budget(0.5, 1e-6), "score.histogram")
     assert len(ledger) == 3
     assert ledger.total == Budget(1.5, 2e-6)
-    assert ledger.part_total("loading") == Budget(1.0, 1e-6)
-    assert ledger.part_total("score") == Budget(0.5, 1e-6)
+    assert ledger.select("loading").total == Budget(1.0, 1e-6)
+    assert ledger.select("score.histogram").total == Budget(0.5, 1e-6)
     assert [entry.name for entry in ledger.select("score.histogram")] == ["cells"]
     assert [entry.name for entry in ledger] == ["radius", "matrix", "cells"]
     frame = ledger.to_frame()

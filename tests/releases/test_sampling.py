@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 
 from dppca import NoMassWarning, dp_score, sample_scores
-from dppca.releases.sampling import largest_remainder
 
 LOADING = {"loading_epsilon": 1.0, "loading_delta": 1e-6}
 
@@ -23,19 +22,6 @@ def grouped():
     return dp_score(
         X, 2.0, 1e-6, bins=8, method=("add", "sparse"), groups=labels, **LOADING, random_state=1
     )
-
-
-def test_largest_remainder_rule():
-    assert largest_remainder([5, 3, 2], 7).tolist() == [4, 2, 1]
-    assert largest_remainder([1, 1, 1], 10).tolist() == [4, 3, 3]  # ties go to the earlier group
-    assert largest_remainder([661, 504, 503, 489, 347], 2504).tolist() == [661, 504, 503, 489, 347]
-    assert largest_remainder([1, 1], 1).tolist() == [1, 0]
-    for sizes, total in [([3, 9, 1, 7], 11), ([2, 2, 2], 5), ([10], 3)]:
-        shares = largest_remainder(sizes, total)
-        assert shares.sum() == total
-        assert np.all(np.abs(shares - total * np.array(sizes) / sum(sizes)) < 1)
-    with pytest.raises(ValueError, match="positive sum"):
-        largest_remainder([0, 0], 3)
 
 
 def test_group_sizes_follow_the_public_sizes(grouped):

@@ -43,3 +43,21 @@ def proportions(values: np.ndarray) -> np.ndarray:
     if not (total > 0 and math.isfinite(total)):
         return np.zeros_like(values)
     return values / total
+
+
+def largest_remainder(sizes: np.ndarray, total: int) -> np.ndarray:
+    """Split the integer ``total`` in proportion to non-negative ``sizes`` with a positive sum:
+    floors of the quotas, then one more to the largest remainders (ties to the earlier part).
+
+    Examples
+    --------
+    >>> largest_remainder(np.array([5.0, 3.0, 2.0]), 7).tolist()
+    [4, 2, 1]
+    """
+    sizes = np.asarray(sizes, dtype=np.float64)
+    quotas = total * sizes / sizes.sum()
+    shares = np.floor(quotas).astype(np.int64)
+    remainders = quotas - shares
+    order = np.argsort(-remainders, kind="stable")
+    shares[order[: total - int(shares.sum())]] += 1
+    return shares

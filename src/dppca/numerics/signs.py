@@ -100,7 +100,9 @@ class WinsorizedSign(SignTransform):
     name = "winsorized"
 
     def __init__(self, radius: float) -> None:
-        self.radius = _check_bound(radius, "radius")
+        # A radius in [MIN_BOUND, MAX_BOUND]: checked by make_sign_transform at the public
+        # boundary, or clamped into that range when it is estimated privately.
+        self.radius = float(radius)
         self.bound = self.radius
 
     def unit_h2(self, mantissas: np.ndarray, exponents: Any) -> np.ndarray:
@@ -211,7 +213,7 @@ def make_sign_transform(transform: Any, radius: Any, name: str = "transform") ->
                 f'{name}="winsorized" needs a positive numeric radius (or radius="auto"); '
                 f"got radius={radius!r}."
             )
-        return WinsorizedSign(radius)
+        return WinsorizedSign(_check_bound(radius, "radius"))
     raise ValueError(
         f"{name} must be one of {list(TRANSFORMS)} or a callable h; got {transform!r}."
     )

@@ -502,6 +502,19 @@ class PageDisplay:
 
     PANELS = ("scree", "score", "loading", "variable", "biplot")
 
+    @staticmethod
+    def panel_options(
+        *, top: int | None, center: bool, random_state: Any, uncertainty: Any
+    ) -> dict[str, dict[str, Any]]:
+        """Each panel's ``from_result`` options from the page's."""
+        return {
+            "scree": {"uncertainty": uncertainty},
+            "score": {"center": center},
+            "loading": {"top": top, "uncertainty": uncertainty},
+            "variable": {"top": top},
+            "biplot": {"top": top, "center": center, "random_state": random_state},
+        }
+
     def __init__(self, displays: dict[str, Any], figure: Any) -> None:
         self.displays_ = displays
         self.figure_ = figure
@@ -523,13 +536,9 @@ class PageDisplay:
         figure = pyplot().figure(figsize=(16, 10.5), layout="constrained")
         grid = figure.add_gridspec(2, 6)
         slots = [grid[0, 0:2], grid[0, 2:4], grid[0, 4:6], grid[1, 1:3], grid[1, 3:5]]
-        options = {
-            "scree": {"uncertainty": uncertainty},
-            "score": {"center": center},
-            "loading": {"top": top, "uncertainty": uncertainty},
-            "variable": {"top": top},
-            "biplot": {"top": top, "center": center, "random_state": random_state},
-        }
+        options = cls.panel_options(
+            top=top, center=center, random_state=random_state, uncertainty=uncertainty
+        )
         displays = {}
         for panel, slot in zip(cls.PANELS, slots, strict=True):
             displays[panel] = DISPLAYS[panel].from_result(
@@ -560,29 +569,22 @@ def display_result(result: Any, kind: str, kinds: tuple[str, ...], **options: An
     """The ``.plot(kind)`` of every result type.
 
     ``"all"`` gives a :class:`PageDisplay`, ``"heatmap"`` a :class:`LoadingDisplay` heatmap, any
-    other kind in ``kinds`` its display. ``options`` are the ``from_result`` keywords of the
-    displays; each display takes those it knows (``ax`` applies to single panels, ``top`` to
-    those that label variables), and an option no display knows is refused.
+    other kind in ``kinds`` its display; ``options`` are that display's ``from_result``
+    keywords, and one it does not take is refused.
     """
     kind = check_option(kind, "kind", kinds)
-    known = {
-        name
-        for display in (*DISPLAYS.values(), PageDisplay)
-        for name in inspect.signature(display.from_result).parameters
-    } - {"result", "kind"}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise TypeError(
-            f"plot() got unknown option(s) {', '.join(unknown)}; the options are "
-            f"{', '.join(sorted(known))}."
-        )
     if "non_private" in options:
         options["non_private"] = check_bool(options["non_private"], "non_private")
     display = (
         PageDisplay if kind == "all" else LoadingDisplay if kind == "heatmap" else DISPLAYS[kind]
     )
-    accepted = inspect.signature(display.from_result).parameters
-    chosen = {name: value for name, value in options.items() if name in accepted}
+    accepted = set(inspect.signature(display.from_result).parameters) - {"result", "kind"}
+    unknown = sorted(set(options) - accepted)
+    if unknown:
+        raise TypeError(
+            f"plot(kind={kind!r}) got option(s) it does not take: {', '.join(unknown)}; it takes "
+            f"{', '.join(sorted(accepted))}."
+        )
     if kind == "heatmap":
-        chosen["kind"] = "heatmap"
-    return display.from_result(result, **chosen)
+        options["kind"] = "heatmap"
+    return display.from_result(result, **options)

@@ -38,10 +38,12 @@ class Accountant:
 
     @property
     def spent(self) -> Budget:
+        """What the recorded spends add up to (basic composition)."""
         return self.ledger.total
 
     @property
     def remaining(self) -> Budget:
+        """What is left of the total (0 where a part is used up)."""
         spent = self.spent
         return Budget(
             max(self.total.epsilon - spent.epsilon, 0.0), max(self.total.delta - spent.delta, 0.0)

@@ -257,8 +257,8 @@ class LedgerEntry:
     Examples
     --------
     >>> entry = LedgerEntry("scree: means", "Gaussian", 0.5, 1e-6, "scree")
-    >>> entry.budget, entry.part
-    (Budget(epsilon=0.5, delta=1e-06), 'scree')
+    >>> entry.budget
+    Budget(epsilon=0.5, delta=1e-06)
     """
 
     name: str
@@ -275,12 +275,8 @@ class LedgerEntry:
 
     @property
     def budget(self) -> Budget:
+        """The entry's (epsilon, delta)."""
         return Budget(self.epsilon, self.delta)
-
-    @property
-    def part(self) -> str:
-        """The release the entry belongs to: its component before the first dot."""
-        return self.component.split(".")[0]
 
 
 class PrivacyLedger:
@@ -295,7 +291,7 @@ class PrivacyLedger:
     >>> ledger = PrivacyLedger()
     >>> _ = ledger.record("directions", "Gaussian", Budget(0.5, 1e-6), "loading")
     >>> _ = ledger.record("histogram", "Gaussian", Budget(0.3, 1e-6), "score.histogram")
-    >>> ledger.total, ledger.part_total("score")
+    >>> ledger.total, ledger.select("score.histogram").total
     (Budget(epsilon=0.8, delta=2e-06), Budget(epsilon=0.3, delta=1e-06))
     """
 
@@ -316,6 +312,7 @@ class PrivacyLedger:
 
     @property
     def entries(self) -> tuple[LedgerEntry, ...]:
+        """The entries, in the order they were recorded."""
         return tuple(self._entries)
 
     @property
@@ -325,12 +322,6 @@ class PrivacyLedger:
             math.fsum(entry.epsilon for entry in self._entries),
             math.fsum(entry.delta for entry in self._entries),
         )
-
-    def part_total(self, part: str) -> Budget:
-        """What the entries of one release part (``"loading"``, ``"score"``, ...) spent together,
-        by basic composition."""
-        entries = [e for e in self._entries if e.part == part]
-        return Budget(math.fsum(e.epsilon for e in entries), math.fsum(e.delta for e in entries))
 
     def select(self, component: str) -> PrivacyLedger:
         """A ledger of the entries of one component."""

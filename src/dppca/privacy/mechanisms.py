@@ -287,6 +287,7 @@ class GaussianMechanism:
 
     @property
     def budget(self) -> Budget:
+        """What the release spends, all its steps together."""
         return Budget(self.epsilon, self.delta)
 
     def randomise(self, values: np.ndarray, noise: Noise) -> np.ndarray:
@@ -422,6 +423,7 @@ class HistogramMechanism:
 
     @property
     def description(self) -> str:
+        """The mechanism's name in the ledger."""
         return _HISTOGRAM_NAMES[self.method].format(calibration=self.calibration)
 
     def randomise(self, counts: np.ndarray, noise: Noise) -> np.ndarray:

@@ -90,10 +90,12 @@ class Frame:
 
     @property
     def xlim(self) -> tuple[float, float]:
+        """The frame's horizontal limits."""
         return (float(self.center[0] - self.half_width), float(self.center[0] + self.half_width))
 
     @property
     def ylim(self) -> tuple[float, float]:
+        """The frame's vertical limits."""
         return (float(self.center[1] - self.half_width), float(self.center[1] + self.half_width))
 
     def limits(self, center: bool = False) -> tuple[tuple[float, float], tuple[float, float]]:

@@ -22,6 +22,7 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.numerics.monotone import largest_remainder
 
 SAMPLING_METHODS = ("center", "uniform")
 DEFAULT_BANDWIDTH = {"center": 0.5, "uniform": 0.25}
@@ -35,21 +36,6 @@ class NoMassWarning(UserWarning):
     >>> issubclass(NoMassWarning, UserWarning)
     True
     """
-
-
-def largest_remainder(sizes: Any, total: int) -> np.ndarray:
-    """Split ``total`` in proportion to ``sizes``: floors of the quotas, then one more to the
-    largest remainders (ties to the earlier group)."""
-    sizes = np.asarray(sizes, dtype=np.float64)
-    if sizes.ndim != 1 or sizes.size == 0 or np.any(sizes < 0) or sizes.sum() <= 0:
-        raise ValueError("sizes must be non-negative with a positive sum.")
-    total = check_positive_int(total, "n", minimum=0)
-    quotas = total * sizes / sizes.sum()
-    shares = np.floor(quotas).astype(np.int64)
-    remainders = quotas - shares
-    order = np.argsort(-remainders, kind="stable")
-    shares[order[: total - int(shares.sum())]] += 1
-    return shares
 
 
 def _draw(

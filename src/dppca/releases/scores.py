@@ -29,6 +29,7 @@ from dppca._validation import (
     check_real,
 )
 from dppca.numerics.linalg import axis_labels, project
+from dppca.numerics.monotone import largest_remainder
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
     Budget,
@@ -61,7 +62,6 @@ from dppca.releases.loading import (
     loading_release,
     plan_loading,
 )
-from dppca.releases.sampling import largest_remainder
 
 #: The largest frame inflation (``(1 + inflate)`` times the frame radius must stay finite).
 MAX_INFLATE = 1e3
@@ -178,10 +178,12 @@ class ScoreResult:
 
     @property
     def methods(self) -> tuple[str, ...]:
+        """The histogram methods released, in order."""
         return tuple(self.histograms)
 
     @property
     def axis_labels(self) -> tuple[str, str]:
+        """The names of the two plotted components, e.g. ``("PC1", "PC2")``."""
         return axis_labels(self.axes)
 
     def histogram_tables(
@@ -399,6 +401,7 @@ class ScorePlan:
 
     @property
     def axis_labels(self) -> tuple[str, str]:
+        """The names of the two plotted components, e.g. ``("PC1", "PC2")``."""
         return axis_labels(self.axes)
 
     def settings(self) -> dict[str, Any]:

@@ -208,8 +208,8 @@ def joint_gaussian(
     :func:`float_factor`). ``low + w * mean`` is post-processing. Returns the released means and
     ``sd``.
     """
-    m, k = values.shape
-    low, _ = width_range(m, k, mechanism.epsilon, mechanism.delta, mechanism.sampler)
+    with np.errstate(under="ignore"):  # the lower end of width_range for this mechanism
+        low = float(np.float64(2.0**-1000) / mechanism.scale)
     widths = np.maximum(widths, low)
     scaled = column_means((values - lows) / widths)
     return lows + mechanism.randomise(scaled, noise) * widths, widths * mechanism.scale

@@ -4,7 +4,6 @@ plots and JSON form, and the non-private reference when asked for (named as such
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -131,6 +130,7 @@ class DPPCAResult:
 
     @property
     def axis_labels(self) -> tuple[str, str]:
+        """The names of the two plotted components, e.g. ``("PC1", "PC2")``."""
         return axis_labels(self.axes)
 
     def histogram_tables(
@@ -267,19 +267,14 @@ class DPPCAResult:
             columns=columns,
         )
         rows = {
-            "Loading": ("loading",),
-            "Scree": ("scree",),
-            "Score frame": ("score.frame",),
-            "Score histogram": ("score.histogram",),
+            "Loading": "loading",
+            "Scree": "scree",
+            "Score frame": "score.frame",
+            "Score histogram": "score.histogram",
         }
+        spent = [self.privacy.select(component).total for component in rows.values()]
         budget = pd.DataFrame(
-            [
-                [
-                    math.fsum(e.epsilon for e in self.privacy if e.component in components),
-                    math.fsum(e.delta for e in self.privacy if e.component in components),
-                ]
-                for components in rows.values()
-            ],
+            [[part.epsilon, part.delta] for part in spent],
             index=list(rows),
             columns=["epsilon", "delta"],
         )

@@ -1,0 +1,105 @@
+"""Validation happens once, at the public boundary: after the budget is charged, the release
+kernels check nothing (only the value types Budget and Noise keep their invariants), and the
+data are converted once."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import dppca
+import dppca._validation as validation
+import dppca.privacy.accountant as accountant_module
+
+#: Value types whose constructors keep an invariant (a Budget's epsilon and delta, a noise
+#: source's sampler): they run on every entry and source, before or after the charge.
+INVARIANTS = {("privacy/budget.py", "__post_init__"), ("privacy/mechanisms.py", "__init__")}
+
+
+def _calls_after_the_charge(monkeypatch, run):
+    modules = [
+        importlib.import_module(module.name)
+        for module in pkgutil.walk_packages(dppca.__path__, "dppca.")
+        if module.name != "dppca.__main__"
+    ]
+    charged = {"done": False}
+    after, data_checks = [], []
+
+    def spy(name, check):
+        def wrapper(*args, **kwargs):
+            if name == "check_data":
+                data_checks.append(name)
+            if charged["done"]:
+                caller = sys._getframe(1)
+                where = caller.f_code.co_filename.split("dppca/")[-1]
+                if (where, caller.f_code.co_name) not in INVARIANTS:
+                    after.append(f"{name} from {where}:{caller.f_code.co_name}")
+            return check(*args, **kwargs)
+
+        return wrapper
+
+    for name in dir(validation):
+        if name.startswith("check_"):
+            check = getattr(validation, name)
+            wrapper = spy(name, check)
+            for module in [*modules, validation]:
+                if getattr(module, name, None) is check:
+                    monkeypatch.setattr(module, name, wrapper)
+    original = accountant_module.charge
+
+    def charge(*args, **kwargs):
+        charged["done"] = True
+        return original(*args, **kwargs)
+
+    for module in modules:
+        if getattr(module, "charge", None) is original:
+            monkeypatch.setattr(module, "charge", charge)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run()
+    assert charged["done"]
+    return after, data_checks
+
+
+X = np.random.default_rng(0).normal(size=(600, 5)) * [3, 2, 1, 1, 0.5]
+PMWM = {"a": 0.0, "b": 100.0, "trim_const": 5, "eta": 0.05}
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        pytest.param(lambda: dppca.dp_pca(X, 4.0, 1e-6, random_state=1), id="dp_pca"),
+        pytest.param(
+            lambda: dppca.dp_pca(
+                X,
+                4.0,
+                1e-6,
+                scree="pmwm",
+                scree_control=PMWM,
+                groups=X[:, 0] > 0,
+                transform="winsorized",
+                radius="auto",
+                random_state=1,
+            ),
+            id="dp_pca pmwm, groups, auto radius",
+        ),
+        pytest.param(
+            lambda: dppca.dp_pca(X, 4.0, 1e-6, scree="huber", score="sparse", random_state=1),
+            id="dp_pca huber, sparse",
+        ),
+        pytest.param(lambda: dppca.dp_frame(X[:, :2], 1.0, random_state=1), id="dp_frame"),
+        pytest.param(lambda: dppca.dp_quantile(X[:, 0], 0.5, 1.0, random_state=1), id="quantile"),
+        pytest.param(
+            lambda: dppca.DPPCA(2, epsilon=2.0, delta=1e-6, scree="clipped").fit(X), id="DPPCA"
+        ),
+    ],
+)
+def test_nothing_is_validated_after_the_charge_and_the_data_once(monkeypatch, run):
+    after, data_checks = _calls_after_the_charge(monkeypatch, run)
+    assert after == []
+    assert len(data_checks) <= 1  # DPPCA converts X with scikit-learn's own check
