@@ -42,8 +42,8 @@ def random_halves(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
 def half_squared_differences(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """``(v_b - v_a)^2 / 2`` over :func:`random_pairs` of the rows of ``values``.
 
-    Overflow gives ``+inf``, never NaN (``inf - inf`` is a gap at least that large), so every pair
-    contributes a value that a robust mean can bound.
+    Overflow gives the largest float, never NaN or inf (``inf - inf`` is a gap at least that
+    large), so every pair contributes a finite value that a robust mean can bound.
 
     Examples
     --------

@@ -63,3 +63,45 @@ def unit_kendall_sensitivity(n: int, kind: str, float_error: float) -> float:
     if kind == "paper":
         unit = max(4.0 / n, unit)
     return unit
+
+
+#: L2 and L1 sensitivity of a histogram's count vector under replacement of one row: one count
+#: goes down by 1 and another up by 1.
+HISTOGRAM_L2_SENSITIVITY = math.sqrt(2.0)
+HISTOGRAM_L1_SENSITIVITY = 2.0
+
+
+def float_factor(m: int) -> float:
+    """``1 + 16 u m``: the factor that covers the rounding of a scaled mean of ``m`` rows.
+
+    The released means are of values ``(v - low) / w`` in ``[0, 1]`` (or ``[-1/2, 1/2]``), each
+    computed within ``3u`` (a subtraction and a division); :func:`column_means` adds ``2u``.
+    Such a mean moves by at most ``1 / m`` when one row changes, so two computed means differ
+    by at most ``1/m + 10u <= (1/m)(1 + 16 u m)``.
+    """
+    return 1.0 + 16.0 * 2.0**-53 * m
+
+
+def means_sensitivity(m: int, k: int) -> float:
+    """The L2 sensitivity of ``k`` means of ``m`` values each in a unit interval:
+    ``sqrt(k) / m`` times :func:`float_factor` (one pair moves each mean by at most ``1/m``).
+
+    Examples
+    --------
+    >>> round(means_sensitivity(100, 4) * 100, 12)
+    2.0
+    """
+    return math.sqrt(k) * float_factor(m) / m
+
+
+def row_clip_sensitivity(m: int, k: int) -> float:
+    """The L2 sensitivity of the mean of :func:`row_shares`: ``sqrt(2) / m`` (``1 / m`` for one
+    component) times the rounding factors ``1 + (k + 2) u`` (each row's L1 norm) and
+    :func:`float_factor` (the means).
+
+    Two non-negative rows ``a``, ``b`` with L1 norms at most 1 satisfy
+    ``||a - b||_2^2 <= ||a||_2^2 + ||b||_2^2 <= 2``, and ``|a - b| <= max(a, b) <= 1`` for
+    one component.
+    """
+    rows = math.sqrt(2.0) if k > 1 else 1.0
+    return rows * (1.0 + (k + 2) * 2.0**-53) * float_factor(m) / m

@@ -36,6 +36,7 @@ from dppca._validation import (
     check_real,
 )
 from dppca.numerics.linalg import from_vecd, to_vecd
+from dppca.numerics.sensitivity import HISTOGRAM_L1_SENSITIVITY, HISTOGRAM_L2_SENSITIVITY
 from dppca.privacy.budget import Budget, Component, LedgerEntry, PrivacyLedger
 from dppca.privacy.calibration import (
     CALIBRATIONS,
@@ -66,11 +67,6 @@ _VARIANCE_MARGIN = 1.0 + 2.0**-40
 #: ``D``-vector's sensitivity of ``GRID_STEPS sqrt(D)`` steps, so the noise grows by
 #: ``2 / GRID_STEPS``.
 GRID_STEPS = 2**10
-
-#: L2 and L1 sensitivity of a histogram's count vector under replacement of one row: one count
-#: goes down by 1 and another up by 1.
-HISTOGRAM_L2_SENSITIVITY = math.sqrt(2.0)
-HISTOGRAM_L1_SENSITIVITY = 2.0
 
 
 class Noise:

@@ -58,6 +58,7 @@ from dppca.numerics.linalg import (
 )
 from dppca.numerics.monotone import antitonic, proportions
 from dppca.numerics.pairs import half_squared_differences, random_halves
+from dppca.numerics.sensitivity import means_sensitivity, row_clip_sensitivity
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
     Budget,
@@ -124,17 +125,6 @@ def column_means(values: np.ndarray) -> np.ndarray:
     return np.array([math.fsum(column) for column in values.T]) / values.shape[0]
 
 
-def float_factor(m: int) -> float:
-    """``1 + 16 u m``: the factor that covers the rounding of a scaled mean of ``m`` rows.
-
-    The released means are of values ``(v - low) / w`` in ``[0, 1]`` (or ``[-1/2, 1/2]``), each
-    computed within ``3u`` (a subtraction and a division); :func:`column_means` adds ``2u``.
-    Such a mean moves by at most ``1 / m`` when one row changes, so two computed means differ
-    by at most ``1/m + 10u <= (1/m)(1 + 16 u m)``.
-    """
-    return 1.0 + 16.0 * 2.0**-53 * m
-
-
 def noise_per_width(
     m: int, k: int, epsilon: float, delta: float, sampler: str = "continuous"
 ) -> float:
@@ -149,9 +139,8 @@ def means_mechanism(
 ) -> GaussianMechanism:
     """The Gaussian mechanism on the ``k`` means of ``m`` pairs' values scaled into a unit
     interval: L2 sensitivity ``sqrt(k) / m`` times :func:`float_factor`."""
-    sensitivity = math.sqrt(k) * float_factor(m) / m
     return GaussianMechanism(
-        sensitivity,
+        means_sensitivity(m, k),
         k,
         epsilon,
         delta,
@@ -237,19 +226,6 @@ def row_shares(W: np.ndarray, clip: float) -> np.ndarray:
         ratio = clip / peak  # +inf for a zero row, 0 for an infinite one
     shape = unit.sum(axis=1)
     return unit / np.maximum(ratio, shape)[:, None]
-
-
-def row_clip_sensitivity(m: int, k: int) -> float:
-    """The L2 sensitivity of the mean of :func:`row_shares`: ``sqrt(2) / m`` (``1 / m`` for one
-    component) times the rounding factors ``1 + (k + 2) u`` (each row's L1 norm) and
-    :func:`float_factor` (the means).
-
-    Two non-negative rows ``a``, ``b`` with L1 norms at most 1 satisfy
-    ``||a - b||_2^2 <= ||a||_2^2 + ||b||_2^2 <= 2``, and ``|a - b| <= max(a, b) <= 1`` for
-    one component.
-    """
-    rows = math.sqrt(2.0) if k > 1 else 1.0
-    return rows * (1.0 + (k + 2) * 2.0**-53) * float_factor(m) / m
 
 
 def clip_range(
