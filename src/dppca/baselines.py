@@ -60,7 +60,7 @@ def _check(X: Any, k: Any, epsilon: Any, delta: Any):
     data, _ = check_data(X)
     k = check_positive_int(k, "k")
     if k > data.shape[1]:
-        raise ValueError(f"k must be an integer in [1, n_features={data.shape[1]}]; got {k}.")
+        raise ValueError(f"k must be an integer in [1, p={data.shape[1]}]; got {k}.")
     return data, k, check_epsilon(epsilon), check_delta(delta)
 
 

@@ -307,7 +307,7 @@ def test_dataframe_input_and_names():
 
 BAD = [
     ({"k": 0}, ValueError, "k must be an integer >= 1"),
-    ({"k": 6}, ValueError, r"k must be an integer in \[1, n_features=5\]"),
+    ({"k": 6}, ValueError, r"k must be an integer in \[1, p=5\]"),
     ({"method": "trimmed"}, ValueError, "method must be one of"),
     ({"method": "pmwm"}, ValueError, r"needs the control parameter\(s\) \['a', 'b'"),
     ({"control": {"C": 3}}, ValueError, "Unknown control parameter"),

@@ -852,7 +852,7 @@ def dp_scree(
     n, p = data.shape
     k = check_positive_int(k, "k")
     if k > p:
-        raise ValueError(f"k must be an integer in [1, n_features={p}]; got {k}.")
+        raise ValueError(f"k must be an integer in [1, p={p}]; got {k}.")
     budget = Budget(check_epsilon(epsilon), check_delta(delta))
     methods = check_choices(method, "method", SCREE_METHODS)
     controls = split_controls(methods, control, k)
