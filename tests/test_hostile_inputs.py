@@ -380,3 +380,30 @@ def test_a_refused_charge_leaves_the_callers_generator_untouched(release):
         else:
             dppca.dp_quantile(X[:, 0], 0.5, 1.0, random_state=rng, accountant=accountant)
     assert rng.bit_generator.state == state
+
+
+def test_extreme_public_scree_settings_raise_no_warning_after_the_charge():
+    """Whether one row is huge must not show in a warning: the Huber step's subtraction and the
+    proportions' sum overflow silently (the released values are clipped or zero)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 4))
+    moved = X.copy()
+    moved[0, 0] = 1.8e154
+    for data in (X, moved):
+        accountant = dppca.Accountant(dppca.Budget(10.0, 1e-3))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            warnings.filterwarnings("ignore", category=dppca.NoiseDominatedWarning)
+            warnings.filterwarnings("ignore", message=".*is a weak guarantee.*")
+            for control in ({"mu0": -1e308}, {"mu0": 1.7e308, "eta0": 1e100}):
+                dppca.dp_scree(
+                    data,
+                    2,
+                    1.0,
+                    1e-6,
+                    method="huber",
+                    control=control,
+                    directions=np.eye(4),
+                    accountant=accountant,
+                    random_state=1,
+                )

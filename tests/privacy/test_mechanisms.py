@@ -96,3 +96,39 @@ def test_mechanism_objects_refuse_bad_settings(build, message):
     """The mechanisms are public building blocks: none silently falls back to another setting."""
     with pytest.raises(ValueError, match=message):
         build()
+
+
+def test_mechanisms_keep_the_checked_floats_whatever_type_was_passed():
+    """A float32 epsilon would otherwise run the search in float32 arithmetic, a little off the
+    recorded epsilon; a Fraction would break the ledger's formatting."""
+    from fractions import Fraction
+
+    search = DurfeeQuantile(np.float32(0.5), np.float32(0.3), np.float32(0.0))
+    assert all(type(value) is float for value in (search.q, search.epsilon, search.lower))
+    assert type(DurfeeQuantile(0.5, Fraction(1, 3)).epsilon) is float
+    assert type(GridQuantile("log", 0.5, np.float32(0.3)).epsilon) is float
+    gaussian = GaussianMechanism(np.float32(1.0), 3, np.float32(0.5), np.float32(1e-6))
+    assert type(gaussian.epsilon) is float and type(gaussian.l2_sensitivity) is float
+
+
+@pytest.mark.parametrize(
+    ("grid", "step", "message"),
+    [
+        ("linear", None, "step must be a positive normal float"),
+        ("linear", True, "step must be a positive normal float"),
+        ("linear", 1e308, "step must be a positive normal float at most"),
+        ("log", 1.0, "takes no step"),
+    ],
+)
+def test_the_linear_grid_needs_a_step_and_the_log_grid_takes_none(grid, step, message):
+    noise = Noise("continuous", np.random.default_rng(0))
+    with pytest.raises(ValueError, match=message):
+        GridQuantile(grid, 0.5, 1.0).release(np.zeros(3), noise, step=step)
+
+
+def test_every_mechanism_refuses_a_source_of_the_other_sampler():
+    discrete = Noise("discrete", np.random.default_rng(0))
+    with pytest.raises(ValueError, match="samples 'continuous'"):
+        HistogramMechanism("sparse", 1.0, 1e-6).randomise(np.array([5.0]), discrete)
+    with pytest.raises(ValueError, match="samples 'continuous'"):
+        DurfeeQuantile(0.5, 1.0).release(np.zeros(3), discrete)

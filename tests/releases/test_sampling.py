@@ -123,3 +123,13 @@ def test_errors(grouped, kwargs, error, message):
         sample_scores(grouped, **kwargs)
     with pytest.raises(TypeError, match="ScoreResult"):
         sample_scores({"add": None})
+
+
+def test_group_sizes_of_zero_share_the_points_equally(grouped):
+    """Sizes read back from an edited or corrupted export may all be 0: the points are then
+    shared equally, with no error."""
+    from dataclasses import replace
+
+    empty = replace(grouped, group_sizes=dict.fromkeys(grouped.group_sizes, 0))
+    points = sample_scores(empty, 90, random_state=0)
+    assert len(points) == 90

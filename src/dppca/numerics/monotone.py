@@ -39,7 +39,8 @@ def proportions(values: np.ndarray) -> np.ndarray:
     >>> proportions(np.array([3.0, 1.0])).tolist()
     [0.75, 0.25]
     """
-    total = float(np.sum(values))
+    with np.errstate(over="ignore"):  # an overflowing sum is not finite: zeros
+        total = float(np.sum(values))
     if not (total > 0 and math.isfinite(total)):
         return np.zeros_like(values)
     return values / total

@@ -117,6 +117,12 @@ class Noise:
         return sampler_label(mechanism, self.sampler)
 
 
+def check_sampler(sampler: str, noise: Noise) -> None:
+    """Refuse a noise source of another sampler than the mechanism was calibrated for."""
+    if noise.sampler != sampler:
+        raise ValueError(f"this mechanism samples {sampler!r}; got {noise.sampler!r}.")
+
+
 def sampler_label(mechanism: str, sampler: str) -> str:
     """A ledger description of ``mechanism`` under ``sampler``."""
     return f"{mechanism} [discrete, secure]" if sampler == "discrete" else mechanism
@@ -262,10 +268,17 @@ class GaussianMechanism:
     description: str = "Gaussian"
 
     def __post_init__(self) -> None:
+        # The checked values (Python floats and ints) replace the given ones.
         check_mechanism_settings(self.epsilon, self.delta, self.sampler, self.calibration)
-        check_real(self.l2_sensitivity, "l2_sensitivity", low=0.0)
-        check_positive_int(self.dimension, "dimension")
-        check_positive_int(self.compositions, "compositions")
+        checked = {
+            "epsilon": check_epsilon(self.epsilon),
+            "delta": check_delta(self.delta),
+            "l2_sensitivity": check_real(self.l2_sensitivity, "l2_sensitivity", low=0.0),
+            "dimension": check_positive_int(self.dimension, "dimension"),
+            "compositions": check_positive_int(self.compositions, "compositions"),
+        }
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
 
     @cached_property
     def scale(self) -> float:
@@ -288,8 +301,7 @@ class GaussianMechanism:
 
     def randomise(self, values: np.ndarray, noise: Noise) -> np.ndarray:
         """One noisy step: ``values`` plus noise of :attr:`scale` from ``noise``."""
-        if noise.sampler != self.sampler:
-            raise ValueError(f"this mechanism samples {self.sampler!r}; got {noise.sampler!r}.")
+        check_sampler(self.sampler, noise)
         values = np.asarray(values, dtype=np.float64)
         if not noise.discrete:
             return values + noise.rng.standard_normal(values.shape) * self.scale
@@ -388,6 +400,8 @@ class HistogramMechanism:
     def __post_init__(self) -> None:
         check_option(self.method, "method", HISTOGRAM_METHODS)
         check_mechanism_settings(self.epsilon, self.delta, self.sampler, self.calibration)
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        object.__setattr__(self, "delta", check_delta(self.delta))
 
     @cached_property
     def gaussian(self) -> GaussianMechanism:
@@ -425,6 +439,7 @@ class HistogramMechanism:
     def randomise(self, counts: np.ndarray, noise: Noise) -> np.ndarray:
         """Non-negative noisy counts of one histogram."""
         counts = np.asarray(counts, dtype=np.float64)
+        check_sampler(self.sampler, noise)
         if self.method == "sparse":
             parameters = self.parameters
             return stability_histogram(

@@ -49,6 +49,7 @@ from dppca.privacy.mechanisms import (
     SAMPLERS,
     Noise,
     check_noise_scale,
+    check_sampler,
     exponential_noise,
     sampler_label,
 )
@@ -252,18 +253,27 @@ class DurfeeQuantile:
     description: str = "values"
 
     def __post_init__(self) -> None:
-        _check_search(self.q, self.epsilon, self.beta, self.max_steps)
+        # The checked values (Python floats and ints) replace the given ones: the search's
+        # arithmetic is then that of the recorded epsilon, whatever type was passed.
+        q, epsilon, beta, max_steps = _check_search(self.q, self.epsilon, self.beta, self.max_steps)
+        for name, value in (
+            ("q", q),
+            ("epsilon", epsilon),
+            ("beta", beta),
+            ("max_steps", max_steps),
+        ):
+            object.__setattr__(self, name, value)
         check_option(self.sampler, "sampler", SAMPLERS)
         if self.lower is None:  # each branch of the two-sided search has half of epsilon
-            what = f"a two-sided search's branch at epsilon={self.epsilon:g}"
-            check_search_epsilon(self.epsilon / 2.0, what)
+            what = f"a two-sided search's branch at epsilon={epsilon:g}"
+            check_search_epsilon(epsilon / 2.0, what)
         else:
-            check_real(self.lower, "lower")
+            object.__setattr__(self, "lower", check_real(self.lower, "lower"))
 
     def release(self, values: np.ndarray, noise: Noise) -> float:
         """The released quantile of ``values`` (validated real values; overflowing ones count
         as the largest floats, and values below ``lower`` as ``lower``: nothing is refused)."""
-        _check_sampler(self.sampler, noise)
+        check_sampler(self.sampler, noise)
         sorted_values = _sorted_values(values, self.lower)
         if self.lower is None:
             return durfee_signed_quantile(
@@ -279,11 +289,6 @@ class DurfeeQuantile:
         mechanism = f"Durfee quantile ({search}, level {self.q:.3g} of {self.description})"
         label = sampler_label(mechanism, self.sampler)
         return ledger.record(name, label, Budget(self.epsilon, 0.0), component)
-
-
-def _check_sampler(sampler: str, noise: Noise) -> None:
-    if noise.sampler != sampler:
-        raise ValueError(f"this mechanism samples {sampler!r}; got {noise.sampler!r}.")
 
 
 #: The logarithmic grid ``10^(j / LOG_GRID_STEPS)``: 1000 points per decade (ratio 1.0023), from
@@ -393,19 +398,27 @@ class GridQuantile:
 
     def __post_init__(self) -> None:
         check_option(self.grid, "grid", GRIDS)
-        check_real(self.level, "level", low=0.0, high=1.0)
-        check_epsilon(self.epsilon)
+        object.__setattr__(self, "level", check_real(self.level, "level", low=0.0, high=1.0))
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
         check_option(self.sampler, "sampler", SAMPLERS)
 
-    def release(self, values: np.ndarray, noise: Noise, step: float = 1.0) -> float:
-        """The released grid point; the linear grid's ``step`` is public or private (never a
-        statistic of ``values``), a positive normal float."""
-        _check_sampler(self.sampler, noise)
+    def release(self, values: np.ndarray, noise: Noise, step: float | None = None) -> float:
+        """The released grid point. The linear grid needs its ``step``: public or private (never
+        a statistic of ``values``), a positive normal float whose ``2^24`` multiples are finite;
+        the logarithmic grid takes none."""
+        check_sampler(self.sampler, noise)
         if self.grid == "log":
+            if step is not None:
+                raise ValueError("the logarithmic grid takes no step.")
             return log_quantile(values, self.level, self.epsilon, noise)
-        if not (math.isfinite(step) and step >= sys.float_info.min):
-            raise ValueError(f"step must be a positive normal float; got {step!r}.")
-        return linear_quantile(values, self.level, self.epsilon, noise, step)
+        largest = sys.float_info.max / LINEAR_GRID_LIMIT
+        if isinstance(step, bool) or not (
+            isinstance(step, float | int) and sys.float_info.min <= step <= largest
+        ):
+            raise ValueError(
+                f"step must be a positive normal float at most {largest:.3g}; got {step!r}."
+            )
+        return linear_quantile(values, self.level, self.epsilon, noise, float(step))
 
     def record(self, ledger: PrivacyLedger, name: str, component: Component) -> LedgerEntry:
         """Enter the release in ``ledger``."""

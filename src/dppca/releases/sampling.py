@@ -119,8 +119,9 @@ def sample_scores(
         parts = [(None, pooled, total)]
     else:
         levels = list(groups)
-        estimated = np.array([score_result.group_sizes[g] for g in levels])
-        sizes = largest_remainder(estimated, total)
+        estimated = np.array([score_result.group_sizes[g] for g in levels], dtype=np.float64)
+        weights = estimated if estimated.sum() > 0 else np.ones(len(levels))
+        sizes = largest_remainder(weights, total)
         if np.any((sizes == 0) & (estimated > 0)):  # a group estimated empty gets no points
             warnings.warn(
                 f"n={total} is small relative to the number of groups; at least one group "

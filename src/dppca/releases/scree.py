@@ -391,7 +391,8 @@ def _huber(
     theta = np.full(k, float(control["mu0"]))
     width = 2.0 * control["eta0"] * thresholds  # a step moves by at most width / m per pair
     for _ in range(steps):
-        with np.errstate(invalid="ignore"):  # inf - theta is inf, clipped to the threshold
+        # inf - theta is inf, and an overflow a huge value: both clipped to the threshold.
+        with np.errstate(invalid="ignore", over="ignore"):
             clipped = np.clip(W - theta, -thresholds, thresholds)
         # The clipped gradient's means, in [-1/2, 1/2].
         scaled = descent.randomise(column_means(clipped / (2.0 * thresholds)), noise)
