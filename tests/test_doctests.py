@@ -14,7 +14,7 @@ import pytest
 import dppca
 import dppca.plotting
 from dppca.privacy.mechanisms import GaussianMechanism, HistogramMechanism
-from dppca.privacy.quantiles import GridQuantile
+from dppca.privacy.quantiles import DurfeeQuantile, GridQuantile
 
 #: The command-line entry point (running it would parse pytest's arguments).
 SKIPPED = {"dppca.__main__"}
@@ -38,7 +38,7 @@ def _public_objects():
     for module in (dppca, dppca.plotting):
         for name in module.__all__:
             yield f"{module.__name__}.{name}", getattr(module, name)
-    for mechanism in (GaussianMechanism, HistogramMechanism, GridQuantile):
+    for mechanism in (GaussianMechanism, HistogramMechanism, GridQuantile, DurfeeQuantile):
         yield mechanism.__qualname__, mechanism
 
 
