@@ -47,9 +47,20 @@ def methods(
             X, epsilon, delta, transform="winsorized", radius="auto", random_state=seed
         ).directions[:, :k],
         "AG": lambda X: (
-            analyze_gauss(X, k, epsilon, delta, clip_norm=clip_norm, random_state=seed).components
+            analyze_gauss(X, k, epsilon, delta, clip=clip_norm, random_state=seed).components
+        ),
+        "AG, private clip": lambda X: (
+            analyze_gauss(X, k, epsilon, delta, clip="private", random_state=seed).components
+        ),
+        "AG, private clip and centre": lambda X: (
+            analyze_gauss(
+                X, k, epsilon, delta, clip="private", center="private", random_state=seed
+            ).components
         ),
         "NSGGD": lambda X: nsggd(X, k, epsilon, delta, random_state=seed).components,
+        "NSGGD, private centre": lambda X: (
+            nsggd(X, k, epsilon, delta, center="private", random_state=seed).components
+        ),
         "projector PCA (SGPCA)": lambda X: (
             projector_pca(
                 X, k, epsilon, delta, truncation=clip_norm, eigengap=eigengap, random_state=seed

@@ -34,9 +34,10 @@ from dppca._validation import (
     check_real,
 )
 from dppca.numerics.linalg import descending_eigh, from_upper, upper_entries
-from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import GaussianMechanism, Noise
+from dppca.privacy.quantiles import DurfeeQuantile, GridQuantile, safe_level
 
 
 @dataclass(frozen=True)
@@ -78,45 +79,118 @@ def second_moment_release(
     return from_upper(mechanism.randomise(upper_entries(moment), noise), moment.shape[0])
 
 
+#: The share of epsilon a private clip norm costs: what g-DPPCA's automatic radius gets.
+CLIP_SHARE = 0.1
+#: The share of epsilon private centring costs (each coordinate's median gets 1/d of it).
+CENTER_SHARE = 0.5
+
+
+def private_center(
+    data: np.ndarray, epsilon: float, noise: Noise, ledger: PrivacyLedger, name: str
+) -> np.ndarray:
+    """Coordinate-wise private medians: Durfee's two-sided search (no bounds) on each of the
+    ``d`` columns with ``epsilon / d`` each (pure DP; basic composition over the columns)."""
+    d = data.shape[1]
+    parts = split_epsilon(epsilon, [1.0 / d] * d)
+    center = np.empty(d)
+    for column, part in enumerate(parts):
+        search = DurfeeQuantile(0.5, part, sampler=noise.sampler, description=f"column {column}")
+        center[column] = search.release(data[:, column], noise)
+        search.record(ledger, f"{name}: centre of column {column}", "baseline")
+    return center
+
+
+def private_clip(
+    data: np.ndarray, epsilon: float, noise: Noise, ledger: PrivacyLedger, name: str
+) -> float:
+    """A private median of the row norms on the logarithmic grid: the same mechanism and the
+    same share of epsilon as g-DPPCA's automatic winsorization radius."""
+    norms = np.linalg.norm(data, axis=1)
+    level = safe_level(0.5, len(norms), epsilon, "log")
+    quantile = GridQuantile("log", level, epsilon, noise.sampler, description="row norms")
+    clip = quantile.release(norms, noise)
+    quantile.record(ledger, f"{name}: clip norm", "baseline")
+    return clip
+
+
+def _shares(clip: Any, center: Any) -> tuple[float, float]:
+    """The shares of epsilon spent on a private clip norm and on private centring."""
+    clip_share = CLIP_SHARE if isinstance(clip, str) else 0.0
+    return clip_share, CENTER_SHARE if center is not None else 0.0
+
+
+def _check_tuning(clip: Any, center: Any) -> tuple[float | str, str | None]:
+    if isinstance(clip, str):
+        clip = check_option(clip, "clip", ["private"])
+    else:
+        clip = check_real(clip, "clip", low=0.0)
+    if center is not None:
+        center = check_option(center, "center", ["private"])
+    return clip, center
+
+
 def analyze_gauss(
     X: Any,
     k: int,
     epsilon: float,
     delta: float,
     *,
-    clip_norm: float,
+    clip: float | str = "private",
+    center: str | None = None,
     calibration: str = "analytic",
     random_state: Any = None,
 ) -> BaselineResult:
-    """Analyze Gauss (Dwork, Talwar, Thakurta and Zhang 2014).
+    """Analyze Gauss (Dwork, Talwar, Thakurta and Zhang 2014), tuned as a knowledgeable user
+    would.
 
-    Rows are clipped to the public norm ``clip_norm`` and divided by it (unit ball); the
+    Rows are (optionally) centred, clipped to norm ``clip`` and divided by it (unit ball); the
     uncentred second-moment matrix ``A = X'X`` gets symmetric Gaussian noise with the same
     ``sigma`` on every entry on and above the diagonal; the result is the top ``k``
     eigenvectors. Under replacement ``||xx' - yy'||_F <= sqrt(2)`` for ``||x||, ||y|| <= 1``, so
     ``sigma = sqrt(2) s(epsilon, delta)``.
 
-    ``clip_norm`` must be public: a data-derived value (such as the largest row norm) is not
-    private. Too small biases the directions; too large drowns them in noise; the method is not
-    translation invariant (no private centring is done).
+    Parameters
+    ----------
+    clip : float or "private", default "private"
+        A public clip norm, or ``"private"``: the private median of the row norms
+        (:func:`private_clip`, ``CLIP_SHARE`` of epsilon, the share g-DPPCA's automatic radius
+        gets). The error grows with the clip squared, so the median is the fair choice.
+    center : None or "private"
+        ``"private"``: subtract private coordinate-wise medians first (:func:`private_center`,
+        ``CENTER_SHARE`` of epsilon). AG is not translation invariant without it.
+
+    Notes
+    -----
+    The Gaussian release gets the rest of epsilon and all of delta; the parts compose by
+    basic composition and are each in the ledger.
     """
     data, k, epsilon, delta = _check(X, k, epsilon, delta)
-    clip_norm = check_real(clip_norm, "clip_norm", low=0.0)
+    clip, center = _check_tuning(clip, center)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     rng = check_random_state(random_state)
-    norms = np.linalg.norm(data, axis=1)
-    scaled = data * (np.minimum(1.0, clip_norm / np.maximum(norms, 1e-300)) / clip_norm)[:, None]
+    noise = Noise("continuous", rng)
+    clip_share, center_share = _shares(clip, center)
+    clip_epsilon, center_epsilon, gauss_epsilon = split_epsilon(
+        epsilon, [clip_share, center_share, 1.0 - clip_share - center_share]
+    )
     d = data.shape[1]
     mechanism = GaussianMechanism(
-        math.sqrt(2.0), d * (d + 1) // 2, epsilon, delta, calibration=calibration
+        math.sqrt(2.0), d * (d + 1) // 2, gauss_epsilon, delta, calibration=calibration
     )
-    noisy = second_moment_release(scaled.T @ scaled, mechanism, Noise("continuous", rng))
+    ledger = PrivacyLedger()
+    if center is not None:
+        data = data - private_center(data, center_epsilon, noise, ledger, "AG")
+    clip_norm = private_clip(data, clip_epsilon, noise, ledger, "AG") if clip == "private" else clip
+    norms = np.linalg.norm(data, axis=1)
+    scaled = data * (np.minimum(1.0, clip_norm / np.maximum(norms, 1e-300)) / clip_norm)[:, None]
+    noisy = second_moment_release(scaled.T @ scaled, mechanism, noise)
+    mechanism.record(ledger, "AG: second-moment matrix", "baseline")
     _, vectors = descending_eigh(noisy)
     return BaselineResult(
         vectors[:, :k],
         mechanism.scale,
-        _ledger("AG: second-moment matrix", f"Gaussian ({calibration})", epsilon, delta),
-        {"clip_norm": clip_norm},
+        ledger,
+        {"clip_norm": clip_norm, "clip": clip, "center": center},
     )
 
 
@@ -127,36 +201,59 @@ def nsggd(
     delta: float,
     *,
     steps: int = 50,
-    step_size: float = 0.5,
+    step: str = "shrinking",
+    step_size: float | None = None,
+    center: str | None = None,
     random_state: Any = None,
 ) -> BaselineResult:
     """Noisy geodesic gradient descent for robust subspace recovery (after Maunu, Yu and Lerman
     2022).
 
-    Rows are normalised to the unit sphere (zero rows stay 0). Starting from a random
-    orthonormal ``V`` (d x k), each of ``steps`` iterations computes the descent direction of
-    the energy ``sum_i ||(I - V V') x_i||``, ``G = (1/n) sum_i r_i (x_i' V) / ||r_i||`` with
-    ``r_i = (I - V V') x_i``, adds Gaussian noise projected on the tangent space, and moves
-    along the geodesic ``V W cos(A) W' + U sin(A) W'`` (``G = U S W'``) with angles
-    ``A = eta_t S / max(S)``, ``eta_t = step_size / sqrt(t)``: the largest principal angle moved
-    per step is ``eta_t`` whatever the gradient's size (a normalised step).
+    Rows are (optionally privately centred and) normalised to the unit sphere (zero rows stay
+    0). Starting from a random orthonormal ``V`` (d x k), each of ``steps`` iterations computes
+    the descent direction of the energy ``sum_i ||(I - V V') x_i||``,
+    ``G = (1/n) sum_i r_i (x_i' V) / ||r_i||`` with ``r_i = (I - V V') x_i``, adds Gaussian
+    noise projected on the tangent space, and moves along the geodesic
+    ``V W cos(A) W' + U sin(A) W'`` (``G = U S W'``).
 
-    Privacy: each term has Frobenius norm ``||V' x_i|| <= 1``, so replacing a row moves ``G`` by
-    at most ``2/n``. Every step uses all rows (no subsampling amplification is claimed), so the
-    ``steps`` Gaussian releases compose in Gaussian DP: with ``mu`` from (epsilon, delta),
-    ``sigma = 2 sqrt(steps) / (n mu)``.
+    Parameters
+    ----------
+    step : {"shrinking", "normalised"}, default "shrinking"
+        ``"shrinking"``: the step rule of Maunu's geodesic gradient descent code (``ggd.m``),
+        angles ``A = eta_t S`` with ``eta_t = step_size`` divided by 10 after every
+        ``steps / 2`` iterations (default ``step_size`` 1). ``"normalised"``: ``A = eta_t S /
+        max(S)`` with ``eta_t = step_size / sqrt(t)`` (default 0.5): the largest angle moved per
+        step is ``eta_t`` whatever the gradient's size, which leaves an error floor.
+    center : None or "private"
+        ``"private"``: subtract private coordinate-wise medians first (:func:`private_center`,
+        ``CENTER_SHARE`` of epsilon); normalising about the origin is not translation invariant.
+
+    Notes
+    -----
+    Each term has Frobenius norm ``||V' x_i|| <= 1``, so replacing a row moves ``G`` by at most
+    ``2/n``. Every step uses all rows (no subsampling amplification is claimed), so the
+    ``steps`` Gaussian releases compose in Gaussian DP: ``sigma = 2 sqrt(steps) / (n mu)``.
     """
     data, k, epsilon, delta = _check(X, k, epsilon, delta)
     steps = check_positive_int(steps, "steps")
-    step_size = check_real(step_size, "step_size", low=0.0)
+    step = check_option(step, "step", ["shrinking", "normalised"])
+    default_size = 1.0 if step == "shrinking" else 0.5
+    size = default_size if step_size is None else check_real(step_size, "step_size", low=0.0)
+    _, center = _check_tuning(1.0, center)
     rng = check_random_state(random_state)
+    noise = Noise("continuous", rng)
+    _, center_share = _shares(1.0, center)
+    center_epsilon, descent_epsilon = split_epsilon(epsilon, [center_share, 1.0 - center_share])
     n, d = data.shape
+    ledger = PrivacyLedger()
+    if center is not None:
+        data = data - private_center(data, center_epsilon, noise, ledger, "NSGGD")
     norms = np.linalg.norm(data, axis=1, keepdims=True)
     unit = np.divide(data, norms, out=np.zeros_like(data), where=norms > 0)
     # Each step: L2 sensitivity 2/n, steps composed in GDP: sigma = 2 sqrt(steps) / (n mu).
-    mechanism = GaussianMechanism(2.0 / n, d * k, epsilon, delta, compositions=steps)
-    noise = Noise("continuous", rng)
+    mechanism = GaussianMechanism(2.0 / n, d * k, descent_epsilon, delta, compositions=steps)
     V, _ = np.linalg.qr(rng.standard_normal((d, k)))  # a data-independent random start
+    shrink_every = max(steps // 2, 1)
     for t in range(1, steps + 1):
         projections = unit @ V
         residuals = unit - projections @ V.T
@@ -164,14 +261,18 @@ def nsggd(
         G = (residuals / lengths).T @ projections / n  # orthogonal to V: a tangent vector
         G = (np.eye(d) - V @ V.T) @ mechanism.randomise(G, noise)  # noise on the tangent space
         U, S, Wt = np.linalg.svd(G, full_matrices=False)
-        angles = step_size / math.sqrt(t) * S / max(float(S.max()), 1e-300)
+        if step == "shrinking":
+            angles = size * 10.0 ** -((t - 1) // shrink_every) * S
+        else:
+            angles = size / math.sqrt(t) * S / max(float(S.max()), 1e-300)
         V = V @ Wt.T @ np.diag(np.cos(angles)) @ Wt + U @ np.diag(np.sin(angles)) @ Wt
         V, _ = np.linalg.qr(V)  # re-orthonormalise against rounding
+    mechanism.record(ledger, f"NSGGD: noisy gradients ({steps} steps, GDP)", "baseline")
     return BaselineResult(
         V,
         mechanism.scale,
-        _ledger("NSGGD: noisy gradients", f"Gaussian, {steps} steps (GDP)", epsilon, delta),
-        {"steps": steps, "step_size": step_size},
+        ledger,
+        {"steps": steps, "step": step, "step_size": size, "center": center},
     )
 
 
