@@ -294,10 +294,14 @@ def projector_pca(
     Rows are clipped to norm ``truncation``; ``P = U U'`` from the top ``k`` eigenvectors of
     ``(1/n) X'X`` gets symmetric noise in the vecd convention (the Gaussian mechanism for the
     Frobenius norm, as in :func:`dppca.dp_loading`) and the result is the top ``k``
-    eigenvectors of ``P + E``. Replacing a row moves ``(1/n) X'X`` by at most
-    ``2 truncation^2 / n`` in operator norm, so by Davis-Kahan (Yu, Wang and Samworth 2015)
-    ``||P - P'||_F <= 2 sqrt(2) sqrt(k) (2 truncation^2 / n) / eigengap``. This is our
-    simplification of their sharper bound. It holds only if the sample eigen-gap
+    eigenvectors of ``P + E``. Replacing a row ``y`` by ``x`` moves ``(1/n) X'X`` by
+    ``E = (xx' - yy') / n``: its eigenvalues lie in ``[-T^2, T^2] / n`` (``T`` the truncation), so
+    ``||E||_op <= T^2 / n`` and ``||E||_F <= sqrt(2) T^2 / n``. By Davis-Kahan (Yu, Wang and
+    Samworth 2015, Theorem 2) ``||sin Theta||_F <= 2 min(sqrt(k) ||E||_op, ||E||_F) / eigengap``
+    and ``||P - P'||_F = sqrt(2) ||sin Theta||_F``, so the sensitivity is
+    ``2 sqrt(2) min(sqrt(k), sqrt(2)) T^2 / (n eigengap)`` (``4 T^2 / (n eigengap)`` for
+    ``k >= 2``). This is our simplification of their sharper bound. It holds only if the sample
+    eigen-gap
     ``lambda_k - lambda_(k+1)`` is at least ``eigengap``: a model parameter that must be known
     in advance (the critique of Kim and Jung 2025). A guess that is too large voids the
     guarantee; too small adds noise.
@@ -312,7 +316,8 @@ def projector_pca(
     clipped = data * np.minimum(1.0, truncation / np.maximum(norms, 1e-300))[:, None]
     _, vectors = descending_eigh(clipped.T @ clipped / n)
     projector = vectors[:, :k] @ vectors[:, :k].T
-    sensitivity = 2.0 * math.sqrt(2.0 * k) * (2.0 * truncation**2 / n) / eigengap
+    sensitivity = 2.0 * math.sqrt(2.0) * min(math.sqrt(k), math.sqrt(2.0)) * truncation**2
+    sensitivity /= n * eigengap
     mechanism = GaussianMechanism(
         sensitivity, d * (d + 1) // 2, epsilon, delta, calibration=calibration
     )
