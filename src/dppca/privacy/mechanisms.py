@@ -182,7 +182,7 @@ def gaussian_scale(
     compositions: int = 1,
     integer: bool = False,
 ) -> float:
-    """The noise standard deviation (in the statistic's units) of :func:`gaussian_vector`.
+    """The noise standard deviation (in the statistic's units) of :class:`GaussianMechanism`.
 
     Continuous: ``Delta sqrt(T) / mu(epsilon, delta)`` for ``T`` compositions (Gaussian DP), or
     ``Delta multiplier(epsilon, delta)`` under ``calibration`` when ``T = 1``. Discrete:
