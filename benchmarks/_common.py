@@ -12,13 +12,19 @@ import pandas as pd
 
 from dppca import dp_loading
 from dppca.baselines import (
+    SpikedModel,
     analyze_gauss,
     diffprivlib_pca,
     nsggd,
     opendp_pca,
     projector_pca,
+    sgpca,
     sklearn_pca,
 )
+from dppca.numerics.kendall import kendall_error_bound
+from dppca.numerics.linalg import descending_eigh
+from dppca.privacy.mechanisms import Noise
+from dppca.releases.loading import kendall_mechanism
 
 
 def markdown_table(table: pd.DataFrame) -> str:
@@ -33,9 +39,17 @@ def markdown_table(table: pd.DataFrame) -> str:
 
 
 def methods(
-    k: int, epsilon: float, delta: float, *, clip_norm: float, eigengap: float, seed: int
+    k: int,
+    epsilon: float,
+    delta: float,
+    *,
+    clip_norm: float,
+    eigengap: float,
+    seed: int,
+    model: SpikedModel | None = None,
 ) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
-    """Every method as ``X -> components (d x k)``, with the stated public tuning."""
+    """Every method as ``X -> components (d x k)``, with the stated public tuning; SGPCA only
+    when the spiked ``model`` is known (simulations: the oracle's parameters)."""
     roster = {
         "g-DPPCA spherical (ours)": lambda X: dp_loading(
             X, epsilon, delta, random_state=seed
@@ -61,13 +75,20 @@ def methods(
         "NSGGD, private centre": lambda X: (
             nsggd(X, k, epsilon, delta, center="private", random_state=seed).components
         ),
-        "projector PCA (SGPCA)": lambda X: (
+        "projector PCA (Davis-Kahan)": lambda X: (
             projector_pca(
                 X, k, epsilon, delta, truncation=clip_norm, eigengap=eigengap, random_state=seed
             ).components
         ),
         "PCA (non-private)": lambda X: sklearn_pca(X, k),
     }
+    if model is not None:
+        roster["SGPCA, oracle model"] = lambda X: (
+            sgpca(X, k, epsilon, delta, model=model, random_state=seed).components
+        )
+        roster["SGPCA, oracle model, private centre"] = lambda X: (
+            sgpca(X, k, epsilon, delta, model=model, center="private", random_state=seed).components
+        )
     if importlib.util.find_spec("diffprivlib") is not None:
         roster["diffprivlib PCA"] = lambda X: diffprivlib_pca(
             X, k, epsilon, data_norm=clip_norm, bounds=(-clip_norm, clip_norm), random_state=seed
@@ -75,6 +96,34 @@ def methods(
     if importlib.util.find_spec("opendp") is not None:
         roster["OpenDP PCA"] = lambda X: opendp_pca(X, k, epsilon, row_norm=clip_norm)
     return roster
+
+
+def spherical_releases(
+    kendall: np.ndarray, n: int, k: int, epsilon: float, delta: float, seed: int
+) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
+    """The two spherical g-DPPCA fits from one precomputed Kendall matrix.
+
+    ``kendall_mechanism`` is ``dp_loading``'s own mechanism (the test suite checks that
+    both give identical releases for a seed), so sharing the matrix between budgets and
+    calibrations only saves recomputing it.
+    """
+
+    def release(sensitivity: str, calibration: str):
+        def fit(_: np.ndarray) -> np.ndarray:
+            rng = np.random.default_rng(seed)
+            error = kendall_error_bound(kendall.shape[0], laplacian=True)
+            mechanism = kendall_mechanism(
+                n, kendall.shape[0], error, epsilon, delta, sensitivity, calibration
+            )
+            noisy = mechanism.randomise_symmetric(kendall, Noise("continuous", rng))
+            return descending_eigh(noisy)[1][:, :k]
+
+        return fit
+
+    return {
+        "g-DPPCA spherical (ours)": release("tight", "analytic"),
+        "g-DPPCA spherical, paper calibration": release("paper", "classical"),
+    }
 
 
 class Stopped(Exception):

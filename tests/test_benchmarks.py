@@ -57,15 +57,22 @@ def test_accuracy_tiny(tmp_path):
     assert (tmp_path / "accuracy_tiny.csv").exists()
     assert not (tmp_path / "accuracy_tiny.partial.csv").exists()  # the checkpoint is removed
     report = (tmp_path / "accuracy_tiny.md").read_text()
-    assert "## d = 4, n = 200, epsilon = 2" in report
+    assert "## d = 4, n = 400, epsilon = 2" in report
+    again = _load("accuracy").main(["--tiny", "--out", str(tmp_path), "--only", "SGPCA"])
+    keys = ["distribution", "method"]  # the same samples and seeds: the same rows, replaced
+    assert again.sort_values(keys, ignore_index=True).equals(
+        summary.sort_values(keys, ignore_index=True)
+    )
     assert "| g-DPPCA spherical (ours) | " in report
 
 
 def test_real_data_tiny(tmp_path):
     table = _load("real_data").main(["--tiny", "--out", str(tmp_path)])
     assert set(table["data"]) == {"1000 Genomes (Kidd)", "Adult"}
-    assert table["sin_theta_vs_pca"].between(0, 1).all()
-    assert (tmp_path / "real_data_tiny.md").exists()
+    assert table["sin Theta vs PCA, median"].between(0, 1).all()
+    assert (table["sin Theta vs PCA, median"] <= table["sin Theta vs PCA, worst"]).all()
+    assert {"AG, private clip and centre", "NSGGD, private centre"} <= set(table["method"])
+    assert (tmp_path / "real_data_tiny.md").exists() and (tmp_path / "real_data_tiny.csv").exists()
 
 
 def test_samplers_quick(tmp_path):
