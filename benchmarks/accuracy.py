@@ -26,6 +26,10 @@ Public tuning of the baselines, and how a user would know it:
   Davis-Kahan sensitivity ``4 T^2 / (n gap)`` for a truncation ``T``): "guess" = lam / 2. Its
   guarantee needs ``gap`` below the sample's eigen-gap, which lam exceeds in most samples, so
   no "oracle" variant is run (its privacy would be void);
+* SGPCA (:func:`dppca.baselines.sgpca`, the form of Cai, Xia and Zha 2024) is told the Gaussian
+  model's true parameters (two spikes of lam, noise variance 1): an oracle no user has. On the
+  t3, Cauchy and contaminated data the model does not hold, so neither does its guarantee;
+  it runs with and without private centring (half of epsilon);
 * NSGGD and g-DPPCA need no tuning: NSGGD normalises rows to the unit sphere about the origin
   (optionally after private centring with half of epsilon) and takes 50 steps with its authors'
   shrinking rule (step 1, divided by 10 after 25 steps); g-DPPCA's signs are bounded by
