@@ -75,7 +75,7 @@ def methods(
         "NSGGD, private centre": lambda X: (
             nsggd(X, k, epsilon, delta, center="private", random_state=seed).components
         ),
-        "projector PCA (Davis-Kahan)": lambda X: (
+        "projector PCA": lambda X: (
             projector_pca(
                 X, k, epsilon, delta, truncation=clip_norm, eigengap=eigengap, random_state=seed
             ).components

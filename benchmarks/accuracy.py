@@ -23,7 +23,7 @@ Public tuning of the baselines, and how a user would know it:
 * diffprivlib's ``bounds`` (it spends budget on a private mean): (-clip norm, clip norm) in every
   coordinate, the same guess or oracle;
 * eigen-gap (projector PCA, Gaussian mechanism on the spectral projector with the worst-case
-  Davis-Kahan sensitivity ``4 T^2 / (n gap)`` for a truncation ``T``): "guess" = lam / 2. Its
+  sensitivity, about ``sqrt(2) T^2 / (n gap)`` for a truncation ``T``): "guess" = lam / 2. Its
   guarantee needs ``gap`` below the sample's eigen-gap, which lam exceeds in most samples, so
   no "oracle" variant is run (its privacy would be void);
 * SGPCA (:func:`dppca.baselines.sgpca`, the form of Cai, Xia and Zha 2024) is told the Gaussian
@@ -283,7 +283,7 @@ COLOURS = {
     "g-DPPCA winsorized, auto radius": "#2171b5",
     "AG": "tab:orange",
     "NSGGD": "tab:green",
-    "projector PCA (Davis-Kahan)": "tab:purple",
+    "projector PCA": "tab:purple",
     "diffprivlib PCA": "tab:red",
     "OpenDP PCA": "tab:brown",
     "PCA (non-private)": "0.35",

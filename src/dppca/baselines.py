@@ -13,22 +13,21 @@ docstring).
 * :func:`sgpca`: the Gaussian mechanism on the spectral projector with a sensitivity from the
   spiked model's parameters (the form of Cai, Xia and Zha 2024): private only under that model,
   with oracle parameters.
-* :func:`projector_pca`: the same mechanism with the worst-case Davis-Kahan sensitivity of a
-  truncated covariance, private for any data once its eigen-gap guess holds.
+* :func:`projector_pca`: the same mechanism with the worst-case sensitivity of a truncated
+  covariance, private for any data once its eigen-gap guess holds.
 * :func:`diffprivlib_pca`, :func:`opendp_pca`: adapters to the installed peer libraries.
 * :func:`sklearn_pca`: ordinary PCA, the non-private ceiling.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import integrate, optimize, stats
+from scipy import stats
 
 from dppca._validation import (
     check_data,
@@ -294,36 +293,34 @@ def projector_pca(
     random_state: Any = None,
 ) -> BaselineResult:
     """Gaussian mechanism on the spectral projector of a truncated covariance, with the
-    worst-case Davis-Kahan sensitivity (the mechanism of Cai, Xia and Zha 2024, without their
-    model: compare :func:`sgpca`).
+    worst-case sensitivity (the mechanism of Cai, Xia and Zha 2024, without their model:
+    compare :func:`sgpca`).
 
     Rows are clipped to norm ``truncation``; ``P = U U'`` from the top ``k`` eigenvectors of
     ``(1/n) X'X`` gets symmetric noise in the vecd convention (the Gaussian mechanism for the
     Frobenius norm, as in :func:`dppca.dp_loading`) and the result is the top ``k``
-    eigenvectors of ``P + E``. Replacing a row ``y`` by ``x`` moves ``(1/n) X'X`` by
-    ``E = (xx' - yy') / n``: its eigenvalues lie in ``[-T^2, T^2] / n`` (``T`` the truncation), so
-    ``||E||_op <= T^2 / n`` and ``||E||_F <= sqrt(2) T^2 / n``. By Davis-Kahan (Yu, Wang and
-    Samworth 2015, Theorem 2) ``||sin Theta||_F <= 2 min(sqrt(k) ||E||_op, ||E||_F) / eigengap``
-    and ``||P - P'||_F = sqrt(2) ||sin Theta||_F``, so the sensitivity is
-    ``2 sqrt(2) min(sqrt(k), sqrt(2)) T^2 / (n eigengap)`` (``4 T^2 / (n eigengap)`` for
-    ``k >= 2``). This is our simplification of their sharper bound. It holds only if the sample
-    eigen-gap
-    ``lambda_k - lambda_(k+1)`` is at least ``eigengap``: a model parameter that must be known
-    in advance (the critique of Kim and Jung 2025). A guess that is too large voids the
-    guarantee; too small adds noise.
+    eigenvectors of ``P + E``. The sensitivity is :func:`projector_sensitivity` with
+    ``T = truncation``, about ``sqrt(2) T^2 / (n eigengap)``. It holds only if the sample
+    eigen-gap ``lambda_k - lambda_(k+1)`` is at least ``eigengap``: a model parameter that must
+    be known in advance (the critique of Kim and Jung 2025). A guess that is too large voids
+    the guarantee; too small adds noise.
     """
     data, k, epsilon, delta = _check(X, k, epsilon, delta)
     truncation = check_real(truncation, "truncation", low=0.0)
     eigengap = check_real(eigengap, "eigengap", low=0.0)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
-    rng = check_random_state(random_state)
     n, d = data.shape
+    if not eigengap > 2.0 * truncation**2 / n:
+        raise ValueError(
+            f"eigengap must exceed 2 truncation^2 / n = {2.0 * truncation**2 / n:.6g}; "
+            f"got {eigengap}."
+        )
+    rng = check_random_state(random_state)
     norms = np.linalg.norm(data, axis=1)
     clipped = data * np.minimum(1.0, truncation / np.maximum(norms, 1e-300))[:, None]
     _, vectors = descending_eigh(clipped.T @ clipped / n)
     projector = vectors[:, :k] @ vectors[:, :k].T
-    sensitivity = 2.0 * math.sqrt(2.0) * min(math.sqrt(k), math.sqrt(2.0)) * truncation**2
-    sensitivity /= n * eigengap
+    sensitivity = projector_sensitivity(truncation**2, n, eigengap)
     mechanism = GaussianMechanism(
         sensitivity, d * (d + 1) // 2, epsilon, delta, calibration=calibration
     )
@@ -369,97 +366,60 @@ def _check_model(model: Any, k: int) -> SpikedModel:
     return SpikedModel(tuple(spikes), noise_variance)
 
 
-@functools.lru_cache(maxsize=256)
-def product_chi2_isf(tail: float, df_a: int, df_b: int) -> float:
-    """The upper ``tail`` quantile of ``A B`` for independent ``A ~ chi2_{df_a}`` and
-    ``B ~ chi2_{df_b}``.
+def projector_sensitivity(row_norm_sq: float, n: int, gap: float) -> float:
+    """Frobenius sensitivity of the top-``k`` spectral projector of ``S = (1/n) X'X`` when one
+    row is replaced, for rows with ``||x||^2 <= T^2`` and an eigen-gap ``l_k - l_(k+1) >= g``.
 
-    ``P(A B > s) = integral f_B(b) P(A > s / b) db``, integrated numerically over ``log b``
-    (scaled by the integrand's peak, so tails down to 1e-300 stay representable) and inverted
-    by Brent's method between 0 and the product of the two ``tail / 2`` quantiles, where the
-    union bound puts the probability below ``tail``.
+    Replacing ``y`` by ``x`` moves ``S`` along ``S + tE``, ``E = (xx' - yy') / n``. The
+    projector's derivative (Kato's expansion, exact wherever the gap is open) is
+    ``sum_{i <= k < j} c_ij (u_i u_j' + u_j u_i')`` with ``c_ij = u_j' E u_i / (l_i - l_j)``, so
+    ``||dP/dt||_F <= sqrt(2) ||(I - P) E P||_F / g_t <= sqrt(2) T^2 / (n g_t)`` (each rank-one
+    term has ``||(I - P) x|| ||P x|| <= ||x||^2 / 2``). By Weyl's inequality for the positive
+    parts ``xx' / n`` and ``yy' / n``, ``g_t >= g - 2 t T^2 / n``; integrating over ``t`` in
+    ``[0, 1]`` gives ``||P' - P||_F <= log(g / (g - 2 T^2 / n)) / sqrt(2)``, about
+    ``sqrt(2) T^2 / (n g)``. The bound is attained to first order by ``x, y = T (u_k +- w) /
+    sqrt(2)`` with ``w`` the ``(k+1)``-th eigenvector.
 
     Examples
     --------
-    >>> round(product_chi2_isf(1e-3, 2, 2), 2)  # 4 t with 2 sqrt(t) K_1(2 sqrt(t)) = 1e-3
-    67.74
+    >>> round(projector_sensitivity(1.0, 100, 1.0), 5)  # about sqrt(2) / 100
+    0.01429
     """
-
-    def log_tail(s: float) -> float:
-        def log_integrand(t: float) -> float:
-            b = math.exp(t)
-            value = float(stats.chi2.logpdf(b, df_b) + stats.chi2.logsf(s / b, df_a)) + t
-            return max(value, -1e300)  # an underflow to -inf: a negligible part of the integral
-
-        peak = optimize.minimize_scalar(
-            lambda t: -log_integrand(t),
-            bounds=(math.log(s) - 60.0, math.log(s) + 60.0),
-            method="bounded",
-        ).x
-        top = log_integrand(peak)
-        value, _ = integrate.quad(
-            lambda t: math.exp(log_integrand(t) - top),
-            peak - 60.0,
-            peak + 60.0,
-            points=[peak],
-            limit=400,
-        )
-        return top + math.log(value)
-
-    high = float(stats.chi2.isf(tail / 2.0, df_a) * stats.chi2.isf(tail / 2.0, df_b))
-    return float(
-        optimize.brentq(lambda s: log_tail(s) - math.log(tail), high * 1e-12, high, rtol=1e-10)
-    )
+    shift = 2.0 * row_norm_sq / n
+    if not gap > shift:
+        raise ValueError(f"the eigen-gap {gap:.6g} must exceed 2 T^2 / n = {shift:.6g}.")
+    return -math.log1p(-shift / gap) / math.sqrt(2.0)
 
 
-def spiked_projector_sensitivity(n: int, p: int, model: SpikedModel, failure: float) -> float:
-    """Sensitivity of the rank-``r`` spectral projector of ``(1/n) X'X`` under the Gaussian
-    spiked model, on the samples that satisfy three tail bounds (to first order in ``1 / n``).
+def spiked_model_bounds(n: int, p: int, model: SpikedModel, failure: float) -> tuple[float, float]:
+    """A bound ``T^2`` on every row's squared norm and a bound ``g`` below the sample eigen-gap
+    ``l_r - l_(r+1)`` of ``(1/n) X'X`` that a sample of ``n`` rows from the Gaussian spiked
+    model meets with probability at least ``1 - failure``.
 
-    Replacing a row ``y`` by ``x`` moves ``S = (1/n) X'X`` by ``E = (xx' - yy') / n``. Along
-    ``S + tE`` the projector ``P`` onto the top ``r`` eigenvectors moves (Kato's expansion) by
-    ``sum_{i <= r < j} c_ij (u_i u_j' + u_j u_i')`` with ``c_ij = u_j' E u_i / (l_i - l_j)``,
-    so ``||dP||_F <= 2 sqrt(2) max_z a(z) b(z) / (n g)`` with ``a(z) = ||(I - P) z||``,
-    ``b(z) = ||U' z||`` for the rows ``z`` and ``g`` the smallest gap ``l_r - l_(r+1)`` along
-    the path. Under the model (``U`` and ``P`` the population's, the first-order step):
-
-    * ``a^2 / sigma^2 ~ chi2_{p - r}`` and ``b^2 <= (lambda_1 + sigma^2) chi2_r``,
-      independent: their product is bounded at its upper ``failure / (3 n)`` quantile
-      (:func:`product_chi2_isf`) for all ``n`` rows at once, and so is
-      ``||z||^2 <= (lambda_1 + sigma^2) q_r + sigma^2 q_(p - r)`` (each chi-square at its upper
-      ``failure / (6 n)`` quantile), which bounds ``||E||_op <= max ||z||^2 / n``;
+    * ``||z||^2 <= (lambda_1 + sigma^2) chi2_r + sigma^2 chi2_(p - r)`` (independent parts
+      along and across the spikes), each at its upper ``failure / (4 n)`` quantile;
     * by Courant-Fischer ``l_r >= lambda_min(U' S U)`` and ``l_(r+1) <= lambda_max((I - P) S
       (I - P))``, Wishart matrices whose extreme singular values obey Davidson and Szarek's
-      (2001) bound: with ``t = sqrt(2 log(6 / failure) / n)``, ``l_r - l_(r+1) >= (lambda_r +
-      sigma^2) (1 - sqrt(r / n) - t)^2 - sigma^2 (1 + sqrt((p - r) / n) + t)^2``, and along
-      the path ``g`` is that less ``||E||_op`` (Weyl).
-
-    All three hold together with probability at least ``1 - failure``. The form (the Gaussian
-    mechanism on the spectral projector, its sensitivity from the model's parameters) follows
-    Cai, Xia and Zha (2024); the constants are derived as above, not taken from their theorems.
+      (2001) bounds, each failing with probability ``failure / 4`` at ``t = sqrt(2 log(4 /
+      failure) / n)``: ``g = (lambda_r + sigma^2) (1 - sqrt(r / n) - t)^2 - sigma^2 (1 +
+      sqrt((p - r) / n) + t)^2``.
 
     Examples
     --------
-    >>> round(spiked_projector_sensitivity(2000, 10, SpikedModel((10.0, 10.0)), 1.25e-7), 4)
-    0.0265
+    >>> bound, gap = spiked_model_bounds(2000, 10, SpikedModel((10.0, 10.0)), 1.25e-7)
+    >>> round(bound), round(gap, 2)
+    (615, 6.28)
     """
     variance = model.noise_variance
     first, last = model.spikes[0], model.spikes[-1]
     r = model.rank
-    t = math.sqrt(2.0 * math.log(6.0 / failure) / n)
-    row_tail = failure / (6.0 * n)
-    largest_row = (first + variance) * float(stats.chi2.isf(row_tail, r)) + variance * float(
-        stats.chi2.isf(row_tail, p - r)
-    )
-    gap = (last + variance) * (1.0 - math.sqrt(r / n) - t) ** 2
-    gap -= variance * (1.0 + math.sqrt((p - r) / n) + t) ** 2 + largest_row / n
-    if gap <= 0.0 or 1.0 - math.sqrt(r / n) - t <= 0.0:
-        raise ValueError(
-            f"model's weakest spike {last} is too weak for n={n}, p={p}: the sample eigen-gap "
-            "may vanish, so there is no eigen-gap to protect."
-        )
-    product = product_chi2_isf(failure / (3.0 * n), p - r, r)
-    return 2.0 * math.sqrt(2.0 * variance * (first + variance) * product) / (gap * n)
+    row_tail = failure / (4.0 * n)
+    bound = (first + variance) * float(stats.chi2.isf(row_tail, r))
+    bound += variance * float(stats.chi2.isf(row_tail, p - r))
+    t = math.sqrt(2.0 * math.log(4.0 / failure) / n)
+    low = max(1.0 - math.sqrt(r / n) - t, 0.0)
+    gap = (last + variance) * low**2 - variance * (1.0 + math.sqrt((p - r) / n) + t) ** 2
+    return bound, gap
 
 
 def sgpca(
@@ -479,10 +439,12 @@ def sgpca(
 
     ``P = U U'`` from the top ``k`` eigenvectors of ``(1/n) X'X`` gets symmetric Gaussian
     noise (the mechanism for the Frobenius norm, as in :func:`dppca.dp_loading`) with the
-    sensitivity of :func:`spiked_projector_sensitivity`; the result is the top ``k``
-    eigenvectors of the noisy projector. Half of ``delta`` goes to the Gaussian mechanism and
-    half to the chance ``failure = delta / 2`` that a row of a model sample breaks the tail
-    bounds the sensitivity rests on.
+    sensitivity :func:`projector_sensitivity` at the row bound and eigen-gap of
+    :func:`spiked_model_bounds`; the result is the top ``k`` eigenvectors of the noisy
+    projector. Half of ``delta`` goes to the Gaussian mechanism and half to the chance
+    ``failure = delta / 2`` that a sample from the model breaks those bounds. The form is
+    theirs; the constants are derived here (not taken from their theorems), so that the
+    guarantee holds exactly on the samples that meet the bounds.
 
     Parameters
     ----------
@@ -492,20 +454,21 @@ def sgpca(
         shifted mean without ``center``) the stated guarantee does not hold.
     center : None or "private"
         ``"private"``: subtract private coordinate-wise medians first (:func:`private_center`,
-        ``CENTER_SHARE`` of epsilon).
+        ``CENTER_SHARE`` of epsilon). The rows are then centred at the noisy median, not the
+        model's mean, which the bounds do not allow for.
 
     Notes
     -----
-    The guarantee is ``(epsilon, delta)``-DP for neighbouring data sets whose rows satisfy the
-    tail bounds, which a sample from the model does with probability ``1 - delta / 2``, and to
-    first order in ``1 / n``.
+    The guarantee is ``(epsilon, delta / 2)``-DP between neighbouring data sets that meet the
+    bounds (every row's squared norm at most ``T^2``, eigen-gap at least ``g``), which a
+    sample from the model does with probability at least ``1 - delta / 2``.
 
     Examples
     --------
     >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((2000, 10)) * np.r_[np.sqrt(11.0), np.sqrt(11.0), np.ones(8)]
-    >>> result = sgpca(X, 2, 1.0, 1e-6, model=SpikedModel((10.0, 10.0)), random_state=0)
-    >>> round(sin_theta(result.components, np.eye(10)[:, :2]), 1) < 0.5
+    >>> X = rng.standard_normal((20000, 10)) * np.r_[np.sqrt(11.0), np.sqrt(11.0), np.ones(8)]
+    >>> result = sgpca(X, 2, 1.0, 1e-8, model=SpikedModel((10.0, 10.0)), random_state=0)
+    >>> bool(sin_theta(result.components, np.eye(10)[:, :2]) < 0.2)
     True
     """
     data, k, epsilon, delta = _check(X, k, epsilon, delta)
@@ -515,7 +478,14 @@ def sgpca(
     n, d = data.shape
     if k == d:
         raise ValueError(f"k must be below p={d} for sgpca (the projector would be I); got {k}.")
-    sensitivity = spiked_projector_sensitivity(n, d, model, delta / 2.0)
+    row_bound, gap = spiked_model_bounds(n, d, model, delta / 2.0)
+    if not gap > 2.0 * row_bound / n:
+        raise ValueError(
+            f"model's weakest spike {model.spikes[-1]} is too weak for n={n}, p={d}: the "
+            f"sample eigen-gap bound {gap:.4g} does not exceed 2 T^2 / n = "
+            f"{2.0 * row_bound / n:.4g}, so there is no eigen-gap to protect."
+        )
+    sensitivity = projector_sensitivity(row_bound, n, gap)
     rng = check_random_state(random_state)
     noise = Noise("continuous", rng)
     _, center_share = _shares(1.0, center)
@@ -539,7 +509,7 @@ def sgpca(
         noisy_vectors[:, :k],
         mechanism.scale,
         ledger,
-        {"model": model, "sensitivity": sensitivity, "center": center},
+        {"model": model, "row_bound": row_bound, "gap": gap, "sensitivity": sensitivity},
     )
 
 
