@@ -69,8 +69,9 @@ def test_accuracy_tiny(tmp_path):
 def test_real_data_tiny(tmp_path):
     table = _load("real_data").main(["--tiny", "--out", str(tmp_path)])
     assert set(table["data"]) == {"1000 Genomes (Kidd)", "Adult"}
-    assert table["sin Theta vs PCA, median"].between(0, 1).all()
-    assert (table["sin Theta vs PCA, median"] <= table["sin Theta vs PCA, worst"]).all()
+    fitted = table[table["seeds"] > 0]  # projector PCA refuses its gap guess on 400 rows
+    assert fitted["sin Theta vs PCA, median"].between(0, 1).all()
+    assert (fitted["sin Theta vs PCA, median"] <= fitted["sin Theta vs PCA, worst"]).all()
     assert {"AG, private clip and centre", "NSGGD, private centre"} <= set(table["method"])
     assert (tmp_path / "real_data_tiny.md").exists() and (tmp_path / "real_data_tiny.csv").exists()
 
