@@ -270,6 +270,37 @@ def summarise(results: pd.DataFrame) -> pd.DataFrame:
     return summary.drop(columns=["std"])
 
 
+OURS = "g-DPPCA spherical (ours)"
+
+
+def head_to_head(results: pd.DataFrame) -> pd.DataFrame:
+    """g-DPPCA against each other method, cell by cell (d, n, epsilon, centre, distribution),
+    on the same samples: the mean paired difference of sin Theta with a 95 % Student t
+    interval. g-DPPCA wins a cell when the interval lies below 0, loses it when above, and
+    ties otherwise. Returns ``wins/ties/losses`` per method and distribution, and in all."""
+    keys = ["d", "n", "epsilon", "shift", "distribution", "rep"]
+    ours = results[results["method"] == OURS].set_index(keys)["sin_theta"]
+    others = results[results["method"] != OURS].dropna(subset=["sin_theta"])
+    paired = others.join(ours.rename("ours"), on=keys, how="inner")
+    paired["difference"] = paired["ours"] - paired["sin_theta"]
+    cells = paired.groupby(["method", *keys[:-1]], sort=False)["difference"]
+    verdicts = cells.agg(["mean", "std", "count"]).reset_index()
+    half = stats.t.ppf(0.975, np.maximum(verdicts["count"] - 1, 1)) * verdicts["std"]
+    half /= np.sqrt(verdicts["count"])
+    verdicts["verdict"] = np.select(
+        [verdicts["mean"] + half < 0, verdicts["mean"] - half > 0], ["win", "loss"], "tie"
+    )
+
+    def tally(frame: pd.DataFrame) -> str:
+        counts = frame["verdict"].value_counts()
+        return "/".join(str(counts.get(v, 0)) for v in ("win", "tie", "loss"))
+
+    table = verdicts.groupby(["method", "distribution"], sort=False).apply(tally).unstack()
+    table = table[[d for d in DISTRIBUTIONS if d in table.columns]]
+    table["all"] = verdicts.groupby("method", sort=False).apply(tally)
+    return table.reset_index()
+
+
 def _headline_epsilon(summary: pd.DataFrame) -> float:
     values = sorted(summary["epsilon"].unique())
     return 1.0 if 1.0 in values else values[0]
@@ -416,8 +447,9 @@ def pivot_table(summary: pd.DataFrame, d: int, n: int, epsilon: float) -> str:
     return markdown_table(table.reset_index().fillna("not run"))
 
 
-def report(summary: pd.DataFrame, run_facts: dict, label: str) -> str:
-    """The Markdown summary: how the run was made, then one table per (d, n, epsilon) shown."""
+def report(summary: pd.DataFrame, run_facts: dict, label: str, duels: pd.DataFrame) -> str:
+    """The Markdown summary: how the run was made, the head-to-head tally, then one table per
+    (d, n, epsilon) shown."""
     grid = run_facts["grid"]
     epsilon = _headline_epsilon(summary)
     sizes = sorted(summary["n"].unique())
@@ -450,6 +482,14 @@ def report(summary: pd.DataFrame, run_facts: dict, label: str) -> str:
         "## Model and tuning",
         "",
         __doc__.split("\n\n", 1)[1].split("Usage:")[0].strip(),
+        "",
+        "## Head to head",
+        "",
+        f"{OURS} against each method in every cell (d, n, epsilon, centre) of each "
+        "distribution, on the same samples: wins/ties/losses of g-DPPCA, by a 95 % interval "
+        "of the mean paired difference in sin Theta.",
+        "",
+        markdown_table(duels),
     ]
     shown = [(d, n, epsilon) for d in dims for n in dict.fromkeys([sizes[0], sizes[-1]])]
     shown += [(dims[0], sizes[len(sizes) // 2], e) for e in sorted(summary["epsilon"].unique())]
@@ -516,12 +556,13 @@ def rewrite(raw: Path, figures_too: bool = True) -> pd.DataFrame:
     """Summary CSV, figures and Markdown report from saved results (``accuracy_LABEL.csv[.gz]``
     next to ``accuracy_LABEL_run.json``)."""
     label = raw.name.split(".")[0].removeprefix("accuracy_")
-    summary = summarise(pd.read_csv(raw))
+    results = pd.read_csv(raw)
+    summary = summarise(results)
     summary.to_csv(raw.parent / f"accuracy_{label}_summary.csv", index=False)
     if figures_too:
         figures(summary, raw.parent, label)
     facts = json.loads((raw.parent / f"accuracy_{label}_run.json").read_text())
-    text = report(summary, facts, label)
+    text = report(summary, facts, label, head_to_head(results))
     (raw.parent / f"accuracy_{label}.md").write_text(text)
     print(text)
     return summary

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from dppca.audit import scenarios
@@ -94,3 +95,24 @@ def test_utility_quick(tmp_path):
     assert runs["pve_error"].median() < 0.08 and runs["pve_error"].max() < 0.15
     assert runs["tv"].median() < 0.3 and runs["sin_theta"].max() < 0.5
     assert (runs["empty_groups"] == 0).all() and (runs["warnings"] == 0).all()
+
+
+def test_head_to_head_tallies_paired_verdicts():
+    """Three cells on the same samples: g-DPPCA clearly better, clearly worse, and equal up to
+    symmetric noise; a rival's missing fits are left out of the pairs."""
+    accuracy = _load("accuracy")
+    rng = np.random.default_rng(0)
+    rows = []
+    for cell, offset in (("gaussian", 0.2), ("t3", -0.2), ("cauchy", 0.0)):
+        for rep in range(20):
+            base = rng.uniform(0.3, 0.5)
+            noise = rng.choice([-0.01, 0.01]) if offset == 0.0 else 0.0
+            key = {"d": 4, "n": 100, "epsilon": 1.0, "shift": 0.0, "distribution": cell}
+            rows.append({**key, "rep": rep, "method": accuracy.OURS, "sin_theta": base})
+            rival = base + offset + noise if rep < 18 else float("nan")
+            rows.append({**key, "rep": rep, "method": "rival", "sin_theta": rival})
+    table = accuracy.head_to_head(pd.DataFrame(rows)).set_index("method")
+    assert table.loc["rival", "gaussian"] == "1/0/0"
+    assert table.loc["rival", "t3"] == "0/0/1"
+    assert table.loc["rival", "cauchy"] == "0/1/0"
+    assert table.loc["rival", "all"] == "1/1/1"
