@@ -515,7 +515,8 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     parser.add_argument(
         "--only",
         help="comma-separated method-name prefixes: run only these, on the same samples and "
-        "seeds, and add their rows to (or replace them in) DIR/accuracy_LABEL.csv.gz",
+        "seeds, and add their rows to (or replace them in) DIR/accuracy_LABEL.csv.gz, or "
+        "write it when there is none",
     )
     args = parser.parse_args(argv)
     if args.replot:
@@ -541,7 +542,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         "fit_hours": results["seconds"].sum() / 3600,
         "resumed": resumed,
     }
-    if args.only:
+    if args.only and raw.exists():
         earlier = pd.read_csv(raw)
         added = results["method"].unique()
         results = pd.concat([earlier[~earlier["method"].isin(added)], results], ignore_index=True)
