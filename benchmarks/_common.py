@@ -89,6 +89,9 @@ def methods(
         roster["SGPCA, oracle model, private centre"] = lambda X: (
             sgpca(X, k, epsilon, delta, model=model, center="private", random_state=seed).components
         )
+        roster["SGPCA, oracle model, rate constants (no guarantee)"] = lambda X: (
+            sgpca(X, k, epsilon, delta, model=model, bounds="rate", random_state=seed).components
+        )
     if importlib.util.find_spec("diffprivlib") is not None:
         roster["diffprivlib PCA"] = lambda X: diffprivlib_pca(
             X, k, epsilon, data_norm=clip_norm, bounds=(-clip_norm, clip_norm), random_state=seed

@@ -21,6 +21,7 @@ from dppca.baselines import (
     sin_theta,
     sklearn_pca,
     spiked_model_bounds,
+    spiked_model_rate_sensitivity,
 )
 from dppca.privacy.calibration import analytic_gaussian_multiplier, gdp_mu
 from dppca.privacy.mechanisms import GaussianMechanism, Noise
@@ -56,6 +57,11 @@ def test_sin_theta():
         ),
         lambda X: (
             sgpca(X, 2, 1e6, 1e-6, model=SpikedModel((20.0, 20.0)), random_state=0).components
+        ),
+        lambda X: (
+            sgpca(
+                X, 2, 1e6, 1e-6, model=SpikedModel((20.0, 20.0)), bounds="rate", random_state=0
+            ).components
         ),
         lambda X: sklearn_pca(X, 2),
     ],
@@ -124,6 +130,11 @@ def test_clipping_bounds_the_rows():
             r"eigengap must exceed 2 truncation\^2 / n = 1",
         ),
         (lambda X: sgpca(X, 2, 1.0, 1e-6, model=(20.0, 20.0)), TypeError, "SpikedModel"),
+        (
+            lambda X: sgpca(X, 2, 1.0, 1e-6, model=SpikedModel((20.0, 20.0)), bounds="tight"),
+            ValueError,
+            "bounds must be one of",
+        ),
         (
             lambda X: sgpca(X, 2, 1.0, 1e-6, model=SpikedModel((20.0,))),
             ValueError,
@@ -294,3 +305,53 @@ def test_sgpca_noise_scale_ledger_and_accuracy():
     centred = sgpca(X + 5.0, 2, 1.0, delta, model=model, center="private", random_state=0)
     assert centred.privacy.total.epsilon == pytest.approx(1.0, rel=1e-12)
     assert sin_theta(centred.components, U) < 0.5
+
+
+def test_sgpca_rate_form_noise_ledger_and_accuracy_at_n_2000():
+    """The rate form at d = 10, n = 2000, epsilon = 1 (the setting of the comparison): the noise
+    is ``2 sqrt(2) a b / (n lambda_r)`` times the analytic multiplier at delta / 2 (``a``, ``b``
+    the Gaussian norm bounds at deviation ``sqrt(2 log n)``), the ledger says that no guarantee
+    is established, and the mean sin Theta over 20 samples is below 0.2."""
+    n, d, delta = 2000, 10, 1 / 2000**2
+    model = SpikedModel((10.0, 10.0))
+    errors = []
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        U, _ = np.linalg.qr(rng.standard_normal((d, 2)))
+        X = rng.standard_normal((n, d)) + rng.standard_normal((n, 2)) * math.sqrt(10.0) @ U.T
+        result = sgpca(X, 2, 1.0, delta, model=model, bounds="rate", random_state=seed)
+        errors.append(sin_theta(result.components, U))
+    a = math.sqrt(11.0) * (math.sqrt(2) + math.sqrt(2 * math.log(n)))
+    b = math.sqrt(8) + math.sqrt(2 * math.log(n))
+    expected = 2 * math.sqrt(2) * a * b / (n * 10.0)
+    assert result.sigma == pytest.approx(
+        expected * analytic_gaussian_multiplier(1.0, delta / 2), rel=1e-12
+    )
+    (entry,) = result.privacy.entries
+    assert "no privacy guarantee established" in entry.name
+    assert result.privacy.total.delta == delta
+    assert float(np.mean(errors)) < 0.2, np.mean(errors)
+
+
+def test_rate_sensitivity_is_the_first_order_change_at_its_row_sizes():
+    """On a sample whose second moment is the model's exactly, replacing ``a u_r + b w`` by
+    ``a u_r - b w`` (``w`` outside the spikes, ``a`` and ``b`` the rate form's sizes) moves the
+    projector by the rate sensitivity to first order (within 5 % at n = 200000)."""
+    rng = np.random.default_rng(0)
+    n, d = 200_000, 6
+    model = SpikedModel((10.0, 10.0))
+    Z = rng.standard_normal((n, d))
+    Z = Z @ np.linalg.inv(np.linalg.cholesky(Z.T @ Z / n)).T  # Z'Z / n = I exactly
+    X = Z * np.sqrt([11.0, 11.0, 1.0, 1.0, 1.0, 1.0])  # spikes along e1, e2
+    a = math.sqrt(11.0) * (math.sqrt(2) + math.sqrt(2 * math.log(n)))
+    b = math.sqrt(4) + math.sqrt(2 * math.log(n))
+    start, end = X.copy(), X.copy()
+    start[0] = a * np.eye(d)[1] + b * np.eye(d)[2]
+    end[0] = a * np.eye(d)[1] - b * np.eye(d)[2]
+
+    def projector(data):
+        vectors = np.linalg.eigh(data.T @ data / n)[1][:, -2:]
+        return vectors @ vectors.T
+
+    change = np.linalg.norm(projector(end) - projector(start))
+    assert change == pytest.approx(spiked_model_rate_sensitivity(n, d, model), rel=0.05)
