@@ -67,7 +67,9 @@ def releases() -> dict[str, list[float]]:
             *score.histograms["sparse"]["prob"],
         ]
         out["dp_quantile"] = [dppca.dp_quantile(small[:, 0], 0.5, 1.0, random_state=8).value]
-        model = dppca.DPPCA(2, epsilon=1.0, delta=1e-6, scree="clipped", random_state=9).fit(small)
+        model = dppca.DPPCA(
+            2, epsilon=1.0, delta=1e-6, scree="clipped", scree_share=0.5, random_state=9
+        ).fit(small)
         out["DPPCA"] = [*model.components_.ravel().tolist(), *model.explained_variance_.tolist()]
     return out
 

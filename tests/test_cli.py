@@ -128,8 +128,33 @@ def test_run_with_reference_columns_and_split(csv, tmp_path):
             ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--scree", "median"],
             "scree must be one of",
         ),
-        (["run", "{text}", "--epsilon", "1", "--delta", "1e-6"], "not numeric: 'site'"),
-        (["run", "{nan}", "--epsilon", "1", "--delta", "1e-6"], "finite values"),
+        (["run", "{text}", "--epsilon", "1", "--delta", "1e-6"], "column 'site' is not numeric"),
+        (["run", "{nan}", "--epsilon", "1", "--delta", "1e-6"], "column 'a' has missing"),
+        (["run", "{indexed}", "--epsilon", "1", "--delta", "1e-6"], "--index-col 0"),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--index-col", "zz"],
+            "--index-col zz is not a column",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--scree-control", "a"],
+            "--scree-control takes KEY=VALUE",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--scree-control", "zz=1"],
+            "Unknown scree_control",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--scree", "pmwm"],
+            "scree_control",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--scale", "robust"],
+            "--scale must be 'private', 'none' or comma-separated numbers",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--scale", "1,2"],
+            "4 positive numbers",
+        ),
         (["frobnicate"], "invalid choice"),
     ],
 )
@@ -138,12 +163,14 @@ def test_errors_are_one_line_with_exit_code_2_and_no_output(
 ):
     table = pd.read_csv(csv)
     numeric, text, nan = tmp_path / "numeric.csv", tmp_path / "text.csv", tmp_path / "nan.csv"
+    indexed = tmp_path / "indexed.csv"
     table.drop(columns="site").to_csv(numeric, index=False)
+    table.drop(columns="site").to_csv(indexed)  # pandas writes its row index as a column
     table.to_csv(text, index=False)
     table.drop(columns="site").assign(a=lambda t: t["a"].where(t.index != 3)).to_csv(
         nan, index=False
     )
-    arguments = [a.format(csv=numeric, text=text, nan=nan) for a in arguments]
+    arguments = [a.format(csv=numeric, text=text, nan=nan, indexed=indexed) for a in arguments]
     out = tmp_path / "never"
     if arguments[0] == "run":
         arguments += ["--out", str(out), "--quiet"]
@@ -304,3 +331,65 @@ def test_seeded_figures_do_not_replay_the_noise(csv, tmp_path, monkeypatch):
     figures = seen["figures"].random(1000)
     assert not np.isin(figures, noise).any()
     assert not np.isin(figures, np.random.default_rng(7).random(1000)).any()
+
+
+def test_version_and_help_name_every_option_with_an_example(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    from dppca import __version__
+
+    assert capsys.readouterr().out.strip() == f"dppca {__version__}"
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    text = capsys.readouterr().out
+    assert "examples:" in text and "dppca run data.csv --epsilon 4" in text
+    import dppca.cli
+
+    run = next(
+        action.choices["run"]
+        for action in dppca.cli._parser()._actions
+        if isinstance(action, dppca.cli.argparse._SubParsersAction)
+    )
+    assert all(action.help for action in run._actions), "every option has help text"
+
+
+def test_separator_index_column_scale_and_scree_control(tmp_path):
+    """A tab-separated file saved with its pandas index, read with --sep and --index-col, with
+    private scaling and a scree setting: the index is not a variable, the scales and the
+    setting are in the release, and the ledger charges the scale."""
+    rng = np.random.default_rng(1)
+    table = pd.DataFrame(rng.standard_normal((4000, 3)) * [1.0, 1e3, 1e-3], columns=list("xyz"))
+    path = tmp_path / "data.tsv"
+    table.to_csv(path, sep="\t")
+    out = tmp_path / "out"
+    arguments = ["run", str(path), "--epsilon", "8", "--delta", "1e-8", "--seed", "0"]
+    arguments += ["--sep", "\\t", "--index-col", "0", "--scale", "private"]
+    arguments += ["--scree-control", "clip_level=0.8", "--out", str(out), "--quiet"]
+    assert main(arguments) == 0
+    release = json.loads((out / "release.json").read_text())
+    assert release["feature_names"] == ["x", "y", "z"]
+    scales = np.array(release["scales"])
+    assert scales / [1.0, 1e3, 1e-3] == pytest.approx(1.0, rel=0.15)
+    assert release["settings"]["scree_control"]["clip_level"] == 0.8
+    charged = sum(e["epsilon"] for e in release["privacy"] if e["component"] == "scale")
+    assert charged == pytest.approx(0.8)
+    public = tmp_path / "public"
+    arguments[arguments.index("private")] = "1,1000,0.001"
+    arguments[arguments.index(str(out))] = str(public)
+    assert main(arguments) == 0
+    assert json.loads((public / "release.json").read_text())["scales"] == [1.0, 1000.0, 0.001]
+
+
+def test_numeric_group_labels_print_as_labels(tmp_path):
+    rng = np.random.default_rng(2)
+    table = pd.DataFrame(rng.standard_normal((800, 3)) * [3, 2, 1], columns=list("abc"))
+    table["sex"] = rng.choice([0.05068011873981862, -0.044641636506989], 800)
+    path = tmp_path / "data.csv"
+    table.to_csv(path, index=False)
+    out = tmp_path / "out"
+    arguments = ["run", str(path), "--epsilon", "4", "--delta", "1e-7", "--group", "sex"]
+    assert main([*arguments, "--seed", "0", "--out", str(out), "--quiet"]) == 0
+    report = (out / "report.html").read_text()
+    assert "group labels (public): -0.04464, 0.05068" in report
+    assert "np.str_" not in report

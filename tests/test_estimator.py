@@ -15,7 +15,8 @@ from dppca import DPPCA, Budget, dp_loading
     [
         DPPCA(),
         DPPCA(n_components=1, sign_transform="winsorized", radius="auto", epsilon=2.0),
-        DPPCA(scree="clipped"),
+        DPPCA(scree=None),
+        DPPCA(n_components=None, scale="private", epsilon=4.0),
     ]
 )
 def test_scikit_learn_estimator_checks(estimator, check):
@@ -28,7 +29,7 @@ def _data(n=300, p=4, seed=0):
 
 def test_fit_sets_the_private_directions_and_the_spend():
     X = _data()
-    model = DPPCA(n_components=2, epsilon=0.8, delta=1e-7, random_state=3).fit(X)
+    model = DPPCA(n_components=2, epsilon=0.8, delta=1e-7, scree=None, random_state=3).fit(X)
     reference = dp_loading(X, 0.8, 1e-7, random_state=3)
     assert model.components_.shape == (2, 4)
     assert np.array_equal(model.components_, reference.directions[:, :2].T)
@@ -107,8 +108,11 @@ def test_scree_sets_explained_variance():
     assert model.privacy_spent_.epsilon <= 1e6
     names = [entry.name for entry in model.privacy_ledger_]
     assert names[0].startswith("loading") and any(name.startswith("scree") for name in names)
-    plain = DPPCA(random_state=0).fit(X)
+    plain = DPPCA(scree=None, random_state=0).fit(X)
     assert not hasattr(plain, "explained_variance_")
+    default = DPPCA(random_state=0).fit(X)  # a quarter of the budget to the scree
+    assert default.explained_variance_ratio_.shape == (2,)
+    assert default.privacy_ledger_.select("scree").total.isclose(Budget(0.25, 2.5e-7))
 
 
 def test_scree_parameter_errors():
@@ -165,3 +169,36 @@ def test_invalid_settings_are_refused_before_the_accountant_is_charged():
 def test_sign_errors_name_the_estimators_parameter(settings, message):
     with pytest.raises((ValueError, TypeError), match=message):
         DPPCA(**settings).fit(_data())
+
+
+def test_all_components_inverse_transform_and_pandas_output():
+    X = pd.DataFrame(_data(1000), columns=list("abcd"))
+    model = DPPCA(n_components=None, epsilon=1e6, delta=1e-6, random_state=0).fit(X)
+    assert model.components_.shape == (4, 4) and model.n_components_ == 4
+    np.testing.assert_allclose(model.inverse_transform(model.transform(X)), X, atol=1e-9)
+    model.set_output(transform="pandas")
+    frame = model.transform(X)
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.columns) == ["dppca0", "dppca1", "dppca2", "dppca3"]
+    with pytest.raises(ValueError, match="n_components_=4 columns"):
+        model.inverse_transform(X.iloc[:, :2])
+
+
+def test_scales_are_used_by_transform_and_inverse_transform():
+    X = _data(8000) * [1.0, 100.0, 0.01, 1.0]
+    public = DPPCA(2, epsilon=4.0, scale=[1.0, 100.0, 0.01, 1.0], random_state=0).fit(X)
+    assert public.scale_.tolist() == [1.0, 100.0, 0.01, 1.0]
+    np.testing.assert_allclose(
+        public.transform(X), (X / public.scale_) @ public.components_.T, rtol=1e-12
+    )
+    private = DPPCA(2, epsilon=8.0, scale="private", random_state=0).fit(X)
+    assert private.scale_ / np.array([4.0, 200.0, 0.01, 0.5]) == pytest.approx(1.0, rel=0.1)
+    spent = private.privacy_ledger_.select("scale").total
+    assert spent.isclose(Budget(0.8, 1e-7))
+    assert private.privacy_spent_.isclose(Budget(8.0, 1e-6))
+    back = private.inverse_transform(private.transform(X))
+    assert back.shape == X.shape
+    with pytest.raises(ValueError, match="must leave a share for the directions"):
+        DPPCA(scale="private", scale_share=0.5, scree_share=0.5).fit(X)
+    with pytest.raises(ValueError, match="4 positive numbers"):
+        DPPCA(scale=[1.0, 2.0]).fit(X)

@@ -233,3 +233,66 @@ def test_pairs_and_sensitivity_reach_the_loading_release():
     assert np.allclose(result.directions, loading.directions)
     with pytest.raises(ValueError, match="pairs"):
         dp_pca(data, 3.0, 1e-5, pairs=0)
+
+
+# --- given directions (the R package's V_dp) and the paper's calibration ---
+
+
+def test_given_directions_are_used_as_they_are_and_spend_no_loading_budget():
+    X, _ = _data()
+    V, _ = np.linalg.qr(np.random.default_rng(5).standard_normal((4, 4)))
+    result = dp_pca(X, 2.0, 1e-5, directions=V, random_state=0)
+    assert np.array_equal(result.directions, V)
+    assert result.kendall_eigenvalues is None and result.noise["kendall_sigma"] is None
+    assert not result.privacy.select("loading").entries
+    assert result.budgets.scree == Budget(1.0, 5e-6)
+    assert result.privacy.total.isclose(Budget(2.0, 1e-5))
+    bands = result.uncertainty(draws=20, random_state=0)
+    assert (bands.loadings["lower"] == bands.loadings["upper"]).all()  # no noise on them
+    again = DPPCAResult.from_json(result.to_json())
+    assert again.kendall_eigenvalues is None and np.array_equal(again.directions, V)
+    with pytest.raises(ValueError, match=r"exactly the keys \['scree', 'score'\]"):
+        dp_pca(X, 2.0, 1e-5, directions=V, split={"loading": 0.2, "scree": 0.4, "score": 0.4})
+    with pytest.raises(ValueError, match="orthonormal columns"):
+        dp_pca(X, 2.0, 1e-5, directions=V * 2)
+
+
+def test_paper_mechanism_reproduces_the_r_packages_calibration():
+    """``mechanism="paper"``: the R package's sigma for the directions,
+    ``4 sqrt(2 ln(1.25 / delta)) / (n epsilon)`` on the loading budget, and for an additive
+    histogram ``sqrt(2) sqrt(2 ln(1.25 / delta)) / epsilon`` on the histogram's (0.65 of the
+    score budget's epsilon, all of its delta), with continuous noise; with given directions
+    the histogram's calibration is the same."""
+    X, _ = _data()
+    n = len(X)
+    with pytest.warns(match="not established"):
+        result = dp_pca(X, 3.0, 3e-6, mechanism="paper", score="add", random_state=0)
+    loading = result.budgets.loading
+    assert result.noise["kendall_sigma"] == pytest.approx(
+        4 * math.sqrt(2 * math.log(1.25 / loading.delta)) / (n * loading.epsilon), rel=1e-12
+    )
+    score = result.budgets.score
+    hist_epsilon = 0.65 * score.epsilon
+    assert result.noise["histogram"]["add_sigma"] == pytest.approx(
+        math.sqrt(2) * math.sqrt(2 * math.log(1.25 / score.delta)) / hist_epsilon, rel=1e-12
+    )
+    assert result.settings["sampler"] == "continuous" and result.settings["mechanism"] == "paper"
+    V = result.directions
+    given = dp_pca(X, 2.0, 2e-6, directions=V, mechanism="paper", score="add", random_state=0)
+    score = given.budgets.score
+    assert given.noise["histogram"]["add_sigma"] == pytest.approx(
+        math.sqrt(2) * math.sqrt(2 * math.log(1.25 / score.delta)) / (0.65 * score.epsilon),
+        rel=1e-12,
+    )
+    with pytest.raises(ValueError, match="mechanism must be one of"):
+        dp_pca(X, 2.0, 1e-5, mechanism="r")
+
+
+def test_results_of_the_previous_json_version_still_load():
+    X, _ = _data()
+    data = dp_pca(X, 2.0, 1e-5, random_state=0).to_dict()
+    data["version"] = 4
+    del data["scales"]
+    del data["budgets"]["scale"]
+    again = DPPCAResult.from_dict(data)
+    assert again.scales is None and again.budgets.scale == Budget(0.0, 0.0)

@@ -8,6 +8,8 @@ dp_scree        private variances along private directions (:class:`ScreeResult`
 dp_score        a private 2-D histogram of PC scores on a private frame (:class:`ScoreResult`)
 dp_frame        the private square frame of 2-D points (:class:`Frame`)
 dp_quantile     Durfee's unbounded private quantile (:class:`PrivateQuantile`)
+dp_scale        private robust scales of the variables, for data in mixed units
+                (:class:`ScaleResult`)
 sample_scores   synthetic score points from a private histogram (post-processing)
 kendall_matrix  the non-private generalized Kendall's tau matrix, for study
 DPPCA           the same as a scikit-learn transformer (imports scikit-learn when used)
@@ -35,6 +37,7 @@ from dppca.releases.frame import Frame, dp_frame
 from dppca.releases.loading import LoadingResult, dp_loading
 from dppca.releases.quantile import PrivateQuantile, dp_quantile
 from dppca.releases.sampling import NoMassWarning, sample_scores
+from dppca.releases.scale import ScaleResult, dp_scale
 from dppca.releases.scores import ScoreResult, dp_score
 from dppca.releases.scree import ScreeResult, dp_scree
 from dppca.results.pca import DPPCAResult
@@ -55,12 +58,14 @@ __all__ = [
     "PrivacyLedger",
     "PrivacyWarning",
     "PrivateQuantile",
+    "ScaleResult",
     "ScoreResult",
     "ScreeResult",
     "dp_frame",
     "dp_loading",
     "dp_pca",
     "dp_quantile",
+    "dp_scale",
     "dp_score",
     "dp_scree",
     "kendall_matrix",

@@ -37,6 +37,50 @@ def take_group_column(X: Any, groups: Any) -> tuple[Any, Any]:
     return X.drop(columns=groups), labels
 
 
+def label_texts(levels: list[Any]) -> dict[Any, str]:
+    """How each label is shown in legends, reports and messages: NumPy scalars as their Python
+    values (``class_0``, not ``np.str_('class_0')``), and numbers (or numbers read as text from
+    a file) with the fewest significant digits, at least 4, that keep every label distinct
+    (``0.05068``, not ``0.05068011873981862``); labels that no precision tells apart are shown
+    as they are.
+
+    Examples
+    --------
+    >>> label_texts([np.str_("a"), np.int64(2)])
+    {np.str_('a'): 'a', np.int64(2): '2'}
+    >>> list(label_texts([0.05068011873981862, "-0.044641636506989"]).values())
+    ['0.05068', '-0.04464']
+    >>> list(label_texts([1.00001, 1.00002]).values())
+    ['1.00001', '1.00002']
+    >>> list(label_texts(["1.5", "1.50"]).values())
+    ['1.5', '1.50']
+    """
+    values = [label.item() if isinstance(label, np.generic) else label for label in levels]
+    plain = [str(value) for value in values]
+    numbers = [_number(value) for value in values]
+    for digits in range(4, 18):
+        texts = [
+            text if number is None else format(number, f".{digits}g")
+            for text, number in zip(plain, numbers, strict=True)
+        ]
+        if len(set(texts)) == len(texts):
+            return dict(zip(levels, texts, strict=True))
+    return dict(zip(levels, plain, strict=True))
+
+
+def _number(value: Any) -> float | None:
+    """A float label (or a text that reads as one, with a fraction or an exponent) as a float;
+    None for anything else (integers and words are shown as they are)."""
+    if isinstance(value, float):
+        return value
+    if isinstance(value, str) and any(mark in value for mark in ".eE"):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
 def _sorted_levels(levels: list[Any]) -> list[Any]:
     """Labels in sorted order; labels that do not compare (mixed types) by type, then text."""
     try:
@@ -57,7 +101,8 @@ def check_group_levels(levels: Any) -> list[Any] | None:
     if pd.isna(np.asarray(declared, dtype=object)).any():
         raise ValueError("group_levels must not contain missing labels (NaN or None).")
     if len(set(declared)) != len(declared):
-        raise ValueError(f"group_levels must not repeat a label; got {declared!r}.")
+        shown = ", ".join(map(str, declared))
+        raise ValueError(f"group_levels must not repeat a label; got {shown}.")
     return declared
 
 
@@ -97,8 +142,10 @@ def encode_groups(labels: Any, n_rows: int, levels: Any = None) -> tuple[np.ndar
         declared = _sorted_levels(list(found))
     codes = pd.Index(declared).get_indexer(array)
     if np.any(codes < 0):
+        shown = ", ".join(label_texts(declared).values())
+        outside = ", ".join(label_texts(list(pd.unique(array[codes < 0]))[:5]).values())
         raise ValueError(
-            f"groups must take only the declared levels {declared!r} (group_levels or the "
-            "categories); some labels are not among them."
+            f"groups must take only the declared levels {shown} (group_levels or the "
+            f"categories); got also {outside}."
         )
     return codes, declared

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 EXIT_USAGE = 2
 #: Written into every output folder: only folders holding it may be replaced (--overwrite).
 MARKER = ".dppca-output"
@@ -55,11 +57,38 @@ class Progress:
             sys.stderr.flush()
 
 
+EXAMPLES = """examples:
+  dppca demo
+  dppca run data.csv --epsilon 4 --delta 1e-7 --out report
+  dppca run data.csv --epsilon 4 --delta 1e-7 --group site --scale private --out report
+  dppca run data.csv --epsilon 4 --delta 1e-7 --scree huber --scree-control m2_frac=0.3 \\
+      --columns age income --index-col 0 --out report
+
+The total budget (--epsilon, --delta) is shared between the releases by --split; delta should
+be well below 1/n (the number of rows). Seeds are for research: a published report should be
+made without --seed."""
+
+
 def _parser() -> _Parser:
-    parser = _Parser(prog="dppca", description="Robust, differentially private PCA.")
+    from dppca import __version__
+
+    parser = _Parser(
+        prog="dppca",
+        description="Robust, differentially private PCA (g-DPPCA) with private plots.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"dppca {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    run = commands.add_parser("run", help="private PCA of a CSV file, with figures and a report")
-    run.add_argument("data", help="CSV file with a header row")
+    run = commands.add_parser(
+        "run",
+        help="private PCA of a CSV file, with figures and a report",
+        description="Private PCA of a CSV file: release.json, figures (PNG and SVG) and "
+        "report.html in --out.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("data", help="CSV file with a header row (one row per person)")
     run.add_argument("--epsilon", type=float, required=True, help="total epsilon (> 0)")
     run.add_argument("--delta", type=float, required=True, help="total delta in (0, 1)")
     run.add_argument(
@@ -67,7 +96,8 @@ def _parser() -> _Parser:
         type=float,
         nargs=3,
         metavar=("LOADING", "SCREE", "SCORE"),
-        help="shares of the budget (sum 1); default a third each",
+        help="shares of the budget for the directions, the scree and the score plot (sum 1; "
+        "default a third each; with --scale private the scale takes a tenth first)",
     )
     run.add_argument("--k", type=int, help="components in the scree (default: all)")
     run.add_argument(
@@ -86,14 +116,46 @@ def _parser() -> _Parser:
         metavar=("A", "B"),
         help="the two components of the score plot (default 1 2)",
     )
-    run.add_argument("--group", help="column of group labels")
+    run.add_argument("--group", metavar="COLUMN", help="column of public group labels")
     run.add_argument(
         "--group-levels",
+        metavar="LABELS",
         help="the public set of group labels, comma-separated (released even when empty)",
     )
-    run.add_argument("--columns", nargs="+", help="variables to use (default: all but --group)")
-    run.add_argument("--scree", default="clipped", help="clipped (default), pmwm or huber")
-    run.add_argument("--score", default="thresholded", help="thresholded (default), add or sparse")
+    run.add_argument(
+        "--columns", nargs="+", metavar="COLUMN", help="variables to use (default: all but --group)"
+    )
+    run.add_argument(
+        "--sep", default=",", help="the CSV file's field separator (default ','; '\\t' for tabs)"
+    )
+    run.add_argument(
+        "--index-col",
+        metavar="COLUMN",
+        help="a column that labels the rows (a name, or a number counted from 0), left out of "
+        "the variables; a CSV saved by pandas has one, 'Unnamed: 0'",
+    )
+    run.add_argument(
+        "--scale",
+        metavar="SCALE",
+        help="'private' (robust scales released with a tenth of the budget), 'none' (default), "
+        "or one public scale per variable, comma-separated",
+    )
+    run.add_argument(
+        "--scree", default="clipped", help="scree method: clipped (default), pmwm or huber"
+    )
+    run.add_argument(
+        "--scree-control",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a setting of the scree method, repeatable (pmwm needs a=, b=, trim_const=, "
+        "eta=; see dppca.dp_scree)",
+    )
+    run.add_argument(
+        "--score",
+        default="thresholded",
+        help="score histogram: thresholded (default), add or sparse",
+    )
     run.add_argument("--seed", type=int, help="random seed (for research only)")
     run.add_argument(
         "--sampler",
@@ -111,7 +173,12 @@ def _parser() -> _Parser:
         help="replace a non-empty --out that an earlier run wrote",
     )
     run.add_argument("--quiet", action="store_true", help="no progress bar")
-    demo = commands.add_parser("demo", help="the full report on embedded 1000 Genomes data")
+    demo = commands.add_parser(
+        "demo",
+        help="the full report on embedded 1000 Genomes data",
+        description="The full private report on the embedded 1000 Genomes genotypes (Kidd "
+        "panel, 2504 people, five superpopulations) at total epsilon 4.",
+    )
     demo.add_argument(
         "--out",
         default="dppca-demo",
@@ -129,22 +196,101 @@ def _parser() -> _Parser:
     return parser
 
 
-def _read_csv(path: str, columns: Sequence[str] | None, group: str | None):
+def _read_csv(
+    path: str,
+    columns: Sequence[str] | None,
+    group: str | None,
+    *,
+    sep: str = ",",
+    index_col: str | None = None,
+):
+    """The variables (and the group column) of a CSV file, with every format problem named by
+    file and column, before anything is computed."""
     import pandas as pd
 
+    sep = "\t" if sep == "\\t" else sep
     try:
-        table = pd.read_csv(path, dtype=None if group is None else {group: str})
+        table = pd.read_csv(path, sep=sep, dtype=None if group is None else {group: str})
     except FileNotFoundError:
         raise UsageError(f"data file not found: {path}") from None
     except (OSError, ValueError, pd.errors.ParserError) as error:
-        raise UsageError(f"cannot read {path} as CSV: {error}") from None
+        raise UsageError(f"cannot read {path} as CSV: {' '.join(str(error).split())}") from None
+    if index_col is not None:
+        name = _index_column(table, index_col, path)
+        table = table.drop(columns=name)
+    elif "Unnamed: 0" in table.columns and not columns:
+        raise UsageError(
+            f"{path}: column 'Unnamed: 0' has no name, as the row index of a CSV saved by "
+            "pandas; pass --index-col 0 to leave it out, or name the variables with --columns"
+        )
     wanted = list(columns) if columns else [c for c in table.columns if c != group]
     if group is not None:
         wanted.append(group)
     unknown = [name for name in wanted if name not in table.columns]
     if unknown:
         raise UsageError(f"column(s) not in {path}: {', '.join(map(str, unknown))}")
+    for name in wanted:
+        column = table[name]
+        if name == group:
+            if column.isna().any():
+                raise UsageError(f"{path}: group column '{name}' has missing labels")
+            continue
+        if not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
+            raise UsageError(
+                f"{path}: column '{name}' is not numeric; leave it out with --columns, or pass "
+                "it as --group if it holds labels"
+            )
+        finite = np.isfinite(column.to_numpy(dtype=float))
+        if not finite.all():
+            raise UsageError(
+                f"{path}: column '{name}' has missing or infinite values (first at data row "
+                f"{int(np.flatnonzero(~finite)[0]) + 1}); remove or impute them first"
+            )
     return table[wanted]
+
+
+def _index_column(table: Any, index_col: str, path: str) -> str:
+    """The name of ``--index-col``: a column name, or a position counted from 0."""
+    if index_col in table.columns:
+        return index_col
+    if index_col.isdigit() and int(index_col) < len(table.columns):
+        return str(table.columns[int(index_col)])
+    raise UsageError(f"--index-col {index_col} is not a column of {path}")
+
+
+def _scale_option(value: str | None) -> Any:
+    """``--scale``: None, ``"private"``, or public scales as floats."""
+    if value is None or value == "none":
+        return None
+    if value == "private":
+        return "private"
+    try:
+        return [float(part) for part in value.split(",")]
+    except ValueError:
+        raise UsageError(
+            f"--scale must be 'private', 'none' or comma-separated numbers; got {value!r}"
+        ) from None
+
+
+def _control_value(text: str) -> Any:
+    """A ``--scree-control`` value: an integer, a number, true/false, or text."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def _scree_control(settings: Sequence[str]) -> dict[str, Any] | None:
+    """``--scree-control KEY=VALUE`` settings as a dict (None when there are none)."""
+    control: dict[str, Any] = {}
+    for setting in settings:
+        key, equals, value = setting.partition("=")
+        if not equals or not key.strip() or not value.strip():
+            raise UsageError(f"--scree-control takes KEY=VALUE; got {setting!r}")
+        control[key.strip()] = _control_value(value.strip())
+    return control or None
 
 
 def _check_out(out: str, overwrite: bool, option: str, data: str | None = None) -> Path:
@@ -198,8 +344,6 @@ def _write(targets: dict[Path, Any], overwrite: bool) -> None:
 def _release(
     data, args: Any, *, title: str, source: str, groups: Any, seed, progress
 ) -> tuple[Path, Path | None]:
-    import numpy as np
-
     from dppca.pipeline import dp_pca
     from dppca.report import write_figures, write_non_private_report, write_report
 
@@ -220,6 +364,8 @@ def _release(
     split = None
     if args.split is not None:
         split = dict(zip(("loading", "scree", "score"), args.split, strict=True))
+        if _scale_option(getattr(args, "scale", None)) == "private":
+            split = {"scale": 0.1, **{name: 0.9 * share for name, share in split.items()}}
     progress.step("estimating private PCA")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -228,6 +374,8 @@ def _release(
             args.epsilon,
             args.delta,
             split=split,
+            scale=_scale_option(getattr(args, "scale", None)),
+            scree_control=_scree_control(getattr(args, "scree_control", [])),
             k=args.k,
             scree=args.scree,
             score=args.score,
@@ -276,7 +424,7 @@ def _run(args: argparse.Namespace) -> tuple[Path, Path | None]:
     if args.group_levels is not None:
         args.group_levels_list = [level.strip() for level in args.group_levels.split(",")]
     progress.step("reading data")
-    table = _read_csv(args.data, args.columns, args.group)
+    table = _read_csv(args.data, args.columns, args.group, sep=args.sep, index_col=args.index_col)
     return _release(
         table,
         args,

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from dppca._validation import (
@@ -23,19 +24,25 @@ from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
 from dppca.privacy.mechanisms import resolve_sampler
 from dppca.releases.loading import plan_loading
+from dppca.releases.notes import emit
+from dppca.releases.scale import check_scale, plan_scale, scale_notes, scale_release, scaled
 from dppca.releases.scree import SCREE_METHODS, ScreePlan, check_scree_control, plan_scree
 
 
 class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Differentially private, robust PCA (g-DPPCA, Kim and Jung 2025).
 
-    ``fit`` spends ``(epsilon, delta)`` once, on the Gaussian release of the generalized
-    Kendall's tau matrix (see :func:`dppca.dp_loading`), and keeps its leading eigenvectors.
+    ``fit`` spends ``(epsilon, delta)`` once: on the Gaussian release of the generalized
+    Kendall's tau matrix (see :func:`dppca.dp_loading`), whose leading eigenvectors are kept,
+    on a private scree of all components (``scree_share`` of the budget, see
+    :func:`dppca.dp_scree`), which sets ``explained_variance_`` and
+    ``explained_variance_ratio_``, and with ``scale="private"`` on the variables' scales
+    (``scale_share``, see :func:`dppca.dp_scale`).
 
     Parameters
     ----------
-    n_components : int, default 2
-        Number of private directions kept, ``1 <= n_components <= n_features``.
+    n_components : int or None, default 2
+        Number of private directions kept, ``1 <= n_components <= n_features``; None keeps all.
     epsilon : float, default 1.0
         Privacy budget of ``fit`` (> 0).
     delta : float, default 1e-6
@@ -49,11 +56,18 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     calibration : {"analytic", "classical"}, default "analytic"
     pairs : "all" or even int, default "all"
         All pairs or a ``k``-regular incomplete design (linear in ``n_samples``).
-    scree : {"clipped", "pmwm", "huber"} or None, default None
-        Also release a private scree of all components (see :func:`dppca.dp_scree`), which sets
-        ``explained_variance_`` and ``explained_variance_ratio_``.
-    scree_share : float, default 0.5
-        With ``scree``: the share of epsilon and of delta spent on it (the rest on directions).
+    scale : None, "private" or array-like of shape (n_features,), default None
+        Divide each variable by a scale before everything else, for data in mixed units:
+        ``"private"`` releases robust scales (:func:`dppca.dp_scale`) with ``scale_share`` of
+        the budget; an array gives public scales. ``transform`` and ``inverse_transform`` use
+        the same scales (``scale_``).
+    scale_share : float, default 0.1
+        With ``scale="private"``: the share of epsilon and of delta spent on the scales.
+    scree : {"clipped", "pmwm", "huber"} or None, default "clipped"
+        The private scree of all components behind ``explained_variance_``; None spends the
+        whole budget on the directions and sets neither attribute.
+    scree_share : float, default 0.25
+        The share of epsilon and of delta spent on the scree.
     scree_control : dict, optional
         Parameters of the scree method.
     random_state : None, int, SeedSequence or Generator, default None
@@ -84,30 +98,47 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Eigenvalues of the noisy Kendall matrix.
     sigma_ : float
         Noise standard deviation used.
+    scale_ : ndarray of shape (n_features,) or None
+        The scales the variables are divided by (None without ``scale``).
+    explained_variance_ : ndarray of shape (n_components,)
+        Private variances along the kept directions (with ``scree``).
+    explained_variance_ratio_ : ndarray of shape (n_components,)
+        Those variances over the private total of all components (with ``scree``).
     privacy_spent_ : Budget
         The (epsilon, delta) that ``fit`` spent.
     privacy_ledger_ : PrivacyLedger
         Every release ``fit`` made.
-    explained_variance_ : ndarray of shape (n_components,)
-        With ``scree``: private variances along the kept directions.
-    explained_variance_ratio_ : ndarray of shape (n_components,)
-        With ``scree``: those variances over the private total of all components.
+    notes_ : tuple of str
+        Warnings about noise-dominated scales, from released values only.
 
     Notes
     -----
-    ``transform`` projects rows onto the private directions, ``X @ components_.T``, without
-    centring (centring by a sample mean would not be private). The projection of an individual
-    row is **not** a private release: it is that row's data. Only ``components_`` (and what is
-    computed from it alone) is private.
+    ``transform`` projects rows onto the private directions, ``(X / scale_) @ components_.T``,
+    without centring (centring by a sample mean would not be private), and
+    ``inverse_transform`` maps scores back, ``(T @ components_) * scale_``. The projection of
+    an individual row is **not** a private release: it is that row's data. Only what ``fit``
+    stores (and what is computed from it alone) is private.
+
+    **Model selection costs budget.** Every ``fit`` spends ``(epsilon, delta)`` anew, so a
+    ``GridSearchCV`` over ``G`` candidates with 5 folds spends ``5 G (epsilon, delta)`` by basic
+    composition (an ``accountant`` shared by the clones counts every fit and refuses the one
+    that would exceed its total). Its choice is not private either: the validation scores are
+    computed on the data without noise, so the chosen hyper-parameters reveal something about
+    the data beyond every fit's guarantee. Choose the settings from public knowledge, or hold
+    out data that are not protected.
 
     Examples
     --------
     >>> import numpy as np
     >>> from dppca import DPPCA
-    >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
-    >>> model = DPPCA(2, epsilon=2.0, delta=1e-6, random_state=1).fit(X)
+    >>> X = np.random.default_rng(0).normal(size=(5000, 4)) * [3, 2, 1, 0.5]
+    >>> model = DPPCA(2, epsilon=4.0, delta=1e-7, random_state=1).fit(X)
     >>> model.transform(X).shape, model.privacy_spent_
-    ((2000, 2), Budget(epsilon=2, delta=1e-06))
+    ((5000, 2), Budget(epsilon=4, delta=1e-07))
+    >>> model.explained_variance_ratio_.round(1).tolist()  # non-private: 0.64, 0.28
+    [0.6, 0.3]
+    >>> model.inverse_transform(model.transform(X)).shape
+    (5000, 4)
     """
 
     def __init__(
@@ -121,8 +152,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         sensitivity: str = "tight",
         calibration: str = "analytic",
         pairs: Any = "all",
-        scree: str | None = None,
-        scree_share: float = 0.5,
+        scale: Any = None,
+        scale_share: float = 0.1,
+        scree: str | None = "clipped",
+        scree_share: float = 0.25,
         scree_control: dict[str, Any] | None = None,
         random_state: Any = None,
         accountant: Accountant | None = None,
@@ -136,6 +169,8 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.sensitivity = sensitivity
         self.calibration = calibration
         self.pairs = pairs
+        self.scale = scale
+        self.scale_share = scale_share
         self.scree = scree
         self.scree_share = scree_share
         self.scree_control = scree_control
@@ -158,36 +193,44 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         refuse_masked_or_sparse(X, "X")
         with np.errstate(over="ignore", invalid="ignore"):  # finite extremes sum to inf here
             X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
-        n_features = X.shape[1]
-        n_components = check_positive_int(self.n_components, "n_components")
+        n_samples, n_features = X.shape
+        n_components = n_features
+        if self.n_components is not None:
+            n_components = check_positive_int(self.n_components, "n_components")
         if n_components > n_features:
             raise ValueError(
-                f"n_components must be an integer in [1, n_features={n_features}]; got "
+                f"n_components must be an integer in [1, n_features={n_features}] or None; got "
                 f"n_components={n_components}."
             )
-        total = budget = Budget(check_epsilon(self.epsilon), check_delta(self.delta))
+        total = Budget(check_epsilon(self.epsilon), check_delta(self.delta))
+        sampler = resolve_sampler(self.sampler, self.calibration)
+        private_scale, public_scales = check_scale(self.scale, n_features)
+        shares = {"loading": 1.0}
+        if private_scale:
+            shares["scale"] = check_real(self.scale_share, "scale_share", low=0.0, high=1.0)
+        if self.scree is not None:
+            shares["scree"] = check_real(self.scree_share, "scree_share", low=0.0, high=1.0)
+        shares["loading"] = 1.0 - sum(value for name, value in shares.items() if name != "loading")
+        if shares["loading"] <= 0:
+            raise ValueError(
+                f"scale_share and scree_share must leave a share for the directions; got {shares}."
+            )
+        parts = total.split(**shares)
+        what = f"epsilon={total.epsilon:g}, delta={total.delta:g} and the shares {shares}"
+        for part in parts.values():
+            check_parts([part.epsilon, part.delta], what)
         scree_plan: ScreePlan | None = None
         if self.scree is not None:
             method = check_option(self.scree, "scree", SCREE_METHODS)
-            share = check_real(self.scree_share, "scree_share", low=0.0, high=1.0)
             control = check_scree_control(method, self.scree_control, n_features, "scree_control")
-            parts = budget.split(loading=1.0 - share, scree=share)
-            what = f"epsilon={budget.epsilon:g}, delta={budget.delta:g} and scree_share={share:g}"
-            for part in parts.values():
-                check_parts([part.epsilon, part.delta], what)
-            scree_plan = plan_scree(
-                method,
-                control,
-                X.shape[0],
-                n_features,
-                parts["scree"],
-                resolve_sampler(self.sampler, self.calibration),
-            )
-            budget = parts["loading"]
+            scree_plan = plan_scree(method, control, n_samples, n_features, parts["scree"], sampler)
+        scale_plan = None
+        if private_scale:
+            scale_plan = plan_scale(X.shape, parts["scale"], sampler)
         data = np.asarray(X, dtype=np.float64)
         plan = plan_loading(
             data.shape,
-            budget,
+            parts["loading"],
             transform=self.sign_transform,
             radius=self.radius,
             sensitivity=self.sensitivity,
@@ -197,10 +240,19 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             transform_name="sign_transform",
         )
         rng = check_random_state(self.random_state)
-        warn_weak_budget(total.epsilon, total.delta, X.shape[0])
+        warn_weak_budget(total.epsilon, total.delta, n_samples)
         charge(self.accountant, total, "DPPCA.fit")
-        names = [f"X{j + 1}" for j in range(n_features)]
+        names = [str(name) for name in getattr(self, "feature_names_in_", [])] or [
+            f"X{j + 1}" for j in range(n_features)
+        ]
         ledger = PrivacyLedger()
+        scales, notes = public_scales, []
+        if scale_plan is not None:
+            scales, details = scale_release(data, names, scale_plan, rng, ledger)
+            notes = scale_notes(details)
+            emit(notes)
+        if scales is not None:
+            data = scaled(data, scales)
         result, scree = directions_and_scree(data, names, plan, scree_plan, rng, ledger)
         if scree is not None:
             values, _ = scree
@@ -210,6 +262,8 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.n_components_ = n_components
         self.kendall_eigenvalues_ = result.kendall_eigenvalues
         self.sigma_ = result.sigma
+        self.scale_ = scales
+        self.notes_ = tuple(notes)
         self.privacy_ledger_: PrivacyLedger = ledger
         self.privacy_spent_: Budget = ledger.total
         return self
@@ -223,7 +277,32 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+        if self.scale_ is not None:
+            X = scaled(X, self.scale_).astype(X.dtype, copy=False)
         return X @ self.components_.T.astype(X.dtype, copy=False)
+
+    def inverse_transform(self, X: Any) -> np.ndarray:
+        """Map scores back to the variables: ``(X @ components_) * scale_`` (no centre is added,
+        since ``transform`` removes none).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_components)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        check_is_fitted(self)
+        X = check_array(X, dtype=[np.float64, np.float32])
+        if X.shape[1] != self.n_components_:
+            raise ValueError(
+                f"X must have n_components_={self.n_components_} columns; got {X.shape[1]}."
+            )
+        restored = X @ self.components_.astype(X.dtype, copy=False)
+        if self.scale_ is not None:
+            restored = restored * self.scale_.astype(X.dtype, copy=False)
+        return restored
 
     @property
     def _n_features_out(self) -> int:

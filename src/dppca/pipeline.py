@@ -35,14 +35,29 @@ from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import HISTOGRAM_METHODS, resolve_sampler
 from dppca.privacy.split import PCASplit
 from dppca.releases.histogram import cell_index, grid_cells
-from dppca.releases.loading import LoadingPlan, LoadingResult, loading_release, plan_loading
+from dppca.releases.loading import (
+    MECHANISMS,
+    LoadingPlan,
+    LoadingResult,
+    check_directions,
+    loading_release,
+    plan_loading,
+)
 from dppca.releases.notes import (
     direction_notes,
     emit,
     frame_notes,
     histogram_notes,
+    order_notes,
     public_notes,
     variance_notes,
+)
+from dppca.releases.scale import (
+    check_scale,
+    plan_scale,
+    scale_notes,
+    scale_release,
+    scaled,
 )
 from dppca.releases.scores import (
     ScorePlan,
@@ -77,11 +92,14 @@ def dp_pca(
     group_levels: Any = None,
     scree_control: dict[str, Any] | None = None,
     mono: bool = True,
+    scale: Any = None,
+    directions: Any = None,
     transform: Any = "spherical",
     radius: Any = None,
     pairs: Any = "all",
     sensitivity: Any = "tight",
     calibration: str = "analytic",
+    mechanism: str = "gaussian",
     non_private: bool = False,
     random_state: Any = None,
     accountant: Accountant | None = None,
@@ -92,13 +110,19 @@ def dp_pca(
     Parameters
     ----------
     X : array-like or DataFrame of shape (n_samples, n_features)
-        At least two variables. No centring or scaling is applied.
+        At least two variables. No centring is applied (no release needs it: the directions,
+        the scree and the frame are translation invariant or private); scaling only with
+        ``scale``.
     epsilon, delta : float
         The total budget.
     split : dict or PCASplit, optional
-        Keys ``"loading"``, ``"scree"``, ``"score"``: shares (positive, summing to 1 within 1e-8,
-        applied to epsilon and delta alike) or absolute :class:`Budget` values (together at most
-        the total), or a :class:`~dppca.privacy.split.PCASplit`. Default a third each.
+        How the total is shared between the releases this call makes: keys ``"loading"``,
+        ``"scree"``, ``"score"``, and ``"scale"`` with ``scale="private"`` (no ``"loading"``
+        with given ``directions``): shares (positive, summing to 1 within 1e-8, applied to
+        epsilon and delta alike) or absolute :class:`Budget` values (together at most the
+        total), or a :class:`~dppca.privacy.split.PCASplit`. Default a third each for loading,
+        scree and score; with ``scale="private"`` a tenth to the scale and 0.3 to each of the
+        others.
     k : int, optional
         Components in the scree, ``2 <= k <= p``; default ``p``.
     scree : {"clipped", "pmwm", "huber"}, default "clipped"
@@ -125,6 +149,16 @@ def dp_pca(
         Parameters of the scree method.
     mono : bool, default True
         Non-increasing, non-negative scree by antitonic least squares.
+    scale : None, "private" or array-like of shape (n_features,), optional
+        Divide each variable by a scale first, for data in mixed units: ``"private"`` releases
+        robust scales with the ``"scale"`` share of the budget (:func:`~dppca.dp_scale`); an
+        array gives public scales (known units, or scales released earlier). Every release and
+        the non-private reference then refer to the scaled variables; the scales are in
+        :attr:`DPPCAResult.scales`. Scaled values beyond 1e300 in size are clamped there.
+    directions : array-like of shape (p, p), optional
+        Orthonormal directions (columns) to use instead of estimating them (the R package's
+        ``V_dp``: public directions, or directions released earlier): no loading budget is
+        spent, the split shares the total between scree and score.
     transform, radius : optional
         The generalized spatial sign of the directions (see :func:`dp_loading`).
     pairs : "all" or int, default "all"
@@ -134,6 +168,10 @@ def dp_pca(
         The Kendall matrix's Frobenius sensitivity (see :func:`dp_loading`).
     calibration : {"analytic", "classical"}, default "analytic"
         Gaussian calibration of the directions and of an additive histogram.
+    mechanism : {"gaussian", "paper"}, default "gaussian"
+        ``"paper"``: the calibration of Kim and Jung (2025) and the R package throughout
+        (``sensitivity="paper"``, ``calibration="classical"``, continuous noise), to reproduce
+        their releases; it overrides ``sensitivity`` and ``calibration``.
     non_private : bool, default False
         Also compute the ordinary-PCA reference (:class:`NonPrivatePCA`), not private.
     random_state : None, int, SeedSequence or Generator
@@ -192,17 +230,24 @@ def dp_pca(
     if len(set(names)) != len(names):
         raise ValueError("X must have unique variable names.")
     total = Budget(check_epsilon(epsilon), check_delta(delta))
-    budgets = PCASplit.from_total(total, split)
+    private_scale, public_scales = check_scale(scale, p)
+    given = None if directions is None else check_directions(directions, p)
+    parts = ("scale",) * private_scale + ("loading",) * (given is None) + ("scree", "score")
+    budgets = PCASplit.from_total(total, split, parts=parts)
     k = p if k is None else check_positive_int(k, "k")
     if not 2 <= k <= p:
         raise ValueError(f"k must be an integer in [2, p={p}]; got {k}.")
     scree = check_option(scree, "scree", SCREE_METHODS)
     score = check_option(score, "score", HISTOGRAM_METHODS)
     control = check_scree_control(scree, scree_control, k, "scree_control")
+    mechanism = check_option(mechanism, "mechanism", MECHANISMS)
+    if mechanism == "paper":
+        sensitivity, calibration = "paper", "classical"
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     sampler = resolve_sampler(sampler, calibration)
     with public_notes() as planning_notes:  # warnings from public values, kept as notes
         mono = check_bool(mono, "mono")
+        scale_plan = plan_scale(data.shape, budgets.scale, sampler) if private_scale else None
         scree_plan = plan_scree(scree, control, n, k, budgets.scree, sampler, mono=mono)
         plan = plan_score(
             budgets.score,
@@ -221,25 +266,41 @@ def dp_pca(
             codes, levels = encode_groups(labels, n, group_levels)
         elif group_levels is not None:
             raise ValueError("group_levels applies when groups are given; got groups=None.")
-        loading_plan = plan_loading(
-            data.shape,
-            budgets.loading,
-            transform=transform,
-            radius=radius,
-            sensitivity=sensitivity,
-            pairs=pairs,
-            calibration=calibration,
-            sampler=sampler,
-        )
+        loading_plan = None
+        if given is None:
+            loading_plan = plan_loading(
+                data.shape,
+                budgets.loading,
+                transform=transform,
+                radius=radius,
+                sensitivity=sensitivity,
+                pairs=pairs,
+                calibration=calibration,
+                sampler=sampler,
+            )
         rng = check_random_state(random_state)
         warn_weak_budget(total.epsilon, total.delta, n)
     charge(accountant, total, "dp_pca")
 
     ledger = PrivacyLedger()
-    loading, released = directions_and_scree(data, names, loading_plan, scree_plan, rng, ledger)
-    assert released is not None  # dp_pca always plans a scree
-    scree_values, scree_details = released
-    directions = loading.directions
+    scales, scale_details = public_scales, None
+    if scale_plan is not None:
+        scales, scale_details = scale_release(data, names, scale_plan, rng, ledger)
+    if scales is not None:
+        data = scaled(data, scales)
+    if loading_plan is not None:
+        loading, released = directions_and_scree(data, names, loading_plan, scree_plan, rng, ledger)
+        assert released is not None  # dp_pca always plans a scree
+        scree_values, scree_details = released
+        directions = loading.directions
+        kendall_eigenvalues, kendall_sigma = loading.kendall_eigenvalues, loading.sigma
+        loading_settings = loading.settings
+    else:
+        assert given is not None  # given directions, or a plan to estimate them
+        directions, kendall_eigenvalues, kendall_sigma = given, None, None
+        scores = project(data, directions[:, :k])
+        scree_values, scree_details = scree_release(scores, scree_plan, rng, ledger)
+        loading_settings = {"directions": "given"}
     release = score_release(data, directions, plan, codes, levels, rng, ledger)
     reference = None
     if non_private:
@@ -249,21 +310,24 @@ def dp_pca(
         groups_out = {level: tables[score] for level, tables in release.groups.items()}
     scree_sd = np.asarray(scree_details["noise_sd"], dtype=np.float64)
     noise = {
-        "kendall_sigma": loading.sigma,
+        "kendall_sigma": kendall_sigma,
         "scree_sd": scree_sd,
         "histogram": dict(plan.noise),  # the one requested method's parameters, in counts
         "histogram_mass": release.mass[score],
     }
-    notes = planning_notes + (
-        direction_notes(loading.kendall_eigenvalues, loading.sigma, plan.axes)
-        + variance_notes(scree_values, scree_sd, plan.axes)
+    released_notes = [] if scale_details is None else scale_notes(scale_details)
+    if kendall_eigenvalues is not None and kendall_sigma is not None:
+        released_notes += direction_notes(kendall_eigenvalues, kendall_sigma, plan.axes)
+    released_notes += (
+        variance_notes(scree_values, scree_sd, plan.axes)
+        + order_notes(scree_details["raw"], scree_sd, mono)
         + histogram_notes(release.mass[score], n)
         + frame_notes(release.frame.half_width, release.frame.scale)
     )
-    emit(notes[len(planning_notes) :])
+    emit(released_notes)
     return DPPCAResult(
         directions=directions,
-        kendall_eigenvalues=loading.kendall_eigenvalues,
+        kendall_eigenvalues=kendall_eigenvalues,
         scree=scree_values,
         pve=proportions(scree_values),
         frame=release.frame,
@@ -279,7 +343,9 @@ def dp_pca(
         settings={
             "epsilon": total.epsilon,
             "delta": total.delta,
-            "loading": loading.settings,
+            "scale": _scale_settings(private_scale, public_scales, scale_details),
+            "loading": loading_settings,
+            "mechanism": mechanism,
             "scree_method": scree,
             "scree_control": control,
             "scree_details": scree_details,
@@ -291,8 +357,17 @@ def dp_pca(
         privacy=ledger,
         non_private=reference,
         noise=noise,
-        notes=tuple(notes),
+        notes=tuple(planning_notes + released_notes),
+        scales=scales,
     )
+
+
+def _scale_settings(
+    private: bool, public: np.ndarray | None, details: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    if private:
+        return {"kind": "private", **(details or {})}
+    return None if public is None else {"kind": "public"}
 
 
 def directions_and_scree(

@@ -13,6 +13,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from dppca._groups import label_texts
 from dppca.plotting._style import pyplot
 from dppca.plotting.displays import DISPLAYS, PageDisplay
 from dppca.results.pca import DPPCAResult
@@ -214,7 +215,8 @@ def write_report(
     )
     groups = ""
     if result.group_sizes is not None:
-        groups = f"; group labels (public): {', '.join(map(str, result.group_sizes))}"
+        shown = label_texts(list(result.group_sizes)).values()
+        groups = f"; group labels (public): {', '.join(shown)}"
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 {STYLE}</head><body>

@@ -57,7 +57,7 @@ def test_ledger_records_and_totals():
 
 
 def test_ledger_refuses_an_unknown_component():
-    with pytest.raises(ValueError, match="component must be one of loading, scree"):
+    with pytest.raises(ValueError, match="component must be one of scale, loading, scree"):
         PrivacyLedger().record("radius", "Durfee", Budget(0.1), "loadings")
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dppca._groups import label_texts
 from dppca.plotting._style import SCORE_COLOR, axes_or_new, finish, group_colors, note
 
 EMPTY_NOTE = "No cells survived private thresholding"
@@ -81,16 +82,17 @@ def plot_score_histogram(
         note(ax, EMPTY_NOTE)
     else:
         colors = group_colors(list(tables)) if len(tables) > 1 or None not in tables else {}
+        texts = label_texts(list(tables))
         for label, table in tables.items():
             _add_cells(
                 ax,
                 table,
                 colors.get(label, color),
                 opacity_max,
-                None if label is None else str(label),
+                None if label is None else texts[label],
             )
         if colors and legend:
-            handles = [Patch(color=colors[label], label=str(label)) for label in tables]
+            handles = [Patch(color=colors[label], label=texts[label]) for label in tables]
             ax.legend(
                 handles=handles,
                 fontsize=8,
@@ -140,6 +142,7 @@ def plot_score_points(
             else list(pd.unique(points["group"]))
         )
         colors = group_colors(levels)
+        texts = label_texts(levels)
         for level in levels:
             subset = points[points["group"] == level]
             ax.scatter(
@@ -148,7 +151,7 @@ def plot_score_points(
                 s=size,
                 alpha=alpha,
                 color=colors[level],
-                label=str(level),
+                label=texts[level],
                 linewidths=0,
             )
         if legend:

@@ -245,7 +245,15 @@ def split_epsilon(total: float, shares: list[float]) -> list[float]:
 #: alone), ``"quantile"`` (:func:`dp_quantile`), ``"spend"`` (an accountant's charge) and
 #: ``"baseline"`` (a competitor's release).
 Component = Literal[
-    "loading", "scree", "score.frame", "score.histogram", "frame", "quantile", "spend", "baseline"
+    "scale",
+    "loading",
+    "scree",
+    "score.frame",
+    "score.histogram",
+    "frame",
+    "quantile",
+    "spend",
+    "baseline",
 ]
 COMPONENTS: tuple[str, ...] = get_args(Component)
 

@@ -1,20 +1,29 @@
-"""How :func:`dppca.dp_pca` shares its total budget between its three releases."""
+"""How :func:`dppca.dp_pca` shares its total budget between its releases."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from dppca.privacy.budget import Budget
 
-#: The releases of the pipeline, in order.
-PARTS = ("loading", "scree", "score")
+#: Every release the pipeline can make, in the order it makes them.
+PARTS = ("scale", "loading", "scree", "score")
+#: The releases of a default call (no private scaling, estimated directions).
+DEFAULT_PARTS = ("loading", "scree", "score")
+#: Default weights of the parts a call makes (normalised over them): a third each for the three
+#: default releases; a private scaling takes a tenth of the total next to them.
+DEFAULT_WEIGHTS = {"scale": 1.0, "loading": 3.0, "scree": 3.0, "score": 3.0}
+_UNUSED = Budget(0.0, 0.0)
 
 
 @dataclass(frozen=True)
 class PCASplit:
     """The budgets of the pipeline's releases: the directions (``loading``), the variances along
-    them (``scree``) and the score plot (``score``: frame and histogram).
+    them (``scree``), the score plot (``score``: frame and histogram) and, when the data are
+    scaled privately, the variables' scales (``scale``). A release the call does not make has
+    ``Budget(0, 0)``.
 
     Build it from the total with :meth:`from_total`; the parts together never exceed it.
 
@@ -24,42 +33,52 @@ class PCASplit:
     ...                                                 "score": 0.25})
     >>> split.loading, split.total
     (Budget(epsilon=1.5, delta=1.5e-06), Budget(epsilon=3, delta=3e-06))
+    >>> PCASplit.from_total(Budget(1.0, 1e-6), parts=("scree", "score")).score
+    Budget(epsilon=0.5, delta=5e-07)
     """
 
     loading: Budget
     scree: Budget
     score: Budget
+    scale: Budget = _UNUSED
 
     @classmethod
-    def from_total(cls, total: Budget, split: Any = None) -> PCASplit:
-        """Split ``total`` by ``split``: None (a third each), a :class:`PCASplit`, or a dict with
-        keys ``"loading"``, ``"scree"``, ``"score"`` of shares (positive, summing to 1 within
-        1e-8, applied to epsilon and delta alike) or of absolute :class:`Budget` values
-        (together at most the total). Every part needs epsilon > 0 and delta > 0."""
+    def from_total(
+        cls, total: Budget, split: Any = None, *, parts: Sequence[str] = DEFAULT_PARTS
+    ) -> PCASplit:
+        """Split ``total`` between the releases ``parts`` (a subset of :data:`PARTS`) by
+        ``split``: None (:data:`DEFAULT_WEIGHTS` over ``parts``: a third each for the default
+        three), a :class:`PCASplit`, or a dict keyed by exactly ``parts`` of shares (positive,
+        summing to 1 within 1e-8, applied to epsilon and delta alike) or of absolute
+        :class:`Budget` values (together at most the total). Every part needs epsilon > 0 and
+        delta > 0; the releases not in ``parts`` get ``Budget(0, 0)``."""
+        parts = tuple(part for part in PARTS if part in parts)
         if isinstance(split, PCASplit):
-            split = split.as_dict()
+            split = {name: budget for name, budget in split.as_dict().items() if budget.epsilon}
         if split is None:
-            split = {name: 1 / 3 for name in PARTS}
+            weight = sum(DEFAULT_WEIGHTS[name] for name in parts)
+            split = {name: DEFAULT_WEIGHTS[name] / weight for name in parts}
         if not isinstance(split, dict):
             raise TypeError(
-                "split must be a dict with keys 'loading', 'scree', 'score' (shares summing to 1, "
-                f"or Budget values) or a PCASplit; got {split!r}."
+                f"split must be a dict with keys {list(parts)} (shares summing to 1, or Budget "
+                f"values) or a PCASplit; got {split!r}."
             )
-        if set(split) != set(PARTS):
+        if set(split) != set(parts):
             raise ValueError(
-                f"split must have exactly the keys {list(PARTS)}; got {sorted(split)}."
+                f"split must have exactly the keys {list(parts)} (the releases of this call); "
+                f"got {sorted(split)}."
             )
-        parts = total.split(**{name: split[name] for name in PARTS})
-        for name, part in parts.items():
+        shared = total.split(**{name: split[name] for name in parts})
+        for name, part in shared.items():
             if part.epsilon <= 0 or part.delta <= 0:
                 raise ValueError(
                     f"split gives the {name} component {part!r}; every component needs "
                     "epsilon > 0 and delta > 0."
                 )
-        return cls(**parts)
+        return cls(**{name: shared.get(name, _UNUSED) for name in PARTS})
 
     def as_dict(self) -> dict[str, Budget]:
-        """The parts by name, in pipeline order."""
+        """The parts by name, in release order (unused ones included, as ``Budget(0, 0)``)."""
         return {name: getattr(self, name) for name in PARTS}
 
     @property

@@ -8,6 +8,8 @@ reveals nothing more about the data than the release itself:
   ``s sqrt(p - 1) / gap`` for off-diagonal noise sd ``s = sigma / sqrt 2``; the note fires when
   that exceeds 1/2;
 * a plotted component whose released variance is within two noise sd of 0;
+* a scree whose released variances increase by more than four noise sd, so that the
+  non-increasing fit pools them;
 * a score histogram whose noisy kept mass is less than half, or more than one and a half
   times, the ``n`` rows (cells lost below the threshold, or empty cells kept by noise);
 * a frame whose half-width exceeds ``WIDE_FRAME`` times its private scale (the median distance
@@ -58,6 +60,28 @@ def variance_notes(values: np.ndarray, sd: np.ndarray, axes: Sequence[int]) -> l
         for axis in axes
         if axis <= len(values) and values[axis - 1] < 2 * sd[axis - 1]
     ]
+
+
+def order_notes(raw: np.ndarray, sd: np.ndarray, mono: bool) -> list[str]:
+    """With the antitonic fit, a released variance that exceeds an earlier component's by more
+    than four noise sd of their difference (few false alarms among the ``k (k - 1) / 2``
+    pairs): the fit then pools them, and the scree no longer
+    shows the variances along the directions (robust directions are ordered by their Kendall
+    eigenvalues, which heavy-tailed or mostly-tied variables can rank low)."""
+    if not mono:
+        return []
+    for later in range(1, len(raw)):
+        for earlier in range(later):
+            spread = 4.0 * math.hypot(sd[earlier], sd[later])
+            if raw[later] - raw[earlier] > spread:
+                return [
+                    f"The private variance along PC{later + 1} ({raw[later]:.3g}) exceeds "
+                    f"PC{earlier + 1}'s ({raw[earlier]:.3g}) by more than four noise sd: the "
+                    "directions' order (by the robust Kendall eigenvalues) and the variances "
+                    "disagree, often because of heavy-tailed or mostly-zero variables, and the "
+                    "non-increasing fit pooled them. Use mono=False to see the variances."
+                ]
+    return []
 
 
 def histogram_notes(mass: float, n: int) -> list[str]:

@@ -55,8 +55,8 @@ class DPPCAResult:
     ----------
     directions : ndarray of shape (p, p)
         Private principal directions (columns, descending).
-    kendall_eigenvalues : ndarray of shape (p,)
-        Eigenvalues of the noisy Kendall matrix.
+    kendall_eigenvalues : ndarray of shape (p,) or None
+        Eigenvalues of the noisy Kendall matrix (None when the directions were given).
     scree : ndarray of shape (k,)
         Private variances along the first ``k`` directions.
     pve : ndarray of shape (k,)
@@ -88,6 +88,10 @@ class DPPCAResult:
     notes : tuple of str
         Warnings about noise-dominated outputs, from released values only (see
         :mod:`dppca.releases.notes`); each was also issued as a ``NoiseDominatedWarning``.
+    scales : ndarray of shape (p,) or None
+        The scales the variables were divided by (``scale=``: private releases or public
+        values), None when the data were not scaled. Directions, loadings, scores, frame and
+        histograms refer to the scaled variables.
 
     Examples
     --------
@@ -109,7 +113,7 @@ class DPPCAResult:
     """
 
     directions: np.ndarray
-    kendall_eigenvalues: np.ndarray
+    kendall_eigenvalues: np.ndarray | None
     scree: np.ndarray
     pve: np.ndarray
     frame: Frame
@@ -127,6 +131,7 @@ class DPPCAResult:
     non_private: NonPrivatePCA | None = field(default=None, repr=False)
     noise: dict[str, Any] = field(default_factory=dict, repr=False)
     notes: tuple[str, ...] = ()
+    scales: np.ndarray | None = None
 
     @property
     def axis_labels(self) -> tuple[str, str]:
@@ -267,11 +272,14 @@ class DPPCAResult:
             columns=columns,
         )
         rows = {
+            "Scale": "scale",
             "Loading": "loading",
             "Scree": "scree",
             "Score frame": "score.frame",
             "Score histogram": "score.histogram",
         }
+        if not self.budgets.scale.epsilon:
+            del rows["Scale"]
         spent = [self.privacy.select(component).total for component in rows.values()]
         budget = pd.DataFrame(
             [[part.epsilon, part.delta] for part in spent],
@@ -282,11 +290,18 @@ class DPPCAResult:
         budget.loc["Total"] = [total.epsilon, total.delta]
         header = (
             f"Differentially private PCA: {self.n_samples} observations x "
-            f"{len(self.feature_names)} variables; scree of {self.k} components "
-            f"({self.settings['scree_method']}); score histogram {self.settings['score_method']} "
-            f"on PC{self.axes[0]} x PC{self.axes[1]}"
+            f"{len(self.feature_names)} variables{self._preparation()}; scree of {self.k} "
+            f"components ({self.settings['scree_method']}); score histogram "
+            f"{self.settings['score_method']} on PC{self.axes[0]} x PC{self.axes[1]}"
         )
         return PCASummary(importance, budget, header)
+
+    def _preparation(self) -> str:
+        """How the variables were scaled and where the directions came from, for the tables."""
+        scale = (self.settings.get("scale") or {}).get("kind")
+        text = {None: "", "private": ", privately scaled", "public": ", scaled by given scales"}
+        given = self.kendall_eigenvalues is None
+        return text[scale] + (", given directions" if given else "")
 
     def __repr__(self) -> str:
         total = self.privacy.total
@@ -296,7 +311,8 @@ class DPPCAResult:
         return "\n".join(
             [
                 "Differentially private PCA (g-DPPCA)",
-                f"Data: {self.n_samples} observations x {len(self.feature_names)} variables",
+                f"Data: {self.n_samples} observations x {len(self.feature_names)} "
+                f"variables{self._preparation()}",
                 f"Components: {self.directions.shape[1]} directions; {self.k} scree estimates",
                 f"Score axes: PC{self.axes[0]}, PC{self.axes[1]}; bins {self.bins}",
                 f"Methods: scree {self.settings['scree_method']}, score "

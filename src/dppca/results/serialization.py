@@ -14,7 +14,9 @@ from dppca.releases.frame import Frame
 from dppca.results.reference import NonPrivatePCA
 
 FORMAT = "dppca.DPPCAResult"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
+#: Earlier versions that can still be read (version 4 had no scales and always three parts).
+READABLE_VERSIONS = (4, 5)
 
 
 def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
@@ -28,7 +30,8 @@ def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
         "axes": list(result.axes),
         "bins": list(result.bins),
         "directions": result.directions.tolist(),
-        "kendall_eigenvalues": result.kendall_eigenvalues.tolist(),
+        "kendall_eigenvalues": _optional_list(result.kendall_eigenvalues),
+        "scales": _optional_list(result.scales),
         "scree": result.scree.tolist(),
         "pve": result.pve.tolist(),
         "frame": {
@@ -97,7 +100,7 @@ def result_fields(data: dict[str, Any]) -> dict[str, Any]:
     """The fields of a result from :func:`result_to_dict` output (refused when it is not one)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"data is not a {FORMAT} export.")
-    if data.get("version") != FORMAT_VERSION:
+    if data.get("version") not in READABLE_VERSIONS:
         raise ValueError(f"Unsupported {FORMAT} version {data.get('version')!r}.")
     ledger = PrivacyLedger([LedgerEntry(**entry) for entry in data["privacy"]])
     frame_ledger = ledger.select("score.frame")
@@ -133,7 +136,7 @@ def result_fields(data: dict[str, Any]) -> dict[str, Any]:
         )
     return dict(
         directions=np.array(data["directions"]),
-        kendall_eigenvalues=np.array(data["kendall_eigenvalues"]),
+        kendall_eigenvalues=_optional_array(data["kendall_eigenvalues"]),
         scree=np.array(data["scree"]),
         pve=np.array(data["pve"]),
         frame=frame,
@@ -145,13 +148,24 @@ def result_fields(data: dict[str, Any]) -> dict[str, Any]:
         k=data["k"],
         axes=tuple(data["axes"]),
         bins=tuple(data["bins"]),
-        budgets=PCASplit(**{name: Budget(*data["budgets"][name]) for name in PARTS}),
+        budgets=PCASplit(
+            **{name: Budget(*data["budgets"].get(name, [0.0, 0.0])) for name in PARTS}
+        ),
         settings=data["settings"],
         privacy=ledger,
         non_private=non_private,
         noise=data["noise"],
         notes=tuple(data["notes"]),
+        scales=_optional_array(data.get("scales")),
     )
+
+
+def _optional_list(values: np.ndarray | None) -> list[float] | None:
+    return None if values is None else values.tolist()
+
+
+def _optional_array(values: list[float] | None) -> np.ndarray | None:
+    return None if values is None else np.array(values, dtype=float)
 
 
 def _table_to_dict(table: pd.DataFrame) -> dict[str, list[float]]:

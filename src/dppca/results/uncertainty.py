@@ -158,8 +158,8 @@ def _table(value: np.ndarray, redraws: np.ndarray, level: float) -> pd.DataFrame
 def release_uncertainty(
     *,
     directions: np.ndarray,
-    kendall_eigenvalues: np.ndarray,
-    kendall_sigma: float,
+    kendall_eigenvalues: np.ndarray | None,
+    kendall_sigma: float | None,
     scree_raw: np.ndarray,
     scree_sd: np.ndarray,
     mono: bool,
@@ -168,14 +168,18 @@ def release_uncertainty(
     level: Any = 0.95,
     random_state: Any = None,
 ) -> Uncertainty:
-    """Intervals and stability of a release from its released values and noise scales."""
+    """Intervals and stability of a release from its released values and noise scales (given
+    directions, ``kendall_eigenvalues=None``, carry no noise: their intervals are points)."""
     draws = check_positive_int(draws, "draws")
     if draws < 20:
         raise ValueError(f"draws must be at least 20 for the intervals' quantiles; got {draws}.")
     level = check_real(level, "level", low=0.0, high=1.0)
     rng = check_random_state(random_state)
     k = len(scree_raw)
-    vectors = direction_redraws(directions, kendall_eigenvalues, kendall_sigma, draws, rng)
+    if kendall_eigenvalues is None or kendall_sigma is None:
+        vectors = np.repeat(directions[None], draws, axis=0)
+    else:
+        vectors = direction_redraws(directions, kendall_eigenvalues, kendall_sigma, draws, rng)
     lower, upper = basic_interval(directions[:, :k], vectors[:, :, :k], level)
     components = pc_labels(k)
     loadings = pd.DataFrame(

@@ -1,0 +1,355 @@
+"""Private scales of the variables, for data in mixed units.
+
+Scaling by sample standard deviations is not private, and principal directions of data in mixed
+units follow the variable with the largest numbers. ``dp_scale`` releases one robust spread per
+variable: the rows are paired at random into ``m = floor(n / 2)`` disjoint pairs (each row in
+one pair, so replacing a row changes one pair) and, for each variable ``j``, the pair
+half-differences ``d_j = |x_bj - x_aj| / sqrt 2`` (translation free: no centre is needed) are
+
+1. clipped at ``C_j``, a private quantile of the ``d_j`` on the logarithmic grid (the
+   exponential mechanism, ``clip_share / p`` of epsilon each) at ``level`` (0.99), moved
+   towards 1/2 only as far as the budget needs to locate it: a high level keeps the clip above
+   0 for variables whose pairs are mostly tied (counts, mostly-zero amounts);
+2. averaged: the ``p`` means of ``min(d_j, C_j) / C_j`` and the ``p`` shares of untied pairs
+   (``d_j > 0``), all in ``[0, 1]``, move by at most ``1 / m`` each when one pair changes (L2
+   sensitivity ``sqrt(2 p) / m``), and one Gaussian mechanism releases them with the rest of
+   epsilon and all of delta.
+
+The scale is the clipped mean over its value for a standard normal variable,
+``c(z) = E min(|Z|, z) = 2 (phi(0) - phi(z)) + 2 z (1 - Phi(z))`` at ``z = Phi^-1((1 + q) / 2)``
+for the level ``q`` used, so that a normal variable's scale estimates its standard deviation:
+a clipped form of Gini's mean difference (David 1968), bounded against outliers and heavy
+tails, and positive for discrete or sparse variables (genotype counts, mostly-zero amounts)
+whose median absolute difference is 0. A variable whose released mean is within two noise sd
+of 0, or whose released share of untied pairs is below twice the share above the clip level
+(``2 (1 - q)``: the clip may then lie among its ties), gets the geometric mean of the other
+variables' scales (post-processing; the notes name it), and when no variable is reliable
+every scale is 1 (no scaling). Otherwise scales multiply with the data's units: the same seed
+gives the scales times ``c`` for data times ``c`` (``c`` a power of ``10^(1/1000)``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from dppca._validation import (
+    check_data,
+    check_delta,
+    check_epsilon,
+    check_option,
+    check_random_state,
+    check_real,
+)
+from dppca.numerics.pairs import random_pairs
+from dppca.privacy.accountant import Accountant, charge
+from dppca.privacy.budget import (
+    Budget,
+    PrivacyLedger,
+    check_parts,
+    split_epsilon,
+    warn_weak_budget,
+)
+from dppca.privacy.mechanisms import GaussianMechanism, Noise, resolve_sampler
+from dppca.privacy.quantiles import GridQuantile, safe_level, warn_unlocatable
+from dppca.releases.notes import emit, public_notes
+from dppca.releases.scree import joint_gaussian, means_mechanism
+
+#: The default level of each variable's clip quantile.
+DEFAULT_LEVEL = 0.99
+#: The default share of epsilon spent on the clip quantiles.
+DEFAULT_CLIP_SHARE = 0.5
+
+
+def clipped_normal_mean(level: float) -> float:
+    """``E min(|Z|, z)`` for standard normal ``Z`` and ``z = Phi^-1((1 + level) / 2)``: the
+    clipped mean half-difference of a normal variable of standard deviation 1.
+
+    Examples
+    --------
+    >>> round(clipped_normal_mean(0.9), 4)
+    0.7561
+    >>> round(clipped_normal_mean(1 - 1e-12), 4)  # no clipping: E|Z| = sqrt(2 / pi)
+    0.7979
+    """
+    z = float(stats.norm.ppf((1.0 + level) / 2.0))
+    return 2.0 * (float(stats.norm.pdf(0.0)) - float(stats.norm.pdf(z))) + 2.0 * z * float(
+        stats.norm.sf(z)
+    )
+
+
+@dataclass(frozen=True)
+class ScalePlan:
+    """A validated scale release: one clip quantile per variable (``quantiles``), the means'
+    Gaussian mechanism and the normal consistency constant of the clip level used."""
+
+    n: int
+    p: int
+    budget: Budget
+    sampler: str
+    quantiles: tuple[GridQuantile, ...]
+    means: GaussianMechanism
+    consistency: float
+
+    @property
+    def level(self) -> float:
+        """The level of the clip quantiles (after :func:`~dppca.privacy.quantiles.safe_level`)."""
+        return self.quantiles[0].level
+
+
+def plan_scale(
+    shape: tuple[int, int],
+    budget: Budget,
+    sampler: str,
+    *,
+    level: Any = DEFAULT_LEVEL,
+    clip_share: Any = DEFAULT_CLIP_SHARE,
+    label: str = "scale",
+) -> ScalePlan:
+    """Validate the scale release for data of ``shape`` and a validated ``budget`` and fix its
+    mechanisms from public values (before any charge): the clip quantiles' level is moved
+    towards 1/2 as far as the budget needs, and a budget too small to locate a median warns."""
+    n, p = shape
+    level = check_real(level, "level", low=0.5, high=1.0, low_inclusive=True)
+    clip_share = check_real(clip_share, "clip_share", low=0.0, high=1.0)
+    what = f"The scale's epsilon={budget.epsilon:g}, delta={budget.delta:g} and clip_share"
+    clip_epsilon, mean_epsilon = check_parts(
+        split_epsilon(budget.epsilon, [clip_share, 1.0 - clip_share]), what
+    )
+    (each,) = check_parts([split_epsilon(clip_epsilon, [1.0 / p] * p)[-1]], what)
+    m = n // 2
+    warn_unlocatable(m, each, "log", f"{label}: clip levels")
+    used = safe_level(level, m, each, "log")
+    quantiles = tuple(
+        GridQuantile(
+            "log", used, each, sampler, description=f"pair differences of variable {j + 1}"
+        )
+        for j in range(p)
+    )
+    means = means_mechanism(m, 2 * p, mean_epsilon, budget.delta, sampler)
+    return ScalePlan(n, p, budget, sampler, quantiles, means, clipped_normal_mean(used))
+
+
+def scale_release(
+    data: np.ndarray,
+    names: list[str],
+    plan: ScalePlan,
+    rng: np.random.Generator,
+    ledger: PrivacyLedger,
+    label: str = "scale",
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Release the scales of ``data``'s columns by a validated plan; entries go to ``ledger``
+    (the caller has charged the budget). Returns the scales and their details (clip levels,
+    released means, noise sd, the variables raised to a floor)."""
+    noise = Noise(plan.sampler, rng)
+    first, second = random_pairs(data.shape[0], rng)
+    with np.errstate(over="ignore"):
+        halves = np.abs(data[second] * 0.5 - data[first] * 0.5) * math.sqrt(2.0)
+    halves = np.minimum(halves, np.finfo(np.float64).max)
+    clips = np.empty(plan.p)
+    for j, quantile in enumerate(plan.quantiles):
+        clips[j] = quantile.release(halves[:, j], noise)
+        quantile.record(ledger, f"{label}: clip level of {names[j]}", "scale")
+    values = np.hstack([np.minimum(halves, clips), (halves > 0).astype(np.float64)])
+    widths = np.concatenate([clips, np.ones(plan.p)])
+    released, sd = joint_gaussian(values, np.zeros(2 * plan.p), widths, plan.means, noise)
+    plan.means.record(ledger, f"{label}: clipped mean differences and untied shares", "scale")
+    means, untied = released[: plan.p], released[plan.p :]
+    noise_sd = sd[: plan.p]
+    lost = (means < 2.0 * noise_sd) | (untied < 2.0 * (1.0 - plan.level))
+    scales = np.maximum(means, noise_sd) / plan.consistency
+    if lost.all():  # nothing to scale by: the variables keep their units
+        scales = np.ones(plan.p)
+    elif lost.any():
+        scales[lost] = math.exp(float(np.mean(np.log(scales[~lost]))))
+    details = {
+        "clips": clips,
+        "means": means,
+        "untied_shares": untied,
+        "noise_sd": noise_sd,
+        "share_sd": float(sd[plan.p]),
+        "level": plan.level,
+        "unreliable": [names[j] for j in np.flatnonzero(lost)],
+    }
+    return scales, details
+
+
+def scale_notes(details: dict[str, Any]) -> list[str]:
+    """Variables whose released spread is within two noise sd of 0 or whose pairs are mostly
+    tied (judged from the released values)."""
+    lost = details["unreliable"]
+    if not lost:
+        return []
+    if len(lost) == len(details["means"]):
+        return [
+            "No variable's private scale is reliable (each is within two noise sd of zero, or "
+            "its pairs are mostly tied), so the data were not scaled (every scale is 1). Give "
+            "the scale more epsilon, or pass public scales."
+        ]
+    return [
+        "The private scale of "
+        + ", ".join(lost)
+        + " is unreliable (within two noise sd of zero, or its pairs are mostly tied, so its "
+        "clip level may lie among the ties); it was set to the geometric mean of the other "
+        "scales. Give the scale more epsilon, or pass public scales."
+    ]
+
+
+@dataclass(frozen=True)
+class ScaleResult:
+    """Private scales of the variables.
+
+    Attributes
+    ----------
+    scales : ndarray of shape (p,)
+        One positive scale per variable: a normal variable's estimates its standard deviation.
+    feature_names : list of str
+    n_samples : int
+    settings : dict
+        The clip levels ``clips``, the released clipped ``means`` and their ``noise_sd`` (in the
+        data's units), the released ``untied_shares`` and their ``share_sd``, the ``level``
+        used, and the ``unreliable`` variables (given the other scales' geometric mean).
+    privacy : PrivacyLedger
+    notes : tuple of str
+        Warnings from released values (see :func:`scale_notes`).
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(20000, 3)) * [1.0, 100.0, 0.01]
+    >>> result = dppca.dp_scale(X, 1.0, 1e-6, random_state=1)
+    >>> (result.scales / [1.0, 100.0, 0.01]).round(1).tolist()
+    [1.0, 1.0, 1.0]
+    >>> result.to_series().index.tolist()
+    ['X1', 'X2', 'X3']
+    """
+
+    scales: np.ndarray
+    feature_names: list[str]
+    n_samples: int
+    settings: dict[str, Any] = field(repr=False)
+    privacy: PrivacyLedger = field(repr=False)
+    notes: tuple[str, ...] = ()
+
+    def to_series(self) -> pd.Series:
+        """The scales by variable name."""
+        return pd.Series(self.scales, index=self.feature_names, name="scale")
+
+
+def dp_scale(
+    X: Any,
+    epsilon: float,
+    delta: float,
+    *,
+    level: float = DEFAULT_LEVEL,
+    clip_share: float = DEFAULT_CLIP_SHARE,
+    random_state: Any = None,
+    accountant: Accountant | None = None,
+    sampler: str | None = None,
+) -> ScaleResult:
+    """Differentially private scales of the variables: one robust spread per column.
+
+    Divide the data by the released scales (post-processing) to put variables in mixed units on
+    a common footing before a private PCA; ``dp_pca(..., scale="private")`` and
+    ``DPPCA(scale="private")`` do this with a share of their budget.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+    epsilon, delta : float
+        The budget: ``clip_share`` of epsilon to the clip levels (``epsilon clip_share / p``
+        each), the rest and all of delta to the means.
+    level : float, default 0.99
+        The level of each variable's clip quantile, in ``[0.5, 1)``; moved towards 1/2 as far
+        as the budget needs to locate it (:func:`~dppca.privacy.quantiles.safe_level`).
+    clip_share : float, default 0.5
+    random_state : None, int, SeedSequence or Generator
+    accountant : Accountant, optional
+        Charged with ``(epsilon, delta)`` before any noise is drawn.
+    sampler : {"discrete", "continuous"} or None, default None
+        ``"discrete"`` (what None means): exact integer noise on a cryptographically secure
+        stream; ``"continuous"``: numpy's floating-point noise, for studies.
+
+    Returns
+    -------
+    ScaleResult
+
+    Notes
+    -----
+    See :mod:`dppca.releases.scale` for the method: clipped mean pair half-differences over
+    their normal value. It costs ``p`` quantiles, so with many variables and few rows the clip
+    levels are noisy (a warning says so before anything is spent); scales known in advance
+    (public units, allele counts) can be passed as numbers instead.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).standard_t(3, size=(5000, 2)) * [1.0, 1000.0]
+    >>> result = dp_scale(X, 2.0, 1e-6, random_state=0)
+    >>> bool(500 < result.scales[1] / result.scales[0] < 2000)
+    True
+    """
+    data, names = check_data(X)
+    budget = Budget(check_epsilon(epsilon), check_delta(delta))
+    resolved = resolve_sampler(sampler)
+    with public_notes() as planning_notes:
+        plan = plan_scale(data.shape, budget, resolved, level=level, clip_share=clip_share)
+        rng = check_random_state(random_state)
+        warn_weak_budget(budget.epsilon, budget.delta, data.shape[0])
+    charge(accountant, budget, "dp_scale")
+    ledger = PrivacyLedger()
+    scales, details = scale_release(data, names, plan, rng, ledger)
+    notes = scale_notes(details)
+    emit(notes)
+    return ScaleResult(
+        scales=scales,
+        feature_names=names,
+        n_samples=data.shape[0],
+        settings={**details, "sampler": resolved},
+        privacy=ledger,
+        notes=tuple(planning_notes + notes),
+    )
+
+
+def check_scale(scale: Any, p: int) -> tuple[bool, np.ndarray | None]:
+    """A ``scale=`` setting: None, ``"private"`` (released by :func:`dp_scale`'s mechanism) or
+    ``p`` public scales. Returns whether the scales are private, and the public ones."""
+    if scale is None:
+        return False, None
+    if isinstance(scale, str):
+        check_option(scale, "scale", ["private"])
+        return True, None
+    return False, check_public_scales(scale, p)
+
+
+def check_public_scales(scale: Any, p: int) -> np.ndarray:
+    """User-given scales: ``p`` positive finite numbers (public constants, or scales released
+    earlier)."""
+    values = np.asarray(scale, dtype=object)
+    if values.ndim != 1 or values.shape[0] != p:
+        raise ValueError(
+            f'scale must be None, "private" or {p} positive numbers (one per variable); got '
+            f"{values.shape[0] if values.ndim == 1 else f'shape {values.shape}'} values."
+        )
+    return np.array([check_real(value, "scale", low=0.0) for value in values], dtype=np.float64)
+
+
+#: Scaled values are clamped to this size, so that a tiny scale cannot make them infinite.
+SCALED_LIMIT = 1e300
+
+
+def scaled(data: np.ndarray, scales: np.ndarray) -> np.ndarray:
+    """``data / scales`` column by column (a new array), clamped to ``+-SCALED_LIMIT``.
+
+    Examples
+    --------
+    >>> scaled(np.array([[2.0, 1e-10]]), np.array([2.0, 1e-311])).tolist()
+    [[1.0, 1e+300]]
+    """
+    with np.errstate(over="ignore"):
+        return np.clip(data / scales, -SCALED_LIMIT, SCALED_LIMIT)
