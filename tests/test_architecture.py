@@ -21,7 +21,7 @@ LAYERS = [
     {"results"},
     {"pipeline"},
     {"plotting", "estimator", "datasets", "baselines", "audit"},
-    {"report"},
+    {"report", "figures"},
     {"cli", "__main__", "__init__"},
 ]
 

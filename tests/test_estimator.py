@@ -202,3 +202,9 @@ def test_scales_are_used_by_transform_and_inverse_transform():
         DPPCA(scale="private", scale_share=0.5, scree_share=0.5).fit(X)
     with pytest.raises(ValueError, match="4 positive numbers"):
         DPPCA(scale=[1.0, 2.0]).fit(X)
+
+
+def test_float32_scores_stay_finite_with_tiny_scales():
+    X = (_data(500) * 1e30).astype(np.float32)
+    model = DPPCA(2, epsilon=4.0, scale=[1e-10, 1.0, 1.0, 1.0], random_state=0).fit(X)
+    assert np.isfinite(model.transform(X)).all()

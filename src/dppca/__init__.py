@@ -13,6 +13,8 @@ dp_scale        private robust scales of the variables, for data in mixed units
 sample_scores   synthetic score points from a private histogram (post-processing)
 kendall_matrix  the non-private generalized Kendall's tau matrix, for study
 DPPCA           the same as a scikit-learn transformer (imports scikit-learn when used)
+dp_loading_plot, dp_scree_plot, dp_score_plot, dp_score_plot_group
+                one call from data to a private release and its figure (:mod:`dppca.figures`)
 Budget          an (epsilon, delta) value; :class:`PCASplit` shares one between dp_pca's
                 releases, :class:`PrivacyLedger` records every release and :class:`Accountant`
                 enforces a total
@@ -63,21 +65,34 @@ __all__ = [
     "ScreeResult",
     "dp_frame",
     "dp_loading",
+    "dp_loading_plot",
     "dp_pca",
     "dp_quantile",
     "dp_scale",
     "dp_score",
+    "dp_score_plot",
+    "dp_score_plot_group",
     "dp_scree",
+    "dp_scree_plot",
     "kendall_matrix",
     "sample_scores",
 ]
 __version__ = "0.1.0.dev0"
 
 
+#: The one-call plots, imported from :mod:`dppca.figures` on first use.
+_FIGURES = ("dp_loading_plot", "dp_scree_plot", "dp_score_plot", "dp_score_plot_group")
+
+
 def __getattr__(name: str) -> object:
-    """``DPPCA`` is imported on first use, so that ``import dppca`` does not load scikit-learn."""
+    """``DPPCA`` and the one-call plots are imported on first use, so that ``import dppca``
+    loads neither scikit-learn nor the plotting modules."""
     if name == "DPPCA":
         from dppca.estimator import DPPCA
 
         return DPPCA
+    if name in _FIGURES:
+        from dppca import figures
+
+        return getattr(figures, name)
     raise AttributeError(f"module 'dppca' has no attribute {name!r}")

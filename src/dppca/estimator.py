@@ -25,7 +25,14 @@ from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_b
 from dppca.privacy.mechanisms import resolve_sampler
 from dppca.releases.loading import plan_loading
 from dppca.releases.notes import emit
-from dppca.releases.scale import check_scale, plan_scale, scale_notes, scale_release, scaled
+from dppca.releases.scale import (
+    SCALED_LIMIT,
+    check_scale,
+    plan_scale,
+    scale_notes,
+    scale_release,
+    scaled,
+)
 from dppca.releases.scree import SCREE_METHODS, ScreePlan, check_scree_control, plan_scree
 
 
@@ -277,8 +284,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
-        if self.scale_ is not None:
-            X = scaled(X, self.scale_).astype(X.dtype, copy=False)
+        if self.scale_ is not None:  # clamped so that the scores stay finite in X's type
+            limit = float(np.finfo(X.dtype).max) / (4 * X.shape[1])
+            X = scaled(X, self.scale_, min(limit, SCALED_LIMIT)).astype(X.dtype, copy=False)
         return X @ self.components_.T.astype(X.dtype, copy=False)
 
     def inverse_transform(self, X: Any) -> np.ndarray:

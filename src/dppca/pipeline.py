@@ -120,9 +120,10 @@ def dp_pca(
         ``"scree"``, ``"score"``, and ``"scale"`` with ``scale="private"`` (no ``"loading"``
         with given ``directions``): shares (positive, summing to 1 within 1e-8, applied to
         epsilon and delta alike) or absolute :class:`Budget` values (together at most the
-        total), or a :class:`~dppca.privacy.split.PCASplit`. Default a third each for loading,
-        scree and score; with ``scale="private"`` a tenth to the scale and 0.3 to each of the
-        others.
+        total), or a :class:`~dppca.privacy.split.PCASplit`. By default each release weighs 3
+        and a private scale 1, normalised over the releases made: a third each for loading,
+        scree and score; 0.1 and 0.3 each with ``scale="private"``; a half each for scree and
+        score with given directions; 1/7 and 3/7 each with both.
     k : int, optional
         Components in the scree, ``2 <= k <= p``; default ``p``.
     scree : {"clipped", "pmwm", "huber"}, default "clipped"
@@ -170,8 +171,10 @@ def dp_pca(
         Gaussian calibration of the directions and of an additive histogram.
     mechanism : {"gaussian", "paper"}, default "gaussian"
         ``"paper"``: the calibration of Kim and Jung (2025) and the R package throughout
-        (``sensitivity="paper"``, ``calibration="classical"``, continuous noise), to reproduce
-        their releases; it overrides ``sensitivity`` and ``calibration``.
+        (``sensitivity="paper"``, ``calibration="classical"``), to reproduce their releases;
+        it overrides ``sensitivity`` and ``calibration``, and every release of the call
+        (the private scales too) then draws continuous floating-point noise unless
+        ``sampler`` says otherwise.
     non_private : bool, default False
         Also compute the ordinary-PCA reference (:class:`NonPrivatePCA`), not private.
     random_state : None, int, SeedSequence or Generator

@@ -15,7 +15,7 @@ from typing import Any
 
 from dppca._groups import label_texts
 from dppca.plotting._style import pyplot
-from dppca.plotting.displays import DISPLAYS, PageDisplay
+from dppca.plotting.displays import PageDisplay
 from dppca.results.pca import DPPCAResult
 from dppca.results.uncertainty import Uncertainty
 
@@ -49,12 +49,11 @@ def write_figures(
     ``uncertainty`` is given)."""
     plt = pyplot()
     images = {}
-    options = PageDisplay.panel_options(
-        top=10, center=True, random_state=random_state, uncertainty=uncertainty
-    )
+    options = PageDisplay.panel_options(random_state=random_state, uncertainty=uncertainty)
     for panel in PageDisplay.PANELS:
         ax = plt.figure(figsize=(5.5, 5), layout="constrained").add_subplot()
-        display = DISPLAYS[panel].from_result(result, ax=ax, **options[panel])
+        display_class, panel_options = options[panel]
+        display = display_class.from_result(result, ax=ax, **panel_options)
         images[panel] = _save(display.figure_, folder, panel)
         if progress:
             progress()

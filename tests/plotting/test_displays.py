@@ -39,7 +39,7 @@ def result():
 
 
 def _arrows(ax):
-    return [p for p in ax.patches if isinstance(p, FancyArrowPatch)]
+    return [p for p in ax.patches if isinstance(p, FancyArrowPatch) and p.get_gid() == "arrow"]
 
 
 def _labels(ax):
@@ -53,7 +53,7 @@ def test_loading_vectors_points_and_top(result):
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("PC1", "PC2")
     low, high = ax.get_xlim()
     assert low == -high and ax.get_ylim() == (low, high)
-    top = plot_loadings(result.loadings, kind="point", top=2, axes=(2, 3), limit=2.0)
+    top = plot_loadings(result.loadings, kind="point", variables=2, axes=(2, 3), limit=2.0)
     assert len(top.collections[0].get_offsets()) == 2 and len(_labels(top)) == 2
     assert top.get_xlim() == (-2.0, 2.0) and top.get_xlabel() == "PC2"
     with pytest.raises(ValueError, match="kind must be one of"):
@@ -165,14 +165,15 @@ def test_full_pages(result):
     assert "NOT differentially private" in reference.get_suptitle()
 
 
-def test_loading_comparison_shares_one_scale(result):
-    from dppca.plotting import loading_comparison
+def test_loading_grid_shares_one_scale(result):
+    from dppca.plotting import loading_grid
 
-    figure = loading_comparison(result, kind="vector", top=3)
-    left, right = figure.axes
-    assert left.get_xlim() == right.get_xlim()
-    assert left.get_title().startswith("Non-private") and right.get_title() == "DP loading plot"
-    assert len(_arrows(left)) == len(_arrows(right)) == 3
+    figure, displays = loading_grid(result, display="vector", non_private=True, variables=3)
+    top, bottom = figure.axes
+    assert top.get_xlim() == bottom.get_xlim()
+    assert top.get_title().startswith("Non-private") and bottom.get_title() == "DP loading plot"
+    assert len(_arrows(top)) == len(_arrows(bottom)) == 3
+    assert sorted(displays) == [("DP", "vector"), ("Non-private", "vector")]
 
 
 def test_reference_needs_to_exist():
@@ -185,9 +186,9 @@ def test_reference_needs_to_exist():
     with pytest.raises(TypeError, match="does not take: colour"):
         plain.plot("scree", colour="red")
     with pytest.raises(
-        TypeError, match=r"plot\(kind='scree'\) got option\(s\) it does not take: top"
+        TypeError, match=r"plot\(kind='scree'\) got option\(s\) it does not take: variables"
     ):
-        plain.plot("scree", top=3)
+        plain.plot("scree", variables=3)
 
 
 def test_every_release_result_plots_through_its_display():

@@ -42,15 +42,16 @@ def test_ledger_records_and_totals():
     ledger.record("matrix", "Gaussian", Budget(0.9, 1e-6), "loading")
     ledger.record("cells", "Gaussian", Budget(0.5, 1e-6), "score.histogram")
     assert len(ledger) == 3
-    assert ledger.total == Budget(1.5, 2e-6)
-    assert ledger.select("loading").total == Budget(1.0, 1e-6)
+    # The floats 0.1 + 0.9 + 0.5 add up to a little more than 1.5: the total rounds up.
+    assert ledger.total == Budget(math.nextafter(1.5, 2.0), 2e-6)
+    assert ledger.select("loading").total == Budget(math.nextafter(1.0, 2.0), 1e-6)
     assert ledger.select("score.histogram").total == Budget(0.5, 1e-6)
     assert [entry.name for entry in ledger.select("score.histogram")] == ["cells"]
     assert [entry.name for entry in ledger] == ["radius", "matrix", "cells"]
     frame = ledger.to_frame()
     assert list(frame.columns) == ["name", "mechanism", "epsilon", "delta", "component"]
     assert frame["epsilon"].tolist() == [0.1, 0.9, 0.5]
-    assert "total Budget(epsilon=1.5, delta=2e-06)" in repr(ledger)
+    assert "total Budget(epsilon=1.5, delta=2e-06)" in repr(ledger)  # shown rounded
     assert ledger.entries[1].budget == Budget(0.9, 1e-6)
     with pytest.raises(AttributeError):
         ledger.entries[0].epsilon = 5.0
@@ -121,3 +122,22 @@ def test_composed_costs_never_fall_below_the_exact_sum_of_their_parts():
         assert Fraction(composed.epsilon) - count * Fraction(value) <= Fraction(
             abs(math.nextafter(composed.epsilon, 0.0) - composed.epsilon)
         )
+
+
+def test_absolute_parts_are_summed_exactly_and_the_ledger_total_rounds_up():
+    """Parts whose exact sum exceeds the total by less than the rounding of a float sum are
+    refused, and a ledger's total is never below the exact sum of its entries."""
+    from fractions import Fraction
+
+    from dppca.privacy.budget import PrivacyLedger
+
+    tiny = 2.0**-54
+    parts = {name: Budget(0.25, 1e-7) for name in "abcd"}
+    parts["d"] = Budget(0.25 + tiny, 1e-7)
+    with pytest.raises(ValueError, match="more than the total"):
+        Budget(1.0, 1e-6).split(**parts)
+    ledger = PrivacyLedger()
+    for name, part in parts.items():
+        ledger.record(name, "test", part, "spend")
+    exact = sum(Fraction(entry.epsilon) for entry in ledger.entries)
+    assert Fraction(ledger.total.epsilon) >= exact > 1

@@ -12,19 +12,32 @@ from dppca.plotting.displays import (
     LoadingDisplay,
     PageDisplay,
     ScoreHistogramDisplay,
+    ScorePointsDisplay,
     ScreeDisplay,
     VariableDisplay,
-    loading_comparison,
+    loading_grid,
+    score_grid,
 )
-from dppca.plotting.scores import plot_score_points
+from dppca.plotting.loadings import plot_loading_heatmap, plot_loadings
+from dppca.plotting.scores import plot_score_histogram, plot_score_points
+from dppca.plotting.scree import plot_scree
+from dppca.plotting.variables import plot_biplot, plot_variables
 
 __all__ = [
     "BiplotDisplay",
     "LoadingDisplay",
     "PageDisplay",
     "ScoreHistogramDisplay",
+    "ScorePointsDisplay",
     "ScreeDisplay",
     "VariableDisplay",
-    "loading_comparison",
+    "loading_grid",
+    "plot_biplot",
+    "plot_loading_heatmap",
+    "plot_loadings",
+    "plot_score_histogram",
     "plot_score_points",
+    "plot_scree",
+    "plot_variables",
+    "score_grid",
 ]

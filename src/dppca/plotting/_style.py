@@ -5,6 +5,9 @@ Matplotlib is imported only here and only when a plot is drawn.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -83,58 +86,125 @@ def note(ax, text: str) -> None:
     )
 
 
+def caption_below(ax, text: str) -> None:
+    """A small grey caption under the panel (outside the data area)."""
+    ax.annotate(
+        text,
+        xy=(0.5, 0),
+        xycoords="axes fraction",
+        xytext=(0, -30),
+        textcoords="offset points",
+        ha="center",
+        va="top",
+        fontsize=7,
+        color="0.35",
+        wrap=True,
+        gid="caption",
+    )
+
+
 def group_colors(levels: list[Any]) -> dict[Any, str]:
     return {level: GROUP_PALETTE[i % len(GROUP_PALETTE)] for i, level in enumerate(levels)}
 
 
-def repel(centres: np.ndarray, widths: np.ndarray, height: float, iterations: int = 200):
-    """Move label boxes (given centres, widths and one height) vertically until no two overlap,
-    or give up after ``iterations`` sweeps."""
-    centres = centres.astype(float).copy()
-    for _ in range(iterations):
-        moved = False
-        for i in range(len(centres)):
-            for j in range(i + 1, len(centres)):
-                dx, dy = centres[j] - centres[i]
-                if abs(dx) < (widths[i] + widths[j]) / 2 and abs(dy) < height:
-                    push = (height - abs(dy)) / 2 + 1e-9
-                    sign = 1.0 if dy > 0 or (dy == 0 and j > i) else -1.0
-                    centres[i, 1] -= sign * push
-                    centres[j, 1] += sign * push
-                    moved = True
-        if not moved:
-            break
-    return centres
+#: Axes whose labels wait for one final placement (inside :func:`deferred_labels`).
+_WAITING: list[Any] | None = None
 
 
 def label_points(ax, tips: np.ndarray, names: list[str], color: str, limit: float) -> None:
-    """Labels just beyond each tip, moved apart so that they do not overlap.
+    """A label for each tip, just beyond it, then moved apart from the other labels and the
+    tips, with a thin leader line where it moved far (adjustText, Flyamer et al.).
 
-    Text sizes are estimated for 8-point labels on a panel about 4 inches wide showing
-    ``2 * limit`` data units.
+    ``limit`` is the panel's half-range in data units (the outward offset is 5 % of it).
+    The labels are placed by :func:`labels_ready` once the panel's limits are set.
     """
     if not len(tips):
         return
     norms = np.hypot(tips[:, 0], tips[:, 1])
     safe = np.where(norms > 0, norms, 1.0)
     outward = np.where(norms[:, None] > 0, tips / safe[:, None], 0.0)
-    anchors = tips + 0.05 * limit * outward
-    widths = np.array([0.034 * limit * len(name) for name in names])
-    left = anchors[:, 0] >= 0
-    centres = anchors.copy()
-    centres[:, 0] += np.where(left, widths / 2, -widths / 2)
-    centres = repel(centres, widths, height=0.075 * limit)
-    for (x, y), width, is_left, name in zip(centres, widths, left, names, strict=True):
+    anchors = _stacked(tips + 0.05 * limit * outward, 0.07 * limit)
+    texts = [
         ax.text(
-            x - width / 2 if is_left else x + width / 2,
+            x,
             y,
             name,
             color=color,
             fontsize=8,
-            ha="left" if is_left else "right",
+            ha="left" if x >= 0 else "right",
             va="center",
             gid="label",
         )
+        for (x, y), name in zip(anchors, names, strict=True)
+    ]
+    placements = ax.__dict__.setdefault("_dppca_labels", [])
+    placements.append((texts, np.asarray(tips, dtype=float)))
+
+
+def _stacked(anchors: np.ndarray, step: float) -> np.ndarray:
+    """Anchors with near neighbours stacked ``step`` apart vertically (top to bottom), so that
+    no two labels start on one spot (the repulsion has no direction between coincident ones)."""
+    stacked = anchors.astype(float).copy()
+    order = np.argsort(-stacked[:, 1], kind="stable")
+    for previous, current in itertools.pairwise(order):
+        close = abs(stacked[current, 0] - stacked[previous, 0]) < 4 * step
+        if close and stacked[previous, 1] - stacked[current, 1] < step:
+            stacked[current, 1] = stacked[previous, 1] - step
+    return stacked
+
+
+def labels_ready(ax) -> None:
+    """The panel is drawn (limits set): place its labels now, or, inside
+    :func:`deferred_labels`, once the figure is laid out."""
+    if _WAITING is None:
+        place_labels(ax)
+    elif ax not in _WAITING:
+        _WAITING.append(ax)
+
+
+def place_labels(ax) -> None:
+    """Move the labels of ``ax`` (from :func:`label_points`) apart from each other and from the
+    points they name, keeping them inside the Axes."""
+    from adjustText import adjust_text
+
+    for texts, tips in ax.__dict__.pop("_dppca_labels", []):
+        # Repel from the tips and from points along the outer part of each arrow's shaft.
+        along = np.linspace(0.6, 1.0, 5)[:, None, None] * tips[None]
+        obstacles = along.reshape(-1, 2)
+        _, leaders = adjust_text(
+            texts,
+            x=obstacles[:, 0],
+            y=obstacles[:, 1],
+            target_x=tips[:, 0],
+            target_y=tips[:, 1],
+            ax=ax,
+            force_text=(0.4, 0.6),
+            force_explode=(0.3, 0.8),
+            expand=(1.3, 1.6),
+            ensure_inside_axes=True,
+            prevent_crossings=False,  # its swaps can put two labels on one spot again
+            time_lim=1.0,  # it stops when no label overlaps, or after a second
+            min_arrow_len=8,
+            arrowprops={"arrowstyle": "-", "color": "0.5", "lw": 0.6, "shrinkA": 0},
+        )
+        for leader in leaders:
+            leader.set_gid("leader")
+
+
+@contextmanager
+def deferred_labels(figure) -> Iterator[None]:
+    """Place every label drawn inside the block once, after the figure is laid out (labels
+    placed panel by panel would overlap again when later panels shrink the earlier ones)."""
+    global _WAITING
+    outer, _WAITING = _WAITING, []
+    try:
+        yield
+        waiting = _WAITING
+    finally:
+        _WAITING = outer
+    figure.canvas.draw()  # the final layout
+    for ax in waiting:
+        place_labels(ax)
 
 
 def draw_arrows(ax, tips: np.ndarray, color: str) -> None:
@@ -170,3 +240,4 @@ def finish_square(
     ax.set_ylim(-limit, limit)
     ax.set_aspect("equal")
     finish(ax, title, labels[0], labels[1])
+    labels_ready(ax)

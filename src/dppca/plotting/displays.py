@@ -3,8 +3,12 @@
 A display holds the arrays it draws (``__init__``), draws them with :meth:`plot` (``ax=None``
 makes a new figure; the Axes and Figure are kept as ``ax_`` and ``figure_``) and is built from a
 result with ``from_result``, which also plots. Every result type has ``.plot(kind)``, which
-returns the display. Drawing spends no privacy budget: displays show released values and their
+returns the display; a display given a result it cannot draw raises a ``TypeError`` naming the
+types it takes. Drawing spends no privacy budget: displays show released values and their
 post-processing; non-private references are drawn only when asked and are titled as such.
+
+Grids of displays (:func:`loading_grid`, :func:`score_grid`, :class:`PageDisplay`) lay several
+panels out on one figure, as the R package's one-call plots do.
 """
 
 from __future__ import annotations
@@ -17,15 +21,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dppca._validation import check_bool, check_option
-from dppca.numerics.linalg import pc_labels
-from dppca.plotting._style import DP_COLOR, NONPRIVATE_COLOR, pyplot
-from dppca.plotting.loadings import plot_loading_heatmap, plot_loadings
-from dppca.plotting.scores import plot_score_histogram
+from dppca._validation import check_bool, check_choices, check_option
+from dppca.numerics.linalg import orient_columns, pc_labels
+from dppca.plotting._style import DP_COLOR, NONPRIVATE_COLOR, deferred_labels, pyplot
+from dppca.plotting.loadings import as_loadings, plot_loading_heatmap, plot_loadings
+from dppca.plotting.scores import plot_score_histogram, plot_score_points
 from dppca.plotting.scree import plot_scree
 from dppca.plotting.variables import plot_biplot, plot_variables
-from dppca.releases.sampling import NoMassWarning
+from dppca.releases.notes import POOLED_SCREE
+from dppca.releases.sampling import SAMPLING_METHODS, NoMassWarning, sample_scores
 from dppca.releases.scores import shift_cells
+
+#: Shown under a variable plot of a release with k = 2 estimated components.
+TWO_COMPONENTS_CAPTION = (
+    "With k = 2 estimated components every arrow has length 1: the lengths carry no "
+    "information. Estimate more components (k) to see how well each variable is represented."
+)
 
 
 def _titles(non_private: bool) -> tuple[str, str]:
@@ -45,6 +56,27 @@ def _reference(result: Any) -> Any:
             "(the reference is NOT differentially private)."
         )
     return result.non_private
+
+
+def _result_types(*names: str) -> tuple[type, ...]:
+    """The result classes a display takes (imported here: the results live in lower layers)."""
+    from dppca.releases.loading import LoadingResult
+    from dppca.releases.scores import ScoreResult
+    from dppca.releases.scree import ScreeResult
+    from dppca.results.pca import DPPCAResult
+
+    known = {
+        "DPPCAResult": DPPCAResult,
+        "LoadingResult": LoadingResult,
+        "ScreeResult": ScreeResult,
+        "ScoreResult": ScoreResult,
+    }
+    return tuple(known[name] for name in names)
+
+
+def _check_result(result: Any, display: str, *names: str) -> None:
+    if not isinstance(result, _result_types(*names)):
+        raise TypeError(f"{display} draws a {' or '.join(names)}; got {type(result).__name__}.")
 
 
 def unstable_note(uncertainty: Any, axes: tuple[int, int] | None = None) -> str:
@@ -89,10 +121,13 @@ class ScreeDisplay(_Display):
     ----------
     values : dict of str to array of shape (k,)
         Keys ``"clipped"``, ``"pmwm"``, ``"huber"`` (private) or ``"non_private"`` pick the style.
-    kind : {"pve", "variance"}, default "pve"
+    kind : {"pve", "scree"}, default "pve"
+        Proportions of variance, or the variances (eigenvalues) themselves.
     intervals : dict of str to (lower, upper), optional
         Error bars per series (from :meth:`dppca.DPPCAResult.uncertainty`).
     title : str, optional
+    caption : str, optional
+        A note under the panel.
 
     Examples
     --------
@@ -106,34 +141,79 @@ class ScreeDisplay(_Display):
     kind: str = "pve"
     intervals: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
     title: str | None = None
+    caption: str | None = None
 
     def _draw(self, ax: Any) -> Any:
         return plot_scree(
-            self.values, kind=self.kind, title=self.title, intervals=self.intervals, ax=ax
+            self.values,
+            kind=self.kind,
+            title=self.title,
+            intervals=self.intervals,
+            caption=self.caption,
+            ax=ax,
         )
 
     @classmethod
     def from_result(
-        cls, result: Any, *, non_private: bool = False, uncertainty: Any = None, ax: Any = None
+        cls,
+        result: Any,
+        *,
+        non_private: bool = False,
+        kind: str = "pve",
+        display_k: int | None = None,
+        uncertainty: Any = None,
+        ax: Any = None,
     ) -> ScreeDisplay:
-        """The private PVE of a :class:`~dppca.DPPCAResult` (with ``uncertainty``'s error bars)
-        or of every method of a :class:`~dppca.ScreeResult`; ``non_private=True`` draws the
-        reference instead."""
+        """The private PVE (``kind="scree"``: the variances) of a :class:`~dppca.DPPCAResult`,
+        with ``uncertainty``'s error bars, or of every method of a
+        :class:`~dppca.ScreeResult` on one panel. ``non_private=True`` draws the pipeline's
+        reference instead, and adds the reference to a scree result's methods (as the R
+        package's ``dp_scree_plot``). ``display_k`` shows the first components only (the
+        proportions keep their denominator over all ``k``)."""
+        _check_result(result, "ScreeDisplay", "DPPCAResult", "ScreeResult")
+        kind = check_option(kind, "kind", ("pve", "scree"))
+        field = "pve" if kind == "pve" else ("values" if isinstance(result.pve, dict) else "scree")
         prefix, suffix = _titles(non_private)
-        title = f"{prefix} proportion of variance{suffix}"
+        what = "proportion of variance" if kind == "pve" else "variances (scree)"
+        title = f"{prefix} {what}{suffix}"
         intervals = None
-        if non_private:
-            values = {"non_private": np.asarray(_reference(result).pve)}
-        elif isinstance(result.pve, dict):  # a ScreeResult: every method
-            values = dict(result.pve)
+        if isinstance(result.pve, dict):  # a ScreeResult: every method, and the reference
+            values = dict(getattr(result, field))
+            if non_private:
+                reference = _reference(result)
+                values["non_private"] = reference.pve if kind == "pve" else reference.eigenvalues
+                title = f"DP {what}, with the non-private reference"
+        elif non_private:
+            reference = _reference(result)
+            values = {"non_private": reference.pve if kind == "pve" else reference.eigenvalues}
         else:
             method = result.settings["scree_method"]
-            values = {method: result.pve}
+            values = {method: getattr(result, field)}
             title += f"\n(scree {_budget(result, 'scree')})"
             if uncertainty is not None:
-                intervals = {method: (uncertainty.pve["lower"], uncertainty.pve["upper"])}
+                table = uncertainty.pve if kind == "pve" else uncertainty.scree
+                intervals = {method: (table["lower"].to_numpy(), table["upper"].to_numpy())}
                 title += unstable_note(uncertainty)
-        return cls(values, intervals=intervals, title=title).plot(ax)
+        k = len(next(iter(values.values())))
+        caption = None
+        if not non_private and any(
+            note.startswith(POOLED_SCREE) for note in getattr(result, "notes", ())
+        ):
+            caption = "The variances along the directions increase somewhere: the fit pooled them."
+        if display_k is not None:
+            shown = int(display_k)
+            if isinstance(display_k, bool) or shown != display_k or not 1 <= shown <= k:
+                raise ValueError(f"display_k must be an integer in [1, k={k}]; got {display_k!r}.")
+            values = {name: np.asarray(series)[:shown] for name, series in values.items()}
+            if intervals is not None:
+                intervals = {
+                    name: (low[:shown], high[:shown]) for name, (low, high) in intervals.items()
+                }
+            if shown < k and kind == "pve":
+                caption = " ".join(
+                    filter(None, [caption, f"Proportions are over all k = {k} components."])
+                )
+        return cls(values, kind=kind, intervals=intervals, title=title, caption=caption).plot(ax)
 
 
 @dataclass(eq=False)
@@ -191,6 +271,7 @@ class ScoreHistogramDisplay(_Display):
         (``method``: which of its histograms, default the first), centred on the private frame's
         centre (``center=True``, no budget). ``non_private=True`` draws the empirical histogram
         on the same frame, with the private opacity scale."""
+        _check_result(result, "ScoreHistogramDisplay", "DPPCAResult", "ScoreResult")
         prefix, suffix = _titles(non_private)
         private = _private_tables(result, method)
         tables = private
@@ -200,8 +281,14 @@ class ScoreHistogramDisplay(_Display):
         if center:
             tables = _shift(tables, result.frame.center)
         title = f"{prefix} score histogram{suffix}"
-        if not non_private and hasattr(result, "budgets"):
-            title += f"\n({result.settings['score_method']}, score {_budget(result, 'score')})"
+        if not non_private:
+            name = (
+                result.settings["score_method"]
+                if method is None and not hasattr(result, "histograms")
+                else (method or result.methods[0])
+            )
+            spent = f", score {_budget(result, 'score')}" if hasattr(result, "budgets") else ""
+            title += f"\n({name}{spent})"
         return cls(
             tables,
             result.frame.limits(center=center),
@@ -209,6 +296,77 @@ class ScoreHistogramDisplay(_Display):
             opacity_max=_largest(private) or None,
             title=title,
         ).plot(ax)
+
+
+@dataclass(eq=False)
+class ScorePointsDisplay(_Display):
+    """Score points: synthetic draws from a private histogram (or, as the reference, the
+    observed scores), coloured by group.
+
+    Parameters
+    ----------
+    points : DataFrame
+        Two coordinate columns and optionally ``group``.
+    limits : ((float, float), (float, float)), optional
+    title : str, optional
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> points = pd.DataFrame({"PC1": [0.0, 1.0], "PC2": [1.0, 0.0]})
+    >>> ScorePointsDisplay(points).plot().ax_.get_title()
+    'DP synthetic scores'
+    """
+
+    points: pd.DataFrame
+    limits: tuple[tuple[float, float], tuple[float, float]] | None = None
+    title: str | None = "DP synthetic scores"
+
+    def _draw(self, ax: Any) -> Any:
+        return plot_score_points(self.points, self.limits, title=self.title, ax=ax)
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Any,
+        *,
+        method: str | None = None,
+        non_private: bool = False,
+        sampling: str = "uniform",
+        n_points: int | None = None,
+        bandwidth_scale: float | None = None,
+        center: bool = True,
+        random_state: Any = None,
+        ax: Any = None,
+    ) -> ScorePointsDisplay:
+        """Synthetic points drawn from the private histogram of a :class:`~dppca.DPPCAResult`
+        or :class:`~dppca.ScoreResult` (``sampling``: ``"uniform"`` or ``"center"``,
+        post-processing with ``random_state``); ``non_private=True`` draws the observed scores
+        (the reference scatter)."""
+        _check_result(result, "ScorePointsDisplay", "DPPCAResult", "ScoreResult")
+        sampling = check_option(sampling, "sampling", SAMPLING_METHODS)
+        if non_private:
+            points = _reference(result).scores.copy()
+            if center:
+                points[list(result.axis_labels)] -= result.frame.center
+            title = "Non-private scatter (reference)"
+        else:
+            with warnings.catch_warnings():  # an empty histogram is shown by the panel's note
+                warnings.simplefilter("ignore", NoMassWarning)
+                points = sample_scores(
+                    result,
+                    n=n_points,
+                    method=sampling,
+                    bandwidth_scale=bandwidth_scale,
+                    random_state=random_state,
+                    histogram=method,
+                    center=center,
+                )
+            source = method or (
+                result.methods[0] if hasattr(result, "methods") else result.settings["score_method"]
+            )
+            title = f"DP synthetic scores\n({source} histogram, {sampling} sampling)"
+        return cls(points, result.frame.limits(center=center), title=title).plot(ax)
 
 
 def _private_tables(result: Any, method: str | None) -> Any:
@@ -220,6 +378,8 @@ def _private_tables(result: Any, method: str | None) -> Any:
         if result.groups is not None:
             return {level: tables[name] for level, tables in result.groups.items()}
         return result.histograms[name]
+    if method is not None:
+        check_option(method, "method", [result.settings["score_method"]])
     return result.groups if result.groups is not None else result.histogram
 
 
@@ -235,18 +395,58 @@ def _shift(tables: Any, center: np.ndarray) -> Any:
     return shift_cells(tables, center)
 
 
+def _directions_of(result: Any) -> tuple[np.ndarray, list[str]]:
+    """The directions (columns) and variable names of anything with directions: a result, a
+    fitted :class:`~dppca.DPPCA`, a DataFrame or an array."""
+    if hasattr(result, "components_"):  # a fitted DPPCA
+        names = list(getattr(result, "feature_names_in_", []))
+        directions = np.asarray(result.components_).T
+        return directions, [str(n) for n in names] or [
+            f"X{j + 1}" for j in range(directions.shape[0])
+        ]
+    if isinstance(
+        result, _result_types("DPPCAResult", "LoadingResult", "ScreeResult", "ScoreResult")
+    ):
+        known: Any = result
+        return np.asarray(known.directions), list(known.feature_names)
+    try:
+        loadings = as_loadings(result, "result")
+    except TypeError:
+        raise TypeError(
+            "LoadingDisplay draws a DPPCAResult, LoadingResult, ScreeResult, ScoreResult, a "
+            f"fitted DPPCA, a DataFrame of loadings or an array of directions; got "
+            f"{type(result).__name__}."
+        ) from None
+    return loadings.to_numpy(), [str(name) for name in loadings.index]
+
+
+def _plotted_axes(result: Any) -> tuple[int, int]:
+    """The components a pipeline or score result plots; PC1 and PC2 for anything else."""
+    if isinstance(result, _result_types("DPPCAResult", "ScoreResult")):
+        return tuple(result.axes)  # type: ignore[return-value]
+    return (1, 2)
+
+
+def _reference_directions(result: Any, align_sign: bool = True) -> np.ndarray:
+    """Ordinary PCA's directions of a result's reference: sign-aligned to the private ones, or
+    (``align_sign=False``) with their own sign convention (largest entry positive)."""
+    reference = _reference(result)
+    directions = np.asarray(reference.directions)
+    return directions if align_sign else orient_columns(directions)
+
+
 @dataclass(eq=False)
 class LoadingDisplay(_Display):
     """Loadings of two components as points or arrows, or of several as a heatmap.
 
     Parameters
     ----------
-    loadings : DataFrame
-        Index: variables; columns ``PC1..PCp``.
+    loadings : DataFrame or array of shape (p, q)
+        Index: variables; columns ``PC1..PCq`` (an array: directions in columns).
     axes : (int, int), default (1, 2)
     kind : {"point", "vector", "heatmap"}, default "point"
-    top : int, optional
-        Label only the ``top`` variables with the longest vectors.
+    variables : None, "all", int or list of str, optional
+        All variables, the ``variables`` with the longest vectors, or those named.
     components : int, default 5
         Components of the heatmap.
     limit : float, optional
@@ -255,6 +455,8 @@ class LoadingDisplay(_Display):
     intervals : DataFrame, optional
         Whiskers (from :meth:`dppca.DPPCAResult.uncertainty`).
     title : str, optional
+    labels : bool, default True
+        Name the variables.
 
     Examples
     --------
@@ -264,25 +466,28 @@ class LoadingDisplay(_Display):
     'PC1'
     """
 
-    loadings: pd.DataFrame
+    loadings: Any
     axes: tuple[int, int] = (1, 2)
     kind: str = "point"
-    top: int | None = None
+    variables: Any = None
     components: int = 5
     limit: float | None = None
     color: str = DP_COLOR
     intervals: pd.DataFrame | None = None
     title: str | None = "DP loading plot"
+    labels: bool = True
 
     def __post_init__(self) -> None:
         self.kind = check_option(self.kind, "kind", ("point", "vector", "heatmap"))
+        self.loadings = as_loadings(self.loadings)
+        self.labels = check_bool(self.labels, "labels")
 
     def _draw(self, ax: Any) -> Any:
         if self.kind == "heatmap":
             return plot_loading_heatmap(
                 self.loadings,
                 components=self.components,
-                top=self.top,
+                variables=self.variables,
                 limit=self.limit,
                 title=self.title,
                 ax=ax,
@@ -291,11 +496,12 @@ class LoadingDisplay(_Display):
             self.loadings,
             axes=self.axes,
             kind=self.kind,
-            top=self.top,
+            variables=self.variables,
             limit=self.limit,
             color=self.color,
             title=self.title,
             intervals=self.intervals,
+            labels=self.labels,
             ax=ax,
         )
 
@@ -306,83 +512,62 @@ class LoadingDisplay(_Display):
         *,
         kind: str = "point",
         non_private: bool = False,
-        top: int | None = 10,
+        variables: Any = 10,
+        labels: bool = True,
+        align_sign: bool = True,
+        axes: tuple[int, int] | None = None,
+        components: int | None = None,
+        limit: float | None = None,
         uncertainty: Any = None,
         ax: Any = None,
     ) -> LoadingDisplay:
-        """The private loadings of any result with directions (the pipeline's plotted axes, PC1
-        and PC2 otherwise); ``non_private=True`` draws ordinary PCA's, sign-aligned."""
+        """The loadings of any result with directions, of a fitted :class:`~dppca.DPPCA`, or of
+        a DataFrame or array (the pipeline's plotted axes, PC1 and PC2 otherwise).
+        ``non_private=True`` draws ordinary PCA's, sign-aligned to the private directions
+        unless ``align_sign=False``."""
         prefix, suffix = _titles(non_private)
-        names = list(result.feature_names)
-        directions = _reference_directions(result) if non_private else result.directions
+        directions, names = _directions_of(result)
+        if non_private:
+            directions = _reference_directions(result, check_bool(align_sign, "align_sign"))
         columns = pc_labels(directions.shape[1])
         loadings = pd.DataFrame(directions, index=names, columns=columns)
-        axes = tuple(getattr(result, "axes", (1, 2)))
+        chosen = tuple(axes if axes is not None else _plotted_axes(result))
         title = f"{prefix} loading {'heatmap' if kind == 'heatmap' else 'plot'}{suffix}"
         bands = None if non_private or kind == "heatmap" else uncertainty
         if bands is not None:
-            title += unstable_note(bands, axes)
+            title += unstable_note(bands, chosen)
+        if components is None:
+            known = isinstance(result, _result_types("DPPCAResult", "ScreeResult"))
+            components = min(int(result.k) if known else len(columns), 5)
         return cls(
             loadings,
-            axes=(axes[0], axes[1]),
+            axes=(chosen[0], chosen[1]),
             kind=kind,
-            top=top,
-            components=min(getattr(result, "k", len(columns)), 5),
+            variables=variables,
+            components=components,
+            limit=limit,
             color=NONPRIVATE_COLOR if non_private else DP_COLOR,
             intervals=None if bands is None else bands.loadings,
             title=title,
+            labels=labels,
         ).plot(ax)
-
-
-def loading_comparison(result: Any, *, kind: str = "point", top: int | None = 10) -> Any:
-    """Non-private (left) and private (right) :class:`LoadingDisplay` on one shared scale, the
-    reference sign-aligned to the private directions. Needs ``non_private=True``; returns the
-    Figure.
-
-    Examples
-    --------
-    >>> import numpy as np, dppca
-    >>> X = np.random.default_rng(0).normal(size=(600, 3)) * [3, 2, 1]
-    >>> result = dppca.dp_pca(X, 4.0, 1e-6, non_private=True, random_state=1)
-    >>> len(loading_comparison(result).axes)
-    2
-    """
-    reference = _reference_directions(result)
-    axes = tuple(getattr(result, "axes", (1, 2)))
-    columns = [axes[0] - 1, axes[1] - 1]
-    largest = max(float(np.abs(d[:, columns]).max()) for d in (reference, result.directions))
-    figure, (left, right) = pyplot().subplots(1, 2, figsize=(11, 5.5), layout="constrained")
-    names = pc_labels(reference.shape[1])
-    for directions, ax, non_private in ((reference, left, True), (result.directions, right, False)):
-        prefix, suffix = _titles(non_private)
-        LoadingDisplay(
-            pd.DataFrame(directions, index=list(result.feature_names), columns=names),
-            axes=(axes[0], axes[1]),
-            kind=kind,
-            top=top,
-            limit=1.35 * max(largest, 0.1),
-            color=NONPRIVATE_COLOR if non_private else DP_COLOR,
-            title=f"{prefix} loading plot{suffix}",
-        ).plot(ax)
-    return figure
-
-
-def _reference_directions(result: Any) -> np.ndarray:
-    reference = _reference(result)
-    return np.asarray(reference.directions)
 
 
 @dataclass(eq=False)
 class VariableDisplay(_Display):
-    """Variables as arrows of their correlations with two components, in the unit circle.
+    """Variables as arrows (or points) of their correlations with two components, in the unit
+    circle.
 
     Parameters
     ----------
     coordinates : DataFrame
         Index: variables; two columns of correlations.
-    top : int, optional
+    variables : None, "all", int or list of str, optional
+    kind : {"vector", "point"}, default "vector"
     color : str
     title : str, optional
+    labels : bool, default True
+    caption : str, optional
 
     Examples
     --------
@@ -393,28 +578,50 @@ class VariableDisplay(_Display):
     """
 
     coordinates: pd.DataFrame
-    top: int | None = None
+    variables: Any = None
+    kind: str = "vector"
     color: str = DP_COLOR
     title: str | None = "DP variable plot"
+    labels: bool = True
+    caption: str | None = None
 
     def _draw(self, ax: Any) -> Any:
         return plot_variables(
-            self.coordinates, top=self.top, title=self.title, color=self.color, ax=ax
+            self.coordinates,
+            variables=self.variables,
+            kind=self.kind,
+            title=self.title,
+            color=self.color,
+            labels=self.labels,
+            caption=self.caption,
+            ax=ax,
         )
 
     @classmethod
     def from_result(
-        cls, result: Any, *, non_private: bool = False, top: int | None = 10, ax: Any = None
+        cls,
+        result: Any,
+        *,
+        non_private: bool = False,
+        variables: Any = 10,
+        kind: str = "vector",
+        labels: bool = True,
+        ax: Any = None,
     ) -> VariableDisplay:
-        """The variable plot of a :class:`~dppca.DPPCAResult` (post-processing of its release)."""
+        """The variable plot of a :class:`~dppca.DPPCAResult` (post-processing of its release);
+        with ``k = 2`` a caption says that every arrow then has length 1."""
+        _check_result(result, "VariableDisplay", "DPPCAResult")
         prefix, suffix = _titles(non_private)
         if non_private:
             _reference(result)
         return cls(
             result.variable_coordinates(non_private=non_private),
-            top=top,
+            variables=variables,
+            kind=kind,
             color=NONPRIVATE_COLOR if non_private else DP_COLOR,
             title=f"{prefix} variable plot{suffix}",
+            labels=labels,
+            caption=TWO_COMPONENTS_CAPTION if result.k == 2 and not non_private else None,
         ).plot(ax)
 
 
@@ -428,8 +635,11 @@ class BiplotDisplay(_Display):
         From :meth:`dppca.DPPCAResult.biplot`.
     feature_names : list of str
     axis_labels : (str, str), default ("PC1", "PC2")
-    top : int, optional
+    variables : None, "all", int or list of str, optional
+    labels : bool, default True
     title : str, optional
+    points_label : str
+        The legend entry of the points.
 
     Examples
     --------
@@ -437,23 +647,27 @@ class BiplotDisplay(_Display):
     >>> X = np.random.default_rng(0).normal(size=(600, 3)) * [3, 2, 1]
     >>> result = dppca.dp_pca(X, 4.0, 1e-6, random_state=1)
     >>> private, _ = result.biplot(random_state=0)
-    >>> BiplotDisplay(private, result.feature_names, top=2).plot().ax_.get_title()
+    >>> BiplotDisplay(private, result.feature_names, variables=2).plot().ax_.get_title()
     'DP biplot'
     """
 
     coordinates: Any
     feature_names: list[str]
     axis_labels: tuple[str, str] = ("PC1", "PC2")
-    top: int | None = None
+    variables: Any = None
+    labels: bool = True
     title: str | None = "DP biplot"
+    points_label: str = "synthetic scores (drawn from the private histogram)"
 
     def _draw(self, ax: Any) -> Any:
         return plot_biplot(
             self.coordinates,
             self.feature_names,
             axis_labels=self.axis_labels,
-            top=self.top,
+            variables=self.variables,
+            labels=self.labels,
             title=self.title,
+            points_label=self.points_label,
             ax=ax,
         )
 
@@ -463,30 +677,40 @@ class BiplotDisplay(_Display):
         result: Any,
         *,
         non_private: bool = False,
-        top: int | None = 10,
+        variables: Any = 10,
+        labels: bool = True,
+        alpha: float = 0.0,
         center: bool = True,
         random_state: Any = None,
         ax: Any = None,
     ) -> BiplotDisplay:
         """The biplot of a :class:`~dppca.DPPCAResult`: points sampled from its private
-        histogram (``random_state``, post-processing), arrows on the private scale."""
+        histogram (``random_state``, post-processing), arrows on the private scale; ``alpha``
+        in [0, 1] moves the eigenvalues' weight from the arrows (0) to the points (1)."""
+        _check_result(result, "BiplotDisplay", "DPPCAResult")
         prefix, suffix = _titles(non_private)
         if non_private:
             _reference(result)
         with warnings.catch_warnings():  # an empty histogram is shown by the panel's own note
             warnings.simplefilter("ignore", NoMassWarning)
-            private, reference = result.biplot(center=center, random_state=random_state)
+            private, reference = result.biplot(
+                alpha=alpha, center=center, random_state=random_state
+            )
         return cls(
             reference if non_private else private,
             result.feature_names,
             axis_labels=result.axis_labels,
-            top=top,
+            variables=variables,
+            labels=labels,
             title=f"{prefix} biplot{suffix}",
+            points_label="observed scores (NOT private)"
+            if non_private
+            else "synthetic scores (drawn from the private histogram)",
         ).plot(ax)
 
 
 class PageDisplay:
-    """The five panels of a :class:`~dppca.DPPCAResult` on one figure: scree, score histogram,
+    """The five panels of a :class:`~dppca.DPPCAResult` on one figure: scree, score plot,
     loadings, variables and biplot (a table of displays, ``displays_``; ``ax_`` holds their
     Axes in that order, ``figure_`` the figure).
 
@@ -504,15 +728,54 @@ class PageDisplay:
 
     @staticmethod
     def panel_options(
-        *, top: int | None, center: bool, random_state: Any, uncertainty: Any
-    ) -> dict[str, dict[str, Any]]:
-        """Each panel's ``from_result`` options from the page's."""
+        *,
+        variables: Any = 10,
+        labels: bool = True,
+        center: bool = True,
+        random_state: Any = None,
+        uncertainty: Any = None,
+        scree: str = "pve",
+        display_k: int | None = None,
+        score: str = "histogram",
+        loading: str = "point",
+        variable: str = "vector",
+        alpha: float = 0.0,
+    ) -> dict[str, tuple[Any, dict[str, Any]]]:
+        """Each panel's display and ``from_result`` options from the page's."""
+        score_display = check_option(score, "score", ("histogram", "sample"))
         return {
-            "scree": {"uncertainty": uncertainty},
-            "score": {"center": center},
-            "loading": {"top": top, "uncertainty": uncertainty},
-            "variable": {"top": top},
-            "biplot": {"top": top, "center": center, "random_state": random_state},
+            "scree": (
+                ScreeDisplay,
+                {"uncertainty": uncertainty, "kind": scree, "display_k": display_k},
+            ),
+            "score": (
+                (ScoreHistogramDisplay, {"center": center})
+                if score_display == "histogram"
+                else (ScorePointsDisplay, {"center": center, "random_state": random_state})
+            ),
+            "loading": (
+                LoadingDisplay,
+                {
+                    "kind": loading,
+                    "variables": variables,
+                    "labels": labels,
+                    "uncertainty": uncertainty,
+                },
+            ),
+            "variable": (
+                VariableDisplay,
+                {"variables": variables, "kind": variable, "labels": labels},
+            ),
+            "biplot": (
+                BiplotDisplay,
+                {
+                    "variables": variables,
+                    "labels": labels,
+                    "alpha": alpha,
+                    "center": center,
+                    "random_state": random_state,
+                },
+            ),
         }
 
     def __init__(self, displays: dict[str, Any], figure: Any) -> None:
@@ -527,38 +790,237 @@ class PageDisplay:
         result: Any,
         *,
         non_private: bool = False,
-        top: int | None = 10,
+        variables: Any = 10,
+        labels: bool = True,
         center: bool = True,
         random_state: Any = None,
         uncertainty: Any = None,
+        scree: str = "pve",
+        display_k: int | None = None,
+        score: str = "histogram",
+        loading: str = "point",
+        variable: str = "vector",
+        alpha: float = 0.0,
     ) -> PageDisplay:
-        """Draw every panel (``non_private=True``: the reference's, titled as such)."""
-        figure = pyplot().figure(figsize=(16, 10.5), layout="constrained")
-        grid = figure.add_gridspec(2, 6)
-        slots = [grid[0, 0:2], grid[0, 2:4], grid[0, 4:6], grid[1, 1:3], grid[1, 3:5]]
+        """Draw every panel (``non_private=True``: the reference's, titled as such).
+
+        ``scree``: ``"pve"`` or ``"scree"`` (the variances), ``display_k`` components;
+        ``score``: ``"histogram"`` or ``"sample"`` (synthetic points); ``loading``:
+        ``"point"``, ``"vector"`` or ``"heatmap"`` (a tall panel on the right); ``variable``:
+        ``"vector"`` or ``"point"``; ``alpha``: the biplot's; ``variables`` and ``labels``: the
+        variables shown and named in the loading, variable and biplot panels.
+        """
+        _check_result(result, "PageDisplay", "DPPCAResult")
         options = cls.panel_options(
-            top=top, center=center, random_state=random_state, uncertainty=uncertainty
+            variables=variables,
+            labels=labels,
+            center=center,
+            random_state=random_state,
+            uncertainty=uncertainty,
+            scree=scree,
+            display_k=display_k,
+            score=score,
+            loading=loading,
+            variable=variable,
+            alpha=alpha,
         )
+        heatmap = options["loading"][1]["kind"] == "heatmap"
+        figure = pyplot().figure(
+            figsize=(17, 10.5) if heatmap else (16, 10.5), layout="constrained"
+        )
+        if heatmap:  # a 2 x 2 block and a tall heatmap on the right
+            grid = figure.add_gridspec(2, 3, width_ratios=[1.0, 1.0, 0.8])
+            slots = [grid[0, 0], grid[0, 1], grid[:, 2], grid[1, 0], grid[1, 1]]
+        else:
+            grid = figure.add_gridspec(2, 6)
+            slots = [grid[0, 0:2], grid[0, 2:4], grid[0, 4:6], grid[1, 1:3], grid[1, 3:5]]
         displays = {}
-        for panel, slot in zip(cls.PANELS, slots, strict=True):
-            displays[panel] = DISPLAYS[panel].from_result(
-                result, non_private=non_private, ax=figure.add_subplot(slot), **options[panel]
+        with deferred_labels(figure):
+            for panel, slot in zip(cls.PANELS, slots, strict=True):
+                display, panel_options = options[panel]
+                displays[panel] = display.from_result(
+                    result, non_private=non_private, ax=figure.add_subplot(slot), **panel_options
+                )
+            total = result.privacy.total
+            figure.suptitle(
+                "Non-private PCA (reference: NOT differentially private)"
+                if non_private
+                else f"Private PCA (g-DPPCA): total ε={total.epsilon:.3g}, δ={total.delta:.2g}",
+                fontsize=15,
+                fontweight="bold",
             )
-        total = result.privacy.total
-        figure.suptitle(
-            "Non-private PCA (reference: NOT differentially private)"
-            if non_private
-            else f"Private PCA (g-DPPCA): total ε={total.epsilon:.3g}, δ={total.delta:.2g}",
-            fontsize=15,
-            fontweight="bold",
-        )
         return cls(displays, figure)
+
+    @classmethod
+    def pair(cls, result: Any, **options: Any) -> tuple[PageDisplay, PageDisplay]:
+        """The private page and the reference's (the R package's ``plot.dp_pca`` draws both),
+        with the same options and the same synthetic points."""
+        seed = options.pop("random_state", None)
+        first, second = np.random.default_rng(seed).spawn(2)
+        return (
+            cls.from_result(result, random_state=first, **options),
+            cls.from_result(result, non_private=True, random_state=second, **options),
+        )
+
+
+def loading_grid(
+    result: Any,
+    *,
+    display: Any = "vector",
+    non_private: bool = False,
+    variables: Any = 10,
+    labels: bool = True,
+    align_sign: bool = True,
+    axes: tuple[int, int] | None = None,
+    heatmap_components: int | None = None,
+) -> tuple[Any, dict[tuple[str, str], LoadingDisplay]]:
+    """Loading panels of a result: one column per ``display`` (``"vector"``, ``"point"``,
+    ``"heatmap"``, in that order) and, with ``non_private=True``, the reference above the
+    private row, every panel of a kind on one shared scale (as the R package's
+    ``dp_loading_plot``). Returns the figure and the displays keyed by (version, display).
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(600, 3)) * [3, 2, 1]
+    >>> result = dppca.dp_loading(X, 4.0, 1e-6, non_private=True, random_state=1)
+    >>> figure, displays = loading_grid(result, display=("vector", "heatmap"), non_private=True)
+    >>> sorted(displays)
+    [('DP', 'heatmap'), ('DP', 'vector'), ('Non-private', 'heatmap'), ('Non-private', 'vector')]
+    """
+    order = ("vector", "point", "heatmap")
+    chosen = check_choices(display, "display", order)
+    kinds = [kind for kind in order if kind in chosen]
+    versions = [True, False] if check_bool(non_private, "non_private") else [False]
+    directions, _ = _directions_of(result)
+    shown_axes = tuple(axes if axes is not None else _plotted_axes(result))
+    known = isinstance(result, _result_types("DPPCAResult", "ScreeResult"))
+    count = int(result.k) if known else directions.shape[1]
+    components = min(count, 5) if heatmap_components is None else int(heatmap_components)
+    sets = [directions] + ([_reference_directions(result, align_sign)] if non_private else [])
+    plane = [shown_axes[0] - 1, shown_axes[1] - 1]
+    largest = max(float(np.abs(d[:, plane]).max()) for d in sets)
+    strongest = max(float(np.abs(d[:, :components]).max()) for d in sets)
+    figure, grid = pyplot().subplots(
+        len(versions),
+        len(kinds),
+        figsize=(5.2 * len(kinds) + 0.5, 5.0 * len(versions)),
+        squeeze=False,
+        layout="constrained",
+    )
+    displays = {}
+    with deferred_labels(figure):
+        for row, version in enumerate(versions):
+            for column, kind in enumerate(kinds):
+                displays[(_titles(version)[0], kind)] = LoadingDisplay.from_result(
+                    result,
+                    kind=kind,
+                    non_private=version,
+                    variables=variables,
+                    labels=labels,
+                    align_sign=align_sign,
+                    axes=shown_axes,
+                    components=components,
+                    limit=max(strongest, 1e-12) if kind == "heatmap" else 1.35 * max(largest, 0.1),
+                    ax=grid[row, column],
+                )
+    return figure, displays
+
+
+def score_grid(
+    result: Any,
+    *,
+    panels: Any = ("histogram",),
+    sampling: Any = "uniform",
+    non_private: bool = False,
+    n_points: int | None = None,
+    bandwidth_scale: float | None = None,
+    center: bool = True,
+    random_state: Any = None,
+) -> tuple[Any, dict[tuple[str, str], Any]]:
+    """The score figure of the R package's ``dp_score_plot``: a row of histograms (the
+    reference scatter and histogram first with ``non_private=True``, then every private
+    method's), and with ``"sample"`` in ``panels`` one row per ``sampling`` method of synthetic
+    points from each private histogram. Returns the figure and the displays keyed by (panel,
+    method).
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
+    >>> result = dppca.dp_score(X, 4.0, 1e-6, bins=8, directions=np.eye(3), random_state=1)
+    >>> figure, displays = score_grid(result, panels=("histogram", "sample"), random_state=0)
+    >>> sorted(displays)
+    [('histogram', 'thresholded'), ('sample: uniform', 'thresholded')]
+    """
+    _check_result(result, "score_grid", "DPPCAResult", "ScoreResult")
+    chosen = check_choices(panels, "panels", ("histogram", "sample"))
+    samplings = check_choices(sampling, "sampling", SAMPLING_METHODS) if "sample" in chosen else ()
+    methods = (
+        list(result.methods) if hasattr(result, "methods") else [result.settings["score_method"]]
+    )
+    rows: list[list[tuple[str, str | None]]] = []
+    # As the R package: the reference's column comes first (its histogram above, its scatter
+    # below when there are sample rows), then one column per private method.
+    if "histogram" in chosen:
+        lead: list[tuple[str, str | None]] = []
+        if non_private:
+            lead = [("histogram", None)] if samplings else [("scatter", None), ("histogram", None)]
+        rows.append(lead + [("histogram", method) for method in methods])
+    for index, how in enumerate(samplings):
+        lead = []
+        if non_private:
+            lead = [("scatter", None) if index == 0 else ("blank", None)]
+        rows.append(lead + [(f"sample: {how}", method) for method in methods])
+    width = max(len(row) for row in rows)
+    figure, grid = pyplot().subplots(
+        len(rows),
+        width,
+        figsize=(4.6 * width + 1.2, 4.4 * len(rows)),
+        squeeze=False,
+        layout="constrained",
+    )
+    generators = iter(np.random.default_rng(random_state).spawn(len(samplings) * len(methods) + 1))
+    displays: dict[tuple[str, str], Any] = {}
+    for r, row in enumerate(rows):
+        for c in range(width):
+            ax = grid[r, c]
+            if c >= len(row):
+                ax.set_visible(False)
+                continue
+            panel, method = row[c]
+            display: Any
+            if panel == "blank":
+                ax.set_visible(False)
+                continue
+            if panel == "scatter":
+                display = ScorePointsDisplay.from_result(
+                    result, non_private=True, center=center, ax=ax
+                )
+            elif panel == "histogram":
+                display = ScoreHistogramDisplay.from_result(
+                    result, method=method, non_private=method is None, center=center, ax=ax
+                )
+            else:
+                display = ScorePointsDisplay.from_result(
+                    result,
+                    method=method,
+                    sampling=panel.split(": ")[1],
+                    n_points=n_points,
+                    bandwidth_scale=bandwidth_scale,
+                    center=center,
+                    random_state=next(generators),
+                    ax=ax,
+                )
+            displays[(panel, method or "non_private")] = display
+    return figure, displays
 
 
 #: The display of each panel kind.
 DISPLAYS: dict[str, Any] = {
     "scree": ScreeDisplay,
     "score": ScoreHistogramDisplay,
+    "sample": ScorePointsDisplay,
     "loading": LoadingDisplay,
     "variable": VariableDisplay,
     "biplot": BiplotDisplay,
@@ -568,23 +1030,32 @@ DISPLAYS: dict[str, Any] = {
 def display_result(result: Any, kind: str, kinds: tuple[str, ...], **options: Any) -> Any:
     """The ``.plot(kind)`` of every result type.
 
-    ``"all"`` gives a :class:`PageDisplay`, ``"heatmap"`` a :class:`LoadingDisplay` heatmap, any
-    other kind in ``kinds`` its display; ``options`` are that display's ``from_result``
-    keywords, and one it does not take is refused.
+    ``"all"`` gives a :class:`PageDisplay`, ``"pages"`` the private and reference pages (a
+    tuple), ``"heatmap"`` a :class:`LoadingDisplay` heatmap, any other kind in ``kinds`` its
+    display; ``options`` are that display's ``from_result`` keywords, and one it does not take
+    is refused.
     """
     kind = check_option(kind, "kind", kinds)
     if "non_private" in options:
         options["non_private"] = check_bool(options["non_private"], "non_private")
     display = (
-        PageDisplay if kind == "all" else LoadingDisplay if kind == "heatmap" else DISPLAYS[kind]
+        PageDisplay
+        if kind in ("all", "pages")
+        else LoadingDisplay
+        if kind == "heatmap"
+        else DISPLAYS[kind]
     )
     accepted = set(inspect.signature(display.from_result).parameters) - {"result", "kind"}
+    if kind == "pages":
+        accepted -= {"non_private"}
     unknown = sorted(set(options) - accepted)
     if unknown:
         raise TypeError(
             f"plot(kind={kind!r}) got option(s) it does not take: {', '.join(unknown)}; it takes "
             f"{', '.join(sorted(accepted))}."
         )
+    if kind == "pages":
+        return PageDisplay.pair(result, **options)
     if kind == "heatmap":
         options["kind"] = "heatmap"
     return display.from_result(result, **options)

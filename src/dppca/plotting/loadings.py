@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from dppca._validation import check_option, check_positive_int
-from dppca.numerics.linalg import axis_labels
+from dppca.numerics.linalg import axis_labels, pc_labels
 from dppca.plotting._style import (
     DP_COLOR,
     HEATMAP_HIGH,
@@ -21,38 +23,74 @@ from dppca.plotting._style import (
 LOADING_KINDS = ("vector", "point")
 
 
-def select_variables(loadings: pd.DataFrame, columns: list[str], top: int | None) -> pd.DataFrame:
-    """All rows, or the ``top`` rows with the longest loading vectors on ``columns``."""
-    if top is None:
+def as_loadings(loadings: Any, name: str = "loadings") -> pd.DataFrame:
+    """Loadings as a DataFrame (variables by ``PC1..PCq``): a DataFrame as it is, or a 2-D
+    array of directions in columns (variables ``X1..Xp``)."""
+    if isinstance(loadings, pd.DataFrame):
         return loadings
-    top = check_positive_int(top, "top")
-    norms = np.hypot.reduce(loadings[columns].to_numpy(), axis=1)
-    order = np.argsort(-norms, kind="stable")[:top]
-    return loadings.iloc[np.sort(order)]
+    try:
+        array = np.asarray(loadings, dtype=float)
+    except (TypeError, ValueError):
+        array = None
+    if array is None or array.ndim != 2 or not np.isfinite(array).all():
+        raise TypeError(
+            f"{name} must be a DataFrame or a 2-D array of finite directions (one column per "
+            f"component); got {type(loadings).__name__}."
+        )
+    return pd.DataFrame(
+        array,
+        index=[f"X{j + 1}" for j in range(array.shape[0])],
+        columns=pc_labels(array.shape[1]),
+    )
+
+
+def select_variables(loadings: pd.DataFrame, columns: list[str], variables: Any) -> pd.DataFrame:
+    """The rows to show: all (``None`` or ``"all"``), the ``variables`` rows with the longest
+    vectors on ``columns`` (a number), or the variables named (a list, in its order)."""
+    if variables is None or (isinstance(variables, str) and variables == "all"):
+        return loadings
+    if isinstance(variables, numbers.Integral) and not isinstance(variables, bool):
+        count = check_positive_int(variables, "variables")
+        norms = np.hypot.reduce(loadings[columns].to_numpy(), axis=1)
+        order = np.argsort(-norms, kind="stable")[:count]
+        return loadings.iloc[np.sort(order)]
+    if isinstance(variables, str) or not isinstance(variables, Sequence | np.ndarray | pd.Index):
+        raise TypeError(
+            "variables must be None, 'all', a number of variables or a list of variable names; "
+            f"got {variables!r}."
+        )
+    names = [str(name) for name in variables]
+    unknown = [name for name in names if name not in loadings.index]
+    if unknown:
+        raise ValueError(f"Unknown variables: {', '.join(unknown)}.")
+    return loadings.loc[names]
 
 
 def plot_loadings(
-    loadings: pd.DataFrame,
+    loadings: Any,
     *,
     axes: tuple[int, int] = (1, 2),
     kind: str = "point",
-    top: int | None = None,
+    variables: Any = None,
     limit: float | None = None,
     color: str = DP_COLOR,
     title: str | None = "DP loading plot",
     intervals: pd.DataFrame | None = None,
+    labels: bool = True,
     ax: Any = None,
 ):
     """Variables as arrows or points in the plane of two principal directions.
 
     Parameters
     ----------
-    loadings : DataFrame
-        Variables (index) by components ``PC1..PCp`` (for example ``result.loadings``).
+    loadings : DataFrame or array of shape (p, q)
+        Variables (index) by components ``PC1..PCq`` (for example ``result.loadings``), or
+        directions in columns.
     axes : (int, int), default (1, 2)
     kind : {"point", "vector"}, default "point"
-    top : int, optional
-        Only the ``top`` variables with the longest vectors in this plane.
+    variables : None, "all", int or list of str, optional
+        All variables, the ``variables`` with the longest vectors in this plane, or the
+        variables named.
     limit : float, optional
         Half-width of the square axes; default 1.35 times the largest coordinate (pass the same
         value to panels that should share a scale).
@@ -61,6 +99,8 @@ def plot_loadings(
     intervals : DataFrame, optional
         Whiskers: rows ``variable``, ``component``, ``lower``, ``upper`` (the ``loadings`` table
         of :meth:`~dppca.DPPCAResult.uncertainty`).
+    labels : bool, default True
+        Name the variables (moved apart from each other and the points).
     ax : matplotlib Axes, optional
 
     Returns
@@ -70,16 +110,24 @@ def plot_loadings(
     Notes
     -----
     Drawing spends no privacy budget: it only shows released directions.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ax = plot_loadings(np.eye(3), kind="vector")
+    >>> ax.get_xlabel(), len([t for t in ax.texts if t.get_gid() == "label"])
+    ('PC1', 3)
     """
     kind = check_option(kind, "kind", LOADING_KINDS)
+    loadings = as_loadings(loadings)
     columns = list(axis_labels(axes))
     missing = [c for c in columns if c not in loadings.columns]
     if missing:
         raise ValueError(f"axes {tuple(axes)} need loadings columns {missing}.")
-    shown = select_variables(loadings, columns, top)
+    shown = select_variables(loadings, columns, variables)
     tips = shown[columns].to_numpy()
     if limit is None:
-        limit = 1.35 * max(float(np.max(np.abs(tips))), 0.1)  # room for the labels
+        limit = 1.35 * max(float(np.max(np.abs(tips))) if len(tips) else 0.0, 0.1)
     ax = axes_or_new(ax)
     ax.axhline(0, color="0.8", linestyle="--", linewidth=0.6)
     ax.axvline(0, color="0.8", linestyle="--", linewidth=0.6)
@@ -89,7 +137,8 @@ def plot_loadings(
         ax.scatter(tips[:, 0], tips[:, 1], s=22, color=color, alpha=0.9, zorder=3, gid="points")
     if intervals is not None:
         _whiskers(ax, intervals, shown.index, columns, tips, color)
-    finish_square(ax, tips, [str(name) for name in shown.index], color, limit, title, columns)
+    names = [str(name) for name in shown.index] if labels else []
+    finish_square(ax, tips if labels else tips[:0], names, color, limit, title, columns)
     return ax
 
 
@@ -105,10 +154,10 @@ def _whiskers(ax, intervals: pd.DataFrame, names, columns, tips, color) -> None:
 
 
 def plot_loading_heatmap(
-    loadings: pd.DataFrame,
+    loadings: Any,
     *,
     components: int = 5,
-    top: int | None = None,
+    variables: Any = None,
     limit: float | None = None,
     title: str | None = "DP loading heatmap",
     ax: Any = None,
@@ -117,16 +166,25 @@ def plot_loading_heatmap(
 
     Blue is negative, red positive, white 0, with symmetric limits ``+-limit`` (default the
     largest absolute loading shown; pass the same value to panels that should share it).
+    ``loadings`` and ``variables`` as in :func:`plot_loadings`.
 
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ax = plot_loading_heatmap(np.eye(4), components=2)
+    >>> ax.images[0].get_array().shape
+    (4, 2)
     """
     from matplotlib.colors import LinearSegmentedColormap
 
+    loadings = as_loadings(loadings)
     components = min(check_positive_int(components, "components"), loadings.shape[1])
     columns = list(loadings.columns[:components])
-    shown = select_variables(loadings, columns, top)
+    shown = select_variables(loadings, columns, variables)
     values = shown[columns].to_numpy()
     if limit is None:
         limit = max(float(np.max(np.abs(values))), 1e-12)

@@ -71,6 +71,14 @@ def plot_score_histogram(
     Notes
     -----
     Drawing spends no privacy budget. An all-zero histogram is drawn empty with a note.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> cells = pd.DataFrame({"xmin": [0.0, 1.0], "xmax": [1.0, 2.0], "ymin": [0.0, 0.0],
+    ...                       "ymax": [1.0, 1.0], "prob": [0.25, 0.75]})
+    >>> plot_score_histogram(cells, ((0.0, 2.0), (0.0, 1.0))).get_xlabel()
+    'PC1'
     """
     from matplotlib.patches import Patch
 

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from dppca._validation import check_option
-from dppca.plotting._style import SCREE_STYLES, axes_or_new, finish
+from dppca.plotting._style import SCREE_STYLES, axes_or_new, caption_below, finish
 
 SCREE_KINDS = ("pve", "scree")
 
@@ -18,6 +18,7 @@ def plot_scree(
     kind: str = "pve",
     title: str | None = None,
     intervals: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+    caption: str | None = None,
     ax: Any = None,
 ):
     """Lines with markers over the component number, one per series.
@@ -28,14 +29,23 @@ def plot_scree(
         Keys ``"clipped"``, ``"pmwm"``, ``"huber"`` (private) or ``"non_private"`` (reference)
         pick the colour, marker and legend label; other keys are used as labels.
     kind : {"pve", "scree"}
-        Only the axis label and default title depend on it: pass the matching values.
+        Only the axis label and default title depend on it: pass the matching values
+        (proportions of variance, or the variances themselves).
     intervals : dict of str to (lower, upper), optional
         Error bars for some series (for example the noise intervals of
         :meth:`~dppca.DPPCAResult.uncertainty`).
+    caption : str, optional
+        A note under the panel.
 
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> ax = plot_scree({"clipped": [0.6, 0.3, 0.1], "non_private": [0.62, 0.28, 0.1]})
+    >>> [text.get_text() for text in ax.get_legend().get_texts()]
+    ['Clipped (DP)', 'Non-private']
     """
     kind = check_option(kind, "kind", SCREE_KINDS)
     ax = axes_or_new(ax)
@@ -73,4 +83,6 @@ def plot_scree(
         ax.legend(frameon=False, fontsize=8)
     default = "Proportion of variance explained" if kind == "pve" else "Variance (scree)"
     finish(ax, title if title is not None else default, "Component", default)
+    if caption:
+        caption_below(ax, caption)
     return ax

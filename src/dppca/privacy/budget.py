@@ -114,10 +114,7 @@ class Budget:
         values = list(parts.values())
         budgets = {name: value for name, value in parts.items() if isinstance(value, Budget)}
         if len(budgets) == len(parts):
-            total = Budget(
-                math.fsum(value.epsilon for value in budgets.values()),
-                math.fsum(value.delta for value in budgets.values()),
-            )
+            total = Budget.compose(list(budgets.values()))  # the exact sums, rounded up
             if not total <= self:
                 raise ValueError(
                     f"The absolute budgets add up to {total!r}, more than the total {self!r}."
@@ -325,11 +322,8 @@ class PrivacyLedger:
 
     @property
     def total(self) -> Budget:
-        """Total spent by basic composition."""
-        return Budget(
-            math.fsum(entry.epsilon for entry in self._entries),
-            math.fsum(entry.delta for entry in self._entries),
-        )
+        """Total spent by basic composition: the exact sums of the entries, rounded up."""
+        return Budget.compose([entry.budget for entry in self._entries])
 
     def select(self, component: str) -> PrivacyLedger:
         """A ledger of the entries of one component."""

@@ -54,7 +54,11 @@ class PCASplit:
         delta > 0; the releases not in ``parts`` get ``Budget(0, 0)``."""
         parts = tuple(part for part in PARTS if part in parts)
         if isinstance(split, PCASplit):
-            split = {name: budget for name, budget in split.as_dict().items() if budget.epsilon}
+            split = {
+                name: budget
+                for name, budget in split.as_dict().items()
+                if budget.epsilon or budget.delta
+            }
         if split is None:
             weight = sum(DEFAULT_WEIGHTS[name] for name in parts)
             split = {name: DEFAULT_WEIGHTS[name] / weight for name in parts}

@@ -31,6 +31,8 @@ from dppca.exceptions import NoiseDominatedWarning, PrivacyWarning
 WIDE_FRAME = 25.0
 #: A histogram whose kept mass is off the rows' by more than this share is flagged.
 MASS_TOLERANCE = 0.5
+#: How the note of :func:`order_notes` begins (the scree panel looks for it).
+POOLED_SCREE = "The non-increasing scree fit pooled"
 
 
 def direction_notes(eigenvalues: np.ndarray, sigma: float, axes: Sequence[int]) -> list[str]:
@@ -75,11 +77,12 @@ def order_notes(raw: np.ndarray, sd: np.ndarray, mono: bool) -> list[str]:
             spread = 4.0 * math.hypot(sd[earlier], sd[later])
             if raw[later] - raw[earlier] > spread:
                 return [
-                    f"The private variance along PC{later + 1} ({raw[later]:.3g}) exceeds "
-                    f"PC{earlier + 1}'s ({raw[earlier]:.3g}) by more than four noise sd: the "
-                    "directions' order (by the robust Kendall eigenvalues) and the variances "
-                    "disagree, often because of heavy-tailed or mostly-zero variables, and the "
-                    "non-increasing fit pooled them. Use mono=False to see the variances."
+                    f"{POOLED_SCREE} variances that increase: the private variance along "
+                    f"PC{later + 1} ({raw[later]:.3g}) exceeds PC{earlier + 1}'s "
+                    f"({raw[earlier]:.3g}) by more than four noise sd. The directions' order "
+                    "(by the robust Kendall eigenvalues) and the variances disagree, often "
+                    "because of heavy-tailed or mostly-zero variables. Use mono=False to see "
+                    "the variances."
                 ]
     return []
 

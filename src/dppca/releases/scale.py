@@ -20,10 +20,15 @@ The scale is the clipped mean over its value for a standard normal variable,
 for the level ``q`` used, so that a normal variable's scale estimates its standard deviation:
 a clipped form of Gini's mean difference (David 1968), bounded against outliers and heavy
 tails, and positive for discrete or sparse variables (genotype counts, mostly-zero amounts)
-whose median absolute difference is 0. A variable whose released mean is within two noise sd
-of 0, or whose released share of untied pairs is below twice the share above the clip level
-(``2 (1 - q)``: the clip may then lie among its ties), gets the geometric mean of the other
-variables' scales (post-processing; the notes name it), and when no variable is reliable
+whose median absolute difference is 0.
+
+A variable's release is judged unreliable, from the released values only, when its clipped mean
+is within ``z`` noise sd of 0, when its share of untied pairs is within ``z`` sd of ``1 - q``
+(the clip may then lie among its ties), or when its clipped mean is within ``z sqrt 2`` sd of
+that share (every untied pair lies above the clip: the clip is below the data). ``z`` is the
+normal quantile at ``1 - 0.01 / p``, so that a variable with a good release is flagged with
+probability about 1 % for the whole table. An unreliable variable gets the geometric mean of the
+other variables' scales (post-processing; the notes name it), and when no variable is reliable
 every scale is 1 (no scaling). Otherwise scales multiply with the data's units: the same seed
 gives the scales times ``c`` for data times ``c`` (``c`` a power of ``10^(1/1000)``).
 """
@@ -58,12 +63,14 @@ from dppca.privacy.budget import (
 from dppca.privacy.mechanisms import GaussianMechanism, Noise, resolve_sampler
 from dppca.privacy.quantiles import GridQuantile, safe_level, warn_unlocatable
 from dppca.releases.notes import emit, public_notes
-from dppca.releases.scree import joint_gaussian, means_mechanism
+from dppca.releases.scree import joint_gaussian, means_mechanism, width_range
 
 #: The default level of each variable's clip quantile.
 DEFAULT_LEVEL = 0.99
 #: The default share of epsilon spent on the clip quantiles.
 DEFAULT_CLIP_SHARE = 0.5
+#: The chance, for the whole table, that a variable with a good release is flagged.
+FLAG_RATE = 0.01
 
 
 def clipped_normal_mean(level: float) -> float:
@@ -95,6 +102,7 @@ class ScalePlan:
     quantiles: tuple[GridQuantile, ...]
     means: GaussianMechanism
     consistency: float
+    widths: tuple[float, float]
 
     @property
     def level(self) -> float:
@@ -132,7 +140,8 @@ def plan_scale(
         for j in range(p)
     )
     means = means_mechanism(m, 2 * p, mean_epsilon, budget.delta, sampler)
-    return ScalePlan(n, p, budget, sampler, quantiles, means, clipped_normal_mean(used))
+    widths = width_range(m, 2 * p, mean_epsilon, budget.delta, sampler, release=label)
+    return ScalePlan(n, p, budget, sampler, quantiles, means, clipped_normal_mean(used), widths)
 
 
 def scale_release(
@@ -155,13 +164,19 @@ def scale_release(
     for j, quantile in enumerate(plan.quantiles):
         clips[j] = quantile.release(halves[:, j], noise)
         quantile.record(ledger, f"{label}: clip level of {names[j]}", "scale")
+    clips = np.clip(clips, *plan.widths)  # noise and released values stay finite
     values = np.hstack([np.minimum(halves, clips), (halves > 0).astype(np.float64)])
     widths = np.concatenate([clips, np.ones(plan.p)])
     released, sd = joint_gaussian(values, np.zeros(2 * plan.p), widths, plan.means, noise)
     plan.means.record(ledger, f"{label}: clipped mean differences and untied shares", "scale")
     means, untied = released[: plan.p], released[plan.p :]
-    noise_sd = sd[: plan.p]
-    lost = (means < 2.0 * noise_sd) | (untied < 2.0 * (1.0 - plan.level))
+    noise_sd, share_sd = sd[: plan.p], float(sd[plan.p])
+    z = float(stats.norm.isf(FLAG_RATE / plan.p))
+    lost = (
+        (means < z * noise_sd)
+        | (untied < 1.0 - plan.level + z * share_sd)
+        | (means / clips > untied - z * math.sqrt(2.0) * share_sd)
+    )
     scales = np.maximum(means, noise_sd) / plan.consistency
     if lost.all():  # nothing to scale by: the variables keep their units
         scales = np.ones(plan.p)
@@ -172,7 +187,7 @@ def scale_release(
         "means": means,
         "untied_shares": untied,
         "noise_sd": noise_sd,
-        "share_sd": float(sd[plan.p]),
+        "share_sd": share_sd,
         "level": plan.level,
         "unreliable": [names[j] for j in np.flatnonzero(lost)],
     }
@@ -180,23 +195,23 @@ def scale_release(
 
 
 def scale_notes(details: dict[str, Any]) -> list[str]:
-    """Variables whose released spread is within two noise sd of 0 or whose pairs are mostly
-    tied (judged from the released values)."""
+    """Variables whose release is unreliable (see :mod:`dppca.releases.scale`; judged from the
+    released values)."""
     lost = details["unreliable"]
     if not lost:
         return []
     if len(lost) == len(details["means"]):
         return [
-            "No variable's private scale is reliable (each is within two noise sd of zero, or "
-            "its pairs are mostly tied), so the data were not scaled (every scale is 1). Give "
-            "the scale more epsilon, or pass public scales."
+            "No variable's private scale is reliable (each is lost in the noise, or its clip "
+            "level lies among its ties or below its data), so the data were not scaled (every "
+            "scale is 1). Give the scale more epsilon, or pass public scales."
         ]
     return [
         "The private scale of "
         + ", ".join(lost)
-        + " is unreliable (within two noise sd of zero, or its pairs are mostly tied, so its "
-        "clip level may lie among the ties); it was set to the geometric mean of the other "
-        "scales. Give the scale more epsilon, or pass public scales."
+        + " is unreliable (lost in the noise, or its clip level lies among its ties or below "
+        "its data); it was set to the geometric mean of the other scales. Give the scale more "
+        "epsilon, or pass public scales."
     ]
 
 
@@ -343,8 +358,8 @@ def check_public_scales(scale: Any, p: int) -> np.ndarray:
 SCALED_LIMIT = 1e300
 
 
-def scaled(data: np.ndarray, scales: np.ndarray) -> np.ndarray:
-    """``data / scales`` column by column (a new array), clamped to ``+-SCALED_LIMIT``.
+def scaled(data: np.ndarray, scales: np.ndarray, limit: float = SCALED_LIMIT) -> np.ndarray:
+    """``data / scales`` column by column (a new array), clamped to ``+-limit``.
 
     Examples
     --------
@@ -352,4 +367,4 @@ def scaled(data: np.ndarray, scales: np.ndarray) -> np.ndarray:
     [[1.0, 1e+300]]
     """
     with np.errstate(over="ignore"):
-        return np.clip(data / scales, -SCALED_LIMIT, SCALED_LIMIT)
+        return np.clip(data / scales, -limit, limit)

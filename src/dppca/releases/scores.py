@@ -159,12 +159,13 @@ class ScoreResult:
     def plot(self, kind: str = "score", **options: Any) -> Any:
         """Draw the release and return its display (:mod:`dppca.plotting`).
 
-        ``kind`` in ``("score", "loading")``; ``options`` as for :meth:`dppca.DPPCAResult.plot`.
+        ``kind`` in ``("score", "sample", "loading")``; ``options`` as for
+        :meth:`dppca.DPPCAResult.plot`.
         Drawing spends no budget.
         """
         from dppca.plotting.displays import display_result  # plotting is imported when used
 
-        return display_result(self, kind, ("score", "loading"), **options)
+        return display_result(self, kind, ("score", "sample", "loading"), **options)
 
     def __repr__(self) -> str:
         total = self.privacy.total

@@ -151,7 +151,12 @@ def means_mechanism(
 
 
 def width_range(
-    m: int, k: int, epsilon: float, delta: float, sampler: str = "continuous"
+    m: int,
+    k: int,
+    epsilon: float,
+    delta: float,
+    sampler: str = "continuous",
+    release: str = "scree",
 ) -> tuple[float, float]:
     """The widths (clip levels, winsorizing ranges) whose noise is a normal float and whose sums
     of ``m`` values stay finite: ``[2^-1000, 2^1000] / noise_per_width``, capped at
@@ -161,11 +166,18 @@ def width_range(
     its lower end for the noise (more noise than needed, never less). Raises ``ValueError`` when
     the range is empty (only for absurd budgets), before any charge.
     """
-    return _scale_range(noise_per_width(m, k, epsilon, delta, sampler), m, m, k, epsilon, delta)
+    unit = noise_per_width(m, k, epsilon, delta, sampler)
+    return _scale_range(unit, m, m, k, epsilon, delta, release)
 
 
 def _scale_range(
-    unit: float, terms: int, m: int, k: int, epsilon: float, delta: float
+    unit: float,
+    terms: int,
+    m: int,
+    k: int,
+    epsilon: float,
+    delta: float,
+    release: str = "scree",
 ) -> tuple[float, float]:
     """``[2^-1000, 2^1000] / unit`` capped at ``2^1000 / terms``; ``ValueError`` when empty."""
     with np.errstate(over="ignore", under="ignore"):
@@ -173,9 +185,9 @@ def _scale_range(
         high = min(float(np.float64(2.0**1000) / unit), 2.0**1000 / terms)
     if not (math.isfinite(low) and low >= sys.float_info.min and low <= high):
         raise ValueError(
-            f"The scree's noise cannot be a normal float at epsilon={epsilon:g}, delta={delta:g} "
-            f"with m={m} pairs and k={k} components (noise sd per unit width {unit:.3g}); use a "
-            "less extreme budget."
+            f"The {release}'s noise cannot be a normal float at epsilon={epsilon:g}, "
+            f"delta={delta:g} with m={m} pairs and {k} values (noise sd per unit width "
+            f"{unit:.3g}); use a less extreme budget."
         )
     return low, high
 

@@ -25,7 +25,17 @@ from dppca.results.serialization import result_fields, result_to_dict
 from dppca.results.uncertainty import Uncertainty, release_uncertainty
 
 #: What :meth:`DPPCAResult.plot` draws.
-PLOT_KINDS = ("all", "scree", "score", "loading", "heatmap", "variable", "biplot")
+PLOT_KINDS = (
+    "all",
+    "pages",
+    "scree",
+    "score",
+    "sample",
+    "loading",
+    "heatmap",
+    "variable",
+    "biplot",
+)
 
 
 @dataclass(frozen=True)
@@ -238,13 +248,17 @@ class DPPCAResult:
         )
 
     def plot(self, kind: str = "all", **options: Any) -> Any:
-        """Draw the five-panel page (``"all"``) or one panel (``"scree"``, ``"score"``,
-        ``"loading"``, ``"heatmap"``, ``"variable"``, ``"biplot"``) and return its display
-        (:mod:`dppca.plotting`; ``.ax_`` and ``.figure_`` hold the drawing).
+        """Draw the five-panel page (``"all"``), the private and the reference pages
+        (``"pages"``, a tuple) or one panel (``"scree"``, ``"score"``, ``"sample"``: synthetic
+        points, ``"loading"``, ``"heatmap"``, ``"variable"``, ``"biplot"``) and return its
+        display (:mod:`dppca.plotting`; ``.ax_`` and ``.figure_`` hold the drawing).
 
-        ``options``: ``non_private=True`` draws the reference; ``top``, ``center``,
-        ``random_state``, ``uncertainty`` (from :meth:`uncertainty`), ``ax``. Drawing spends no
-        budget.
+        ``options`` are the display's (see its ``from_result``): ``non_private=True`` draws the
+        reference; ``variables`` (a number or names) and ``labels``; ``center``,
+        ``random_state``, ``uncertainty`` (from :meth:`uncertainty`), ``ax``; on the page also
+        ``scree="pve" | "scree"``, ``display_k``, ``score="histogram" | "sample"``,
+        ``loading="point" | "vector" | "heatmap"``, ``variable="vector" | "point"`` and the
+        biplot's ``alpha``. Drawing spends no budget.
         """
         from dppca.plotting.displays import display_result  # plotting is imported when used
 

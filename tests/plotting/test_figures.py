@@ -1,0 +1,254 @@
+"""One-call plots from data, the grids and the page's options, result types, and labels."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.collections import PolyCollection
+from matplotlib.patches import FancyArrowPatch
+
+import dppca
+from dppca import Budget
+from dppca.plotting import (
+    BiplotDisplay,
+    LoadingDisplay,
+    ScorePointsDisplay,
+    ScreeDisplay,
+    VariableDisplay,
+)
+from dppca.plotting.displays import TWO_COMPONENTS_CAPTION
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def _data(n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    labels = rng.choice(["a", "b", "c"], size=n)
+    shift = {"a": [0, 0, 0, 0], "b": [7, 0, 0, 0], "c": [0, 7, 0, 0]}
+    X = np.array([shift[g] for g in labels]) + rng.standard_normal((n, 4)) * [1, 1, 0.7, 0.5]
+    return pd.DataFrame(X, columns=["v1", "v2", "v3", "v4"]), labels
+
+
+def _arrows(ax):
+    return [p for p in ax.patches if isinstance(p, FancyArrowPatch) and p.get_gid() == "arrow"]
+
+
+def _labels(ax):
+    return [t for t in ax.texts if t.get_gid() == "label"]
+
+
+def test_loading_plot_grid_reference_row_shared_scale_and_the_release():
+    X, _ = _data()
+    drawn = dppca.dp_loading_plot(
+        X, 4.0, 1e-6, display=("heatmap", "vector", "point"), non_private=True, random_state=0
+    )
+    assert drawn.result.privacy.total == Budget(4.0, 1e-6)
+    assert list(drawn.displays_) == [
+        ("Non-private", "vector"),
+        ("Non-private", "point"),
+        ("Non-private", "heatmap"),
+        ("DP", "vector"),
+        ("DP", "point"),
+        ("DP", "heatmap"),
+    ]
+    axes = drawn.ax_
+    assert axes[0].get_xlim() == axes[3].get_xlim() == axes[1].get_xlim()
+    assert axes[2].images[0].get_clim() == axes[5].images[0].get_clim()
+    assert all(ax.get_title().startswith("Non-private") for ax in axes[:3])
+    assert len(_arrows(axes[3])) == 4 and len(axes[4].collections[0].get_offsets()) == 4
+
+
+def test_loading_plot_variables_by_name_labels_and_signs():
+    X, _ = _data()
+    named = dppca.dp_loading_plot(X, 4.0, 1e-6, variables=["v3", "v1"], random_state=0)
+    assert sorted(t.get_text() for t in _labels(named.ax_[0])) == ["v1", "v3"]
+    bare = dppca.dp_loading_plot(X, 4.0, 1e-6, labels=False, random_state=0)
+    assert not _labels(bare.ax_[0]) and len(_arrows(bare.ax_[0])) == 4
+    with pytest.raises(ValueError, match="Unknown variables: zz"):
+        dppca.dp_loading_plot(X, 4.0, 1e-6, variables=["zz"], random_state=0)
+    result = dppca.dp_loading(X, 4.0, 1e-6, non_private=True, random_state=0)
+    flipped = -result.non_private.directions
+    own = LoadingDisplay.from_result(result, non_private=True, align_sign=False, variables=None)
+    drawn = own.loadings.to_numpy()
+    largest = np.argmax(np.abs(drawn), axis=0)
+    assert np.all(drawn[largest, np.arange(4)] > 0)  # its own sign convention
+    assert np.allclose(np.abs(drawn), np.abs(flipped))
+
+
+def test_scree_plot_overlays_methods_and_the_reference():
+    X, _ = _data()
+    drawn = dppca.dp_scree_plot(
+        X,
+        4,
+        4.0,
+        1e-6,
+        method=("clipped", "huber"),
+        directions=np.eye(4),
+        kind="scree",
+        display_k=3,
+        non_private=True,
+        random_state=0,
+    )
+    ax = drawn.ax_[0]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == ["Clipped (DP)", "Huber (DP)", "Non-private"]
+    assert all(len(line.get_xdata()) == 3 for line in ax.get_lines())
+    assert ax.get_ylabel() == "Variance (scree)"
+    pve = dppca.dp_scree_plot(X, 4, 4.0, 1e-6, directions=np.eye(4), display_k=2, random_state=0)
+    captions = [t.get_text() for t in pve.ax_[0].texts if t.get_gid() == "caption"]
+    assert captions == ["Proportions are over all k = 4 components."]
+    with pytest.raises(ValueError, match=r"display_k must be an integer in \[1, k=4\]"):
+        dppca.dp_scree_plot(X, 4, 4.0, 1e-6, directions=np.eye(4), display_k=5)
+
+
+def test_score_plot_follows_the_r_layout():
+    """With the reference and sample rows: the reference column first (its histogram above,
+    its scatter below), then one column per private method."""
+    X, _ = _data()
+    drawn = dppca.dp_score_plot(
+        X,
+        4.0,
+        1e-6,
+        bins=8,
+        method=("thresholded", "sparse"),
+        directions=np.eye(4),
+        panels=("histogram", "sample"),
+        non_private=True,
+        random_state=0,
+    )
+    assert list(drawn.displays_) == [
+        ("histogram", "non_private"),
+        ("histogram", "thresholded"),
+        ("histogram", "sparse"),
+        ("scatter", "non_private"),
+        ("sample: uniform", "thresholded"),
+        ("sample: uniform", "sparse"),
+    ]
+    figure_axes = drawn.figure_.axes
+    assert len(figure_axes) == 6
+    cells = [c for c in drawn.ax_[1].collections if isinstance(c, PolyCollection)]
+    positive = drawn.result.histograms["thresholded"]["prob"] > 0
+    assert len(cells[0].get_paths()) == int(positive.sum())
+    sample = drawn.ax_[4]
+    assert sum(len(c.get_offsets()) for c in sample.collections) == len(X)
+    alone = dppca.dp_score_plot(X, 4.0, 1e-6, bins=8, directions=np.eye(4), random_state=0)
+    assert list(alone.displays_) == [("histogram", "thresholded")]
+
+
+def test_score_plot_by_group():
+    X, labels = _data()
+    drawn = dppca.dp_score_plot_group(
+        X.assign(site=labels), "site", 4.0, 1e-6, bins=8, directions=np.eye(4), random_state=0
+    )
+    assert [t.get_text() for t in drawn.ax_[0].get_legend().get_texts()] == ["a", "b", "c"]
+    assert sorted(drawn.result.groups) == ["a", "b", "c"]
+
+
+@pytest.fixture(scope="module")
+def result():
+    X, labels = _data()
+    return dppca.dp_pca(X, 6.0, 1e-6, bins=10, groups=labels, random_state=0, non_private=True)
+
+
+def test_page_options(result):
+    page = result.plot(
+        "all",
+        random_state=0,
+        scree="scree",
+        display_k=3,
+        score="sample",
+        loading="heatmap",
+        variable="point",
+        alpha=0.5,
+        variables=["v1", "v2"],
+    )
+    displays = page.displays_
+    assert isinstance(displays["score"], ScorePointsDisplay)
+    assert displays["loading"].ax_.images and displays["loading"].kind == "heatmap"
+    assert displays["scree"].ax_.get_ylabel() == "Variance (scree)"
+    assert len(displays["scree"].ax_.get_lines()[0].get_xdata()) == 3
+    variable = displays["variable"].ax_
+    assert not _arrows(variable) and len(variable.collections[0].get_offsets()) == 2
+    assert sorted(t.get_text() for t in _labels(displays["biplot"].ax_)) == ["v1", "v2"]
+    with pytest.raises(ValueError, match="score must be one of"):
+        result.plot("all", score="points")
+
+
+def test_both_pages_in_one_call(result):
+    private, reference = result.plot("pages", random_state=0)
+    assert private.figure_.get_suptitle().startswith("Private PCA")
+    assert "NOT differentially private" in reference.figure_.get_suptitle()
+    with pytest.raises(TypeError, match="does not take: non_private"):
+        result.plot("pages", non_private=True)
+
+
+def test_biplot_names_its_points_and_the_variable_plot_explains_k_2(result):
+    legend = BiplotDisplay.from_result(result, random_state=0).ax_.get_legend()
+    assert legend.get_texts()[0].get_text().startswith("synthetic scores")
+    reference = BiplotDisplay.from_result(result, non_private=True, random_state=0)
+    assert reference.ax_.get_legend().get_texts()[0].get_text() == "observed scores (NOT private)"
+
+    def captions(display):
+        return [t.get_text() for t in display.ax_.texts if t.get_gid() == "caption"]
+
+    assert captions(VariableDisplay.from_result(result)) == []
+    X, _ = _data()
+    two = dppca.dp_pca(X, 6.0, 1e-6, k=2, bins=10, random_state=0)
+    assert captions(VariableDisplay.from_result(two)) == [TWO_COMPONENTS_CAPTION]
+
+
+def test_displays_name_the_result_types_they_take():
+    X, _ = _data(600)
+    loading = dppca.dp_loading(X, 4.0, 1e-6, random_state=0)
+    with pytest.raises(TypeError, match="VariableDisplay draws a DPPCAResult; got LoadingResult"):
+        VariableDisplay.from_result(loading)
+    with pytest.raises(TypeError, match="ScreeDisplay draws a DPPCAResult or ScreeResult"):
+        ScreeDisplay.from_result(loading)
+    with pytest.raises(TypeError, match="LoadingDisplay draws a DPPCAResult, LoadingResult"):
+        LoadingDisplay.from_result("directions")
+    assert LoadingDisplay.from_result(np.eye(3)).ax_.get_xlabel() == "PC1"
+    frame = pd.DataFrame(np.eye(2), index=["a", "b"], columns=["PC1", "PC2"])
+    assert sorted(t.get_text() for t in _labels(LoadingDisplay.from_result(frame).ax_)) == [
+        "a",
+        "b",
+    ]
+    model = dppca.DPPCA(2, epsilon=4.0, random_state=0).fit(X)
+    drawn = LoadingDisplay.from_result(model)
+    assert sorted(t.get_text() for t in _labels(drawn.ax_)) == ["v1", "v2", "v3", "v4"]
+
+
+def test_labels_are_moved_apart_with_leader_lines():
+    """Six variables at almost the same point: after placement no two labels overlap, and
+    the labels moved away from their points are joined to them by leader lines."""
+    tips = np.array([[0.5 + 0.005 * j, 0.5 - 0.004 * j] for j in range(6)])
+    loadings = pd.DataFrame(tips, index=[f"variable_{j}" for j in range(6)], columns=["PC1", "PC2"])
+    ax = LoadingDisplay(loadings, kind="point").plot().ax_
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in _labels(ax)]
+    for i, first in enumerate(boxes):
+        for second in boxes[i + 1 :]:
+            width = min(first.x1, second.x1) - max(first.x0, second.x0)
+            height = min(first.y1, second.y1) - max(first.y0, second.y0)
+            assert width <= 0.5 or height <= 0.5  # at most touching (half a pixel)
+    leaders = [p for p in ax.patches if p.get_gid() == "leader"]
+    assert len(leaders) >= 3
+
+
+def test_a_pooled_scree_says_so_under_its_panel():
+    from dppca.releases.notes import POOLED_SCREE
+
+    X, _ = _data(600)
+    plain = dppca.dp_pca(X, 4.0, 1e-6, bins=6, random_state=0)
+    noted = dppca.DPPCAResult(**{**plain.__dict__, "notes": (f"{POOLED_SCREE} variances",)})
+    texts = [t.get_text() for t in noted.plot("scree").ax_.texts if t.get_gid() == "caption"]
+    assert texts and "pooled" in texts[0]
