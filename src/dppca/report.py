@@ -15,7 +15,7 @@ from typing import Any
 
 from dppca._groups import label_texts
 from dppca.plotting._style import pyplot
-from dppca.plotting.displays import PageDisplay
+from dppca.plotting.pages import PageDisplay
 from dppca.results.pca import DPPCAResult
 from dppca.results.uncertainty import Uncertainty
 

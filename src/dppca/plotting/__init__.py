@@ -10,15 +10,13 @@ such.
 from dppca.plotting.displays import (
     BiplotDisplay,
     LoadingDisplay,
-    PageDisplay,
     ScoreHistogramDisplay,
     ScorePointsDisplay,
     ScreeDisplay,
     VariableDisplay,
-    loading_grid,
-    score_grid,
 )
 from dppca.plotting.loadings import plot_loading_heatmap, plot_loadings
+from dppca.plotting.pages import PageDisplay, loading_grid, score_grid
 from dppca.plotting.scores import plot_score_histogram, plot_score_points
 from dppca.plotting.scree import plot_scree
 from dppca.plotting.variables import plot_biplot, plot_variables

@@ -7,13 +7,11 @@ returns the display; a display given a result it cannot draw raises a ``TypeErro
 types it takes. Drawing spends no privacy budget: displays show released values and their
 post-processing; non-private references are drawn only when asked and are titled as such.
 
-Grids of displays (:func:`loading_grid`, :func:`score_grid`, :class:`PageDisplay`) lay several
-panels out on one figure, as the R package's one-call plots do.
+Figures of several displays are in :mod:`dppca.plotting.pages`.
 """
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -21,9 +19,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dppca._validation import check_bool, check_choices, check_option
+from dppca._validation import check_bool, check_option
 from dppca.numerics.linalg import orient_columns, pc_labels
-from dppca.plotting._style import DP_COLOR, NONPRIVATE_COLOR, deferred_labels, pyplot
+from dppca.plotting._style import DP_COLOR, NONPRIVATE_COLOR
 from dppca.plotting.loadings import as_loadings, plot_loading_heatmap, plot_loadings
 from dppca.plotting.scores import plot_score_histogram, plot_score_points
 from dppca.plotting.scree import plot_scree
@@ -39,7 +37,7 @@ TWO_COMPONENTS_CAPTION = (
 )
 
 
-def _titles(non_private: bool) -> tuple[str, str]:
+def version_titles(non_private: bool) -> tuple[str, str]:
     return ("Non-private", " (reference)") if non_private else ("DP", "")
 
 
@@ -58,7 +56,7 @@ def _reference(result: Any) -> Any:
     return result.non_private
 
 
-def _result_types(*names: str) -> tuple[type, ...]:
+def result_types(*names: str) -> tuple[type, ...]:
     """The result classes a display takes (imported here: the results live in lower layers)."""
     from dppca.releases.loading import LoadingResult
     from dppca.releases.scores import ScoreResult
@@ -74,8 +72,8 @@ def _result_types(*names: str) -> tuple[type, ...]:
     return tuple(known[name] for name in names)
 
 
-def _check_result(result: Any, display: str, *names: str) -> None:
-    if not isinstance(result, _result_types(*names)):
+def check_result(result: Any, display: str, *names: str) -> None:
+    if not isinstance(result, result_types(*names)):
         raise TypeError(f"{display} draws a {' or '.join(names)}; got {type(result).__name__}.")
 
 
@@ -170,10 +168,10 @@ class ScreeDisplay(_Display):
         reference instead, and adds the reference to a scree result's methods (as the R
         package's ``dp_scree_plot``). ``display_k`` shows the first components only (the
         proportions keep their denominator over all ``k``)."""
-        _check_result(result, "ScreeDisplay", "DPPCAResult", "ScreeResult")
+        check_result(result, "ScreeDisplay", "DPPCAResult", "ScreeResult")
         kind = check_option(kind, "kind", ("pve", "scree"))
         field = "pve" if kind == "pve" else ("values" if isinstance(result.pve, dict) else "scree")
-        prefix, suffix = _titles(non_private)
+        prefix, suffix = version_titles(non_private)
         what = "proportion of variance" if kind == "pve" else "variances (scree)"
         title = f"{prefix} {what}{suffix}"
         intervals = None
@@ -271,8 +269,8 @@ class ScoreHistogramDisplay(_Display):
         (``method``: which of its histograms, default the first), centred on the private frame's
         centre (``center=True``, no budget). ``non_private=True`` draws the empirical histogram
         on the same frame, with the private opacity scale."""
-        _check_result(result, "ScoreHistogramDisplay", "DPPCAResult", "ScoreResult")
-        prefix, suffix = _titles(non_private)
+        check_result(result, "ScoreHistogramDisplay", "DPPCAResult", "ScoreResult")
+        prefix, suffix = version_titles(non_private)
         private = _private_tables(result, method)
         tables = private
         if non_private:
@@ -343,7 +341,7 @@ class ScorePointsDisplay(_Display):
         or :class:`~dppca.ScoreResult` (``sampling``: ``"uniform"`` or ``"center"``,
         post-processing with ``random_state``); ``non_private=True`` draws the observed scores
         (the reference scatter)."""
-        _check_result(result, "ScorePointsDisplay", "DPPCAResult", "ScoreResult")
+        check_result(result, "ScorePointsDisplay", "DPPCAResult", "ScoreResult")
         sampling = check_option(sampling, "sampling", SAMPLING_METHODS)
         if non_private:
             points = _reference(result).scores.copy()
@@ -395,7 +393,7 @@ def _shift(tables: Any, center: np.ndarray) -> Any:
     return shift_cells(tables, center)
 
 
-def _directions_of(result: Any) -> tuple[np.ndarray, list[str]]:
+def directions_of(result: Any) -> tuple[np.ndarray, list[str]]:
     """The directions (columns) and variable names of anything with directions: a result, a
     fitted :class:`~dppca.DPPCA`, a DataFrame or an array."""
     if hasattr(result, "components_"):  # a fitted DPPCA
@@ -405,7 +403,7 @@ def _directions_of(result: Any) -> tuple[np.ndarray, list[str]]:
             f"X{j + 1}" for j in range(directions.shape[0])
         ]
     if isinstance(
-        result, _result_types("DPPCAResult", "LoadingResult", "ScreeResult", "ScoreResult")
+        result, result_types("DPPCAResult", "LoadingResult", "ScreeResult", "ScoreResult")
     ):
         known: Any = result
         return np.asarray(known.directions), list(known.feature_names)
@@ -420,14 +418,15 @@ def _directions_of(result: Any) -> tuple[np.ndarray, list[str]]:
     return loadings.to_numpy(), [str(name) for name in loadings.index]
 
 
-def _plotted_axes(result: Any) -> tuple[int, int]:
+def plotted_axes(result: Any) -> tuple[int, int]:
     """The components a pipeline or score result plots; PC1 and PC2 for anything else."""
-    if isinstance(result, _result_types("DPPCAResult", "ScoreResult")):
-        return tuple(result.axes)  # type: ignore[return-value]
+    if isinstance(result, result_types("DPPCAResult", "ScoreResult")):
+        known: Any = result
+        return (int(known.axes[0]), int(known.axes[1]))
     return (1, 2)
 
 
-def _reference_directions(result: Any, align_sign: bool = True) -> np.ndarray:
+def reference_directions(result: Any, align_sign: bool = True) -> np.ndarray:
     """Ordinary PCA's directions of a result's reference: sign-aligned to the private ones, or
     (``align_sign=False``) with their own sign convention (largest entry positive)."""
     reference = _reference(result)
@@ -525,19 +524,19 @@ class LoadingDisplay(_Display):
         a DataFrame or array (the pipeline's plotted axes, PC1 and PC2 otherwise).
         ``non_private=True`` draws ordinary PCA's, sign-aligned to the private directions
         unless ``align_sign=False``."""
-        prefix, suffix = _titles(non_private)
-        directions, names = _directions_of(result)
+        prefix, suffix = version_titles(non_private)
+        directions, names = directions_of(result)
         if non_private:
-            directions = _reference_directions(result, check_bool(align_sign, "align_sign"))
+            directions = reference_directions(result, check_bool(align_sign, "align_sign"))
         columns = pc_labels(directions.shape[1])
         loadings = pd.DataFrame(directions, index=names, columns=columns)
-        chosen = tuple(axes if axes is not None else _plotted_axes(result))
+        chosen = axes if axes is not None else plotted_axes(result)
         title = f"{prefix} loading {'heatmap' if kind == 'heatmap' else 'plot'}{suffix}"
         bands = None if non_private or kind == "heatmap" else uncertainty
         if bands is not None:
             title += unstable_note(bands, chosen)
         if components is None:
-            known = isinstance(result, _result_types("DPPCAResult", "ScreeResult"))
+            known = isinstance(result, result_types("DPPCAResult", "ScreeResult"))
             components = min(int(result.k) if known else len(columns), 5)
         return cls(
             loadings,
@@ -610,8 +609,8 @@ class VariableDisplay(_Display):
     ) -> VariableDisplay:
         """The variable plot of a :class:`~dppca.DPPCAResult` (post-processing of its release);
         with ``k = 2`` a caption says that every arrow then has length 1."""
-        _check_result(result, "VariableDisplay", "DPPCAResult")
-        prefix, suffix = _titles(non_private)
+        check_result(result, "VariableDisplay", "DPPCAResult")
+        prefix, suffix = version_titles(non_private)
         if non_private:
             _reference(result)
         return cls(
@@ -687,8 +686,8 @@ class BiplotDisplay(_Display):
         """The biplot of a :class:`~dppca.DPPCAResult`: points sampled from its private
         histogram (``random_state``, post-processing), arrows on the private scale; ``alpha``
         in [0, 1] moves the eigenvalues' weight from the arrows (0) to the points (1)."""
-        _check_result(result, "BiplotDisplay", "DPPCAResult")
-        prefix, suffix = _titles(non_private)
+        check_result(result, "BiplotDisplay", "DPPCAResult")
+        prefix, suffix = version_titles(non_private)
         if non_private:
             _reference(result)
         with warnings.catch_warnings():  # an empty histogram is shown by the panel's own note
@@ -709,313 +708,6 @@ class BiplotDisplay(_Display):
         ).plot(ax)
 
 
-class PageDisplay:
-    """The five panels of a :class:`~dppca.DPPCAResult` on one figure: scree, score plot,
-    loadings, variables and biplot (a table of displays, ``displays_``; ``ax_`` holds their
-    Axes in that order, ``figure_`` the figure).
-
-    Examples
-    --------
-    >>> import numpy as np, dppca
-    >>> X = np.random.default_rng(0).normal(size=(600, 4)) * [3, 2, 1, 0.5]
-    >>> result = dppca.dp_pca(X, 4.0, 1e-6, k=3, random_state=1)
-    >>> page = PageDisplay.from_result(result, random_state=0)
-    >>> sorted(page.displays_)
-    ['biplot', 'loading', 'score', 'scree', 'variable']
-    """
-
-    PANELS = ("scree", "score", "loading", "variable", "biplot")
-
-    @staticmethod
-    def panel_options(
-        *,
-        variables: Any = 10,
-        labels: bool = True,
-        center: bool = True,
-        random_state: Any = None,
-        uncertainty: Any = None,
-        scree: str = "pve",
-        display_k: int | None = None,
-        score: str = "histogram",
-        loading: str = "point",
-        variable: str = "vector",
-        alpha: float = 0.0,
-    ) -> dict[str, tuple[Any, dict[str, Any]]]:
-        """Each panel's display and ``from_result`` options from the page's."""
-        score_display = check_option(score, "score", ("histogram", "sample"))
-        return {
-            "scree": (
-                ScreeDisplay,
-                {"uncertainty": uncertainty, "kind": scree, "display_k": display_k},
-            ),
-            "score": (
-                (ScoreHistogramDisplay, {"center": center})
-                if score_display == "histogram"
-                else (ScorePointsDisplay, {"center": center, "random_state": random_state})
-            ),
-            "loading": (
-                LoadingDisplay,
-                {
-                    "kind": loading,
-                    "variables": variables,
-                    "labels": labels,
-                    "uncertainty": uncertainty,
-                },
-            ),
-            "variable": (
-                VariableDisplay,
-                {"variables": variables, "kind": variable, "labels": labels},
-            ),
-            "biplot": (
-                BiplotDisplay,
-                {
-                    "variables": variables,
-                    "labels": labels,
-                    "alpha": alpha,
-                    "center": center,
-                    "random_state": random_state,
-                },
-            ),
-        }
-
-    def __init__(self, displays: dict[str, Any], figure: Any) -> None:
-        self.displays_ = displays
-        self.figure_ = figure
-        #: The panels' Axes, in :attr:`PANELS` order.
-        self.ax_ = np.array([displays[panel].ax_ for panel in self.PANELS], dtype=object)
-
-    @classmethod
-    def from_result(
-        cls,
-        result: Any,
-        *,
-        non_private: bool = False,
-        variables: Any = 10,
-        labels: bool = True,
-        center: bool = True,
-        random_state: Any = None,
-        uncertainty: Any = None,
-        scree: str = "pve",
-        display_k: int | None = None,
-        score: str = "histogram",
-        loading: str = "point",
-        variable: str = "vector",
-        alpha: float = 0.0,
-    ) -> PageDisplay:
-        """Draw every panel (``non_private=True``: the reference's, titled as such).
-
-        ``scree``: ``"pve"`` or ``"scree"`` (the variances), ``display_k`` components;
-        ``score``: ``"histogram"`` or ``"sample"`` (synthetic points); ``loading``:
-        ``"point"``, ``"vector"`` or ``"heatmap"`` (a tall panel on the right); ``variable``:
-        ``"vector"`` or ``"point"``; ``alpha``: the biplot's; ``variables`` and ``labels``: the
-        variables shown and named in the loading, variable and biplot panels.
-        """
-        _check_result(result, "PageDisplay", "DPPCAResult")
-        options = cls.panel_options(
-            variables=variables,
-            labels=labels,
-            center=center,
-            random_state=random_state,
-            uncertainty=uncertainty,
-            scree=scree,
-            display_k=display_k,
-            score=score,
-            loading=loading,
-            variable=variable,
-            alpha=alpha,
-        )
-        heatmap = options["loading"][1]["kind"] == "heatmap"
-        figure = pyplot().figure(
-            figsize=(17, 10.5) if heatmap else (16, 10.5), layout="constrained"
-        )
-        if heatmap:  # a 2 x 2 block and a tall heatmap on the right
-            grid = figure.add_gridspec(2, 3, width_ratios=[1.0, 1.0, 0.8])
-            slots = [grid[0, 0], grid[0, 1], grid[:, 2], grid[1, 0], grid[1, 1]]
-        else:
-            grid = figure.add_gridspec(2, 6)
-            slots = [grid[0, 0:2], grid[0, 2:4], grid[0, 4:6], grid[1, 1:3], grid[1, 3:5]]
-        displays = {}
-        with deferred_labels(figure):
-            for panel, slot in zip(cls.PANELS, slots, strict=True):
-                display, panel_options = options[panel]
-                displays[panel] = display.from_result(
-                    result, non_private=non_private, ax=figure.add_subplot(slot), **panel_options
-                )
-            total = result.privacy.total
-            figure.suptitle(
-                "Non-private PCA (reference: NOT differentially private)"
-                if non_private
-                else f"Private PCA (g-DPPCA): total ε={total.epsilon:.3g}, δ={total.delta:.2g}",
-                fontsize=15,
-                fontweight="bold",
-            )
-        return cls(displays, figure)
-
-    @classmethod
-    def pair(cls, result: Any, **options: Any) -> tuple[PageDisplay, PageDisplay]:
-        """The private page and the reference's (the R package's ``plot.dp_pca`` draws both),
-        with the same options and the same synthetic points."""
-        seed = options.pop("random_state", None)
-        first, second = np.random.default_rng(seed).spawn(2)
-        return (
-            cls.from_result(result, random_state=first, **options),
-            cls.from_result(result, non_private=True, random_state=second, **options),
-        )
-
-
-def loading_grid(
-    result: Any,
-    *,
-    display: Any = "vector",
-    non_private: bool = False,
-    variables: Any = 10,
-    labels: bool = True,
-    align_sign: bool = True,
-    axes: tuple[int, int] | None = None,
-    heatmap_components: int | None = None,
-) -> tuple[Any, dict[tuple[str, str], LoadingDisplay]]:
-    """Loading panels of a result: one column per ``display`` (``"vector"``, ``"point"``,
-    ``"heatmap"``, in that order) and, with ``non_private=True``, the reference above the
-    private row, every panel of a kind on one shared scale (as the R package's
-    ``dp_loading_plot``). Returns the figure and the displays keyed by (version, display).
-
-    Examples
-    --------
-    >>> import numpy as np, dppca
-    >>> X = np.random.default_rng(0).normal(size=(600, 3)) * [3, 2, 1]
-    >>> result = dppca.dp_loading(X, 4.0, 1e-6, non_private=True, random_state=1)
-    >>> figure, displays = loading_grid(result, display=("vector", "heatmap"), non_private=True)
-    >>> sorted(displays)
-    [('DP', 'heatmap'), ('DP', 'vector'), ('Non-private', 'heatmap'), ('Non-private', 'vector')]
-    """
-    order = ("vector", "point", "heatmap")
-    chosen = check_choices(display, "display", order)
-    kinds = [kind for kind in order if kind in chosen]
-    versions = [True, False] if check_bool(non_private, "non_private") else [False]
-    directions, _ = _directions_of(result)
-    shown_axes = tuple(axes if axes is not None else _plotted_axes(result))
-    known = isinstance(result, _result_types("DPPCAResult", "ScreeResult"))
-    count = int(result.k) if known else directions.shape[1]
-    components = min(count, 5) if heatmap_components is None else int(heatmap_components)
-    sets = [directions] + ([_reference_directions(result, align_sign)] if non_private else [])
-    plane = [shown_axes[0] - 1, shown_axes[1] - 1]
-    largest = max(float(np.abs(d[:, plane]).max()) for d in sets)
-    strongest = max(float(np.abs(d[:, :components]).max()) for d in sets)
-    figure, grid = pyplot().subplots(
-        len(versions),
-        len(kinds),
-        figsize=(5.2 * len(kinds) + 0.5, 5.0 * len(versions)),
-        squeeze=False,
-        layout="constrained",
-    )
-    displays = {}
-    with deferred_labels(figure):
-        for row, version in enumerate(versions):
-            for column, kind in enumerate(kinds):
-                displays[(_titles(version)[0], kind)] = LoadingDisplay.from_result(
-                    result,
-                    kind=kind,
-                    non_private=version,
-                    variables=variables,
-                    labels=labels,
-                    align_sign=align_sign,
-                    axes=shown_axes,
-                    components=components,
-                    limit=max(strongest, 1e-12) if kind == "heatmap" else 1.35 * max(largest, 0.1),
-                    ax=grid[row, column],
-                )
-    return figure, displays
-
-
-def score_grid(
-    result: Any,
-    *,
-    panels: Any = ("histogram",),
-    sampling: Any = "uniform",
-    non_private: bool = False,
-    n_points: int | None = None,
-    bandwidth_scale: float | None = None,
-    center: bool = True,
-    random_state: Any = None,
-) -> tuple[Any, dict[tuple[str, str], Any]]:
-    """The score figure of the R package's ``dp_score_plot``: a row of histograms (the
-    reference scatter and histogram first with ``non_private=True``, then every private
-    method's), and with ``"sample"`` in ``panels`` one row per ``sampling`` method of synthetic
-    points from each private histogram. Returns the figure and the displays keyed by (panel,
-    method).
-
-    Examples
-    --------
-    >>> import numpy as np, dppca
-    >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
-    >>> result = dppca.dp_score(X, 4.0, 1e-6, bins=8, directions=np.eye(3), random_state=1)
-    >>> figure, displays = score_grid(result, panels=("histogram", "sample"), random_state=0)
-    >>> sorted(displays)
-    [('histogram', 'thresholded'), ('sample: uniform', 'thresholded')]
-    """
-    _check_result(result, "score_grid", "DPPCAResult", "ScoreResult")
-    chosen = check_choices(panels, "panels", ("histogram", "sample"))
-    samplings = check_choices(sampling, "sampling", SAMPLING_METHODS) if "sample" in chosen else ()
-    methods = (
-        list(result.methods) if hasattr(result, "methods") else [result.settings["score_method"]]
-    )
-    rows: list[list[tuple[str, str | None]]] = []
-    # As the R package: the reference's column comes first (its histogram above, its scatter
-    # below when there are sample rows), then one column per private method.
-    if "histogram" in chosen:
-        lead: list[tuple[str, str | None]] = []
-        if non_private:
-            lead = [("histogram", None)] if samplings else [("scatter", None), ("histogram", None)]
-        rows.append(lead + [("histogram", method) for method in methods])
-    for index, how in enumerate(samplings):
-        lead = []
-        if non_private:
-            lead = [("scatter", None) if index == 0 else ("blank", None)]
-        rows.append(lead + [(f"sample: {how}", method) for method in methods])
-    width = max(len(row) for row in rows)
-    figure, grid = pyplot().subplots(
-        len(rows),
-        width,
-        figsize=(4.6 * width + 1.2, 4.4 * len(rows)),
-        squeeze=False,
-        layout="constrained",
-    )
-    generators = iter(np.random.default_rng(random_state).spawn(len(samplings) * len(methods) + 1))
-    displays: dict[tuple[str, str], Any] = {}
-    for r, row in enumerate(rows):
-        for c in range(width):
-            ax = grid[r, c]
-            if c >= len(row):
-                ax.set_visible(False)
-                continue
-            panel, method = row[c]
-            display: Any
-            if panel == "blank":
-                ax.set_visible(False)
-                continue
-            if panel == "scatter":
-                display = ScorePointsDisplay.from_result(
-                    result, non_private=True, center=center, ax=ax
-                )
-            elif panel == "histogram":
-                display = ScoreHistogramDisplay.from_result(
-                    result, method=method, non_private=method is None, center=center, ax=ax
-                )
-            else:
-                display = ScorePointsDisplay.from_result(
-                    result,
-                    method=method,
-                    sampling=panel.split(": ")[1],
-                    n_points=n_points,
-                    bandwidth_scale=bandwidth_scale,
-                    center=center,
-                    random_state=next(generators),
-                    ax=ax,
-                )
-            displays[(panel, method or "non_private")] = display
-    return figure, displays
-
-
 #: The display of each panel kind.
 DISPLAYS: dict[str, Any] = {
     "scree": ScreeDisplay,
@@ -1025,37 +717,3 @@ DISPLAYS: dict[str, Any] = {
     "variable": VariableDisplay,
     "biplot": BiplotDisplay,
 }
-
-
-def display_result(result: Any, kind: str, kinds: tuple[str, ...], **options: Any) -> Any:
-    """The ``.plot(kind)`` of every result type.
-
-    ``"all"`` gives a :class:`PageDisplay`, ``"pages"`` the private and reference pages (a
-    tuple), ``"heatmap"`` a :class:`LoadingDisplay` heatmap, any other kind in ``kinds`` its
-    display; ``options`` are that display's ``from_result`` keywords, and one it does not take
-    is refused.
-    """
-    kind = check_option(kind, "kind", kinds)
-    if "non_private" in options:
-        options["non_private"] = check_bool(options["non_private"], "non_private")
-    display = (
-        PageDisplay
-        if kind in ("all", "pages")
-        else LoadingDisplay
-        if kind == "heatmap"
-        else DISPLAYS[kind]
-    )
-    accepted = set(inspect.signature(display.from_result).parameters) - {"result", "kind"}
-    if kind == "pages":
-        accepted -= {"non_private"}
-    unknown = sorted(set(options) - accepted)
-    if unknown:
-        raise TypeError(
-            f"plot(kind={kind!r}) got option(s) it does not take: {', '.join(unknown)}; it takes "
-            f"{', '.join(sorted(accepted))}."
-        )
-    if kind == "pages":
-        return PageDisplay.pair(result, **options)
-    if kind == "heatmap":
-        options["kind"] = "heatmap"
-    return display.from_result(result, **options)

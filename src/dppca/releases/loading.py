@@ -216,7 +216,7 @@ class LoadingResult:
         ``kind`` in ``("loading", "heatmap")``; ``options`` as for :meth:`dppca.DPPCAResult.plot`.
         Drawing spends no budget.
         """
-        from dppca.plotting.displays import display_result  # plotting is imported when used
+        from dppca.plotting.pages import display_result  # plotting is imported when used
 
         return display_result(self, kind, ("loading", "heatmap"), **options)
 

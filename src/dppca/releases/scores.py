@@ -163,7 +163,7 @@ class ScoreResult:
         :meth:`dppca.DPPCAResult.plot`.
         Drawing spends no budget.
         """
-        from dppca.plotting.displays import display_result  # plotting is imported when used
+        from dppca.plotting.pages import display_result  # plotting is imported when used
 
         return display_result(self, kind, ("score", "sample", "loading"), **options)
 

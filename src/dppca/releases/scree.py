@@ -768,7 +768,7 @@ class ScreeResult:
         ``kind`` in ``("scree",)``; ``options`` as for :meth:`dppca.DPPCAResult.plot`.
         Drawing spends no budget.
         """
-        from dppca.plotting.displays import display_result  # plotting is imported when used
+        from dppca.plotting.pages import display_result  # plotting is imported when used
 
         return display_result(self, kind, ("scree",), **options)
 

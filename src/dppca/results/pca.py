@@ -260,7 +260,7 @@ class DPPCAResult:
         ``loading="point" | "vector" | "heatmap"``, ``variable="vector" | "point"`` and the
         biplot's ``alpha``. Drawing spends no budget.
         """
-        from dppca.plotting.displays import display_result  # plotting is imported when used
+        from dppca.plotting.pages import display_result  # plotting is imported when used
 
         return display_result(self, kind, PLOT_KINDS, **options)
 

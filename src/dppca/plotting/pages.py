@@ -1,0 +1,372 @@
+"""Figures of several displays: the five-panel page of a :func:`dppca.dp_pca` result
+(:class:`PageDisplay`), the loading and score grids of the R package's one-call plots
+(:func:`loading_grid`, :func:`score_grid`), and the ``.plot(kind)`` of every result type
+(:func:`display_result`). Drawing spends no privacy budget.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+
+from dppca._validation import check_bool, check_choices, check_option
+from dppca.plotting._style import deferred_labels, pyplot
+from dppca.plotting.displays import (
+    DISPLAYS,
+    BiplotDisplay,
+    LoadingDisplay,
+    ScoreHistogramDisplay,
+    ScorePointsDisplay,
+    ScreeDisplay,
+    VariableDisplay,
+    check_result,
+    directions_of,
+    plotted_axes,
+    reference_directions,
+    result_types,
+    version_titles,
+)
+from dppca.releases.sampling import SAMPLING_METHODS
+
+
+class PageDisplay:
+    """The five panels of a :class:`~dppca.DPPCAResult` on one figure: scree, score plot,
+    loadings, variables and biplot (a table of displays, ``displays_``; ``ax_`` holds their
+    Axes in that order, ``figure_`` the figure).
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(600, 4)) * [3, 2, 1, 0.5]
+    >>> result = dppca.dp_pca(X, 4.0, 1e-6, k=3, random_state=1)
+    >>> page = PageDisplay.from_result(result, random_state=0)
+    >>> sorted(page.displays_)
+    ['biplot', 'loading', 'score', 'scree', 'variable']
+    """
+
+    PANELS = ("scree", "score", "loading", "variable", "biplot")
+
+    @staticmethod
+    def panel_options(
+        *,
+        variables: Any = 10,
+        labels: bool = True,
+        center: bool = True,
+        random_state: Any = None,
+        uncertainty: Any = None,
+        scree: str = "pve",
+        display_k: int | None = None,
+        score: str = "histogram",
+        loading: str = "point",
+        variable: str = "vector",
+        alpha: float = 0.0,
+    ) -> dict[str, tuple[Any, dict[str, Any]]]:
+        """Each panel's display and ``from_result`` options from the page's."""
+        score_display = check_option(score, "score", ("histogram", "sample"))
+        return {
+            "scree": (
+                ScreeDisplay,
+                {"uncertainty": uncertainty, "kind": scree, "display_k": display_k},
+            ),
+            "score": (
+                (ScoreHistogramDisplay, {"center": center})
+                if score_display == "histogram"
+                else (ScorePointsDisplay, {"center": center, "random_state": random_state})
+            ),
+            "loading": (
+                LoadingDisplay,
+                {
+                    "kind": loading,
+                    "variables": variables,
+                    "labels": labels,
+                    "uncertainty": uncertainty,
+                },
+            ),
+            "variable": (
+                VariableDisplay,
+                {"variables": variables, "kind": variable, "labels": labels},
+            ),
+            "biplot": (
+                BiplotDisplay,
+                {
+                    "variables": variables,
+                    "labels": labels,
+                    "alpha": alpha,
+                    "center": center,
+                    "random_state": random_state,
+                },
+            ),
+        }
+
+    def __init__(self, displays: dict[str, Any], figure: Any) -> None:
+        self.displays_ = displays
+        self.figure_ = figure
+        #: The panels' Axes, in :attr:`PANELS` order.
+        self.ax_ = np.array([displays[panel].ax_ for panel in self.PANELS], dtype=object)
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Any,
+        *,
+        non_private: bool = False,
+        variables: Any = 10,
+        labels: bool = True,
+        center: bool = True,
+        random_state: Any = None,
+        uncertainty: Any = None,
+        scree: str = "pve",
+        display_k: int | None = None,
+        score: str = "histogram",
+        loading: str = "point",
+        variable: str = "vector",
+        alpha: float = 0.0,
+    ) -> PageDisplay:
+        """Draw every panel (``non_private=True``: the reference's, titled as such).
+
+        ``scree``: ``"pve"`` or ``"scree"`` (the variances), ``display_k`` components;
+        ``score``: ``"histogram"`` or ``"sample"`` (synthetic points); ``loading``:
+        ``"point"``, ``"vector"`` or ``"heatmap"`` (a tall panel on the right); ``variable``:
+        ``"vector"`` or ``"point"``; ``alpha``: the biplot's; ``variables`` and ``labels``: the
+        variables shown and named in the loading, variable and biplot panels.
+        """
+        check_result(result, "PageDisplay", "DPPCAResult")
+        options = cls.panel_options(
+            variables=variables,
+            labels=labels,
+            center=center,
+            random_state=random_state,
+            uncertainty=uncertainty,
+            scree=scree,
+            display_k=display_k,
+            score=score,
+            loading=loading,
+            variable=variable,
+            alpha=alpha,
+        )
+        heatmap = options["loading"][1]["kind"] == "heatmap"
+        figure = pyplot().figure(
+            figsize=(17, 10.5) if heatmap else (16, 10.5), layout="constrained"
+        )
+        if heatmap:  # a 2 x 2 block and a tall heatmap on the right
+            grid = figure.add_gridspec(2, 3, width_ratios=[1.0, 1.0, 0.8])
+            slots = [grid[0, 0], grid[0, 1], grid[:, 2], grid[1, 0], grid[1, 1]]
+        else:
+            grid = figure.add_gridspec(2, 6)
+            slots = [grid[0, 0:2], grid[0, 2:4], grid[0, 4:6], grid[1, 1:3], grid[1, 3:5]]
+        displays = {}
+        with deferred_labels(figure):
+            for panel, slot in zip(cls.PANELS, slots, strict=True):
+                display, panel_options = options[panel]
+                displays[panel] = display.from_result(
+                    result, non_private=non_private, ax=figure.add_subplot(slot), **panel_options
+                )
+            total = result.privacy.total
+            figure.suptitle(
+                "Non-private PCA (reference: NOT differentially private)"
+                if non_private
+                else f"Private PCA (g-DPPCA): total ε={total.epsilon:.3g}, δ={total.delta:.2g}",
+                fontsize=15,
+                fontweight="bold",
+            )
+        return cls(displays, figure)
+
+    @classmethod
+    def pair(cls, result: Any, **options: Any) -> tuple[PageDisplay, PageDisplay]:
+        """The private page and the reference's (the R package's ``plot.dp_pca`` draws both),
+        with the same options and the same synthetic points."""
+        seed = options.pop("random_state", None)
+        first, second = np.random.default_rng(seed).spawn(2)
+        return (
+            cls.from_result(result, random_state=first, **options),
+            cls.from_result(result, non_private=True, random_state=second, **options),
+        )
+
+
+def loading_grid(
+    result: Any,
+    *,
+    display: Any = "vector",
+    non_private: bool = False,
+    variables: Any = 10,
+    labels: bool = True,
+    align_sign: bool = True,
+    axes: tuple[int, int] | None = None,
+    heatmap_components: int | None = None,
+) -> tuple[Any, dict[tuple[str, str], LoadingDisplay]]:
+    """Loading panels of a result: one column per ``display`` (``"vector"``, ``"point"``,
+    ``"heatmap"``, in that order) and, with ``non_private=True``, the reference above the
+    private row, every panel of a kind on one shared scale (as the R package's
+    ``dp_loading_plot``). Returns the figure and the displays keyed by (version, display).
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(600, 3)) * [3, 2, 1]
+    >>> result = dppca.dp_loading(X, 4.0, 1e-6, non_private=True, random_state=1)
+    >>> figure, displays = loading_grid(result, display=("vector", "heatmap"), non_private=True)
+    >>> sorted(displays)
+    [('DP', 'heatmap'), ('DP', 'vector'), ('Non-private', 'heatmap'), ('Non-private', 'vector')]
+    """
+    order = ("vector", "point", "heatmap")
+    chosen = check_choices(display, "display", order)
+    kinds = [kind for kind in order if kind in chosen]
+    versions = [True, False] if check_bool(non_private, "non_private") else [False]
+    directions, _ = directions_of(result)
+    shown_axes = axes if axes is not None else plotted_axes(result)
+    known = isinstance(result, result_types("DPPCAResult", "ScreeResult"))
+    count = int(result.k) if known else directions.shape[1]
+    components = min(count, 5) if heatmap_components is None else int(heatmap_components)
+    sets = [directions] + ([reference_directions(result, align_sign)] if non_private else [])
+    plane = [shown_axes[0] - 1, shown_axes[1] - 1]
+    largest = max(float(np.abs(d[:, plane]).max()) for d in sets)
+    strongest = max(float(np.abs(d[:, :components]).max()) for d in sets)
+    figure, grid = pyplot().subplots(
+        len(versions),
+        len(kinds),
+        figsize=(5.2 * len(kinds) + 0.5, 5.0 * len(versions)),
+        squeeze=False,
+        layout="constrained",
+    )
+    displays = {}
+    with deferred_labels(figure):
+        for row, version in enumerate(versions):
+            for column, kind in enumerate(kinds):
+                displays[(version_titles(version)[0], kind)] = LoadingDisplay.from_result(
+                    result,
+                    kind=kind,
+                    non_private=version,
+                    variables=variables,
+                    labels=labels,
+                    align_sign=align_sign,
+                    axes=shown_axes,
+                    components=components,
+                    limit=max(strongest, 1e-12) if kind == "heatmap" else 1.35 * max(largest, 0.1),
+                    ax=grid[row, column],
+                )
+    return figure, displays
+
+
+def score_grid(
+    result: Any,
+    *,
+    panels: Any = ("histogram",),
+    sampling: Any = "uniform",
+    non_private: bool = False,
+    n_points: int | None = None,
+    bandwidth_scale: float | None = None,
+    center: bool = True,
+    random_state: Any = None,
+) -> tuple[Any, dict[tuple[str, str], Any]]:
+    """The score figure of the R package's ``dp_score_plot``: a row of histograms (the
+    reference scatter and histogram first with ``non_private=True``, then every private
+    method's), and with ``"sample"`` in ``panels`` one row per ``sampling`` method of synthetic
+    points from each private histogram. Returns the figure and the displays keyed by (panel,
+    method).
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
+    >>> result = dppca.dp_score(X, 4.0, 1e-6, bins=8, directions=np.eye(3), random_state=1)
+    >>> figure, displays = score_grid(result, panels=("histogram", "sample"), random_state=0)
+    >>> sorted(displays)
+    [('histogram', 'thresholded'), ('sample: uniform', 'thresholded')]
+    """
+    check_result(result, "score_grid", "DPPCAResult", "ScoreResult")
+    chosen = check_choices(panels, "panels", ("histogram", "sample"))
+    samplings = check_choices(sampling, "sampling", SAMPLING_METHODS) if "sample" in chosen else ()
+    methods = (
+        list(result.methods) if hasattr(result, "methods") else [result.settings["score_method"]]
+    )
+    rows: list[list[tuple[str, str | None]]] = []
+    # As the R package: the reference's column comes first (its histogram above, its scatter
+    # below when there are sample rows), then one column per private method.
+    if "histogram" in chosen:
+        lead: list[tuple[str, str | None]] = []
+        if non_private:
+            lead = [("histogram", None)] if samplings else [("scatter", None), ("histogram", None)]
+        rows.append(lead + [("histogram", method) for method in methods])
+    for index, how in enumerate(samplings):
+        lead = []
+        if non_private:
+            lead = [("scatter", None) if index == 0 else ("blank", None)]
+        rows.append(lead + [(f"sample: {how}", method) for method in methods])
+    width = max(len(row) for row in rows)
+    figure, grid = pyplot().subplots(
+        len(rows),
+        width,
+        figsize=(4.6 * width + 1.2, 4.4 * len(rows)),
+        squeeze=False,
+        layout="constrained",
+    )
+    generators = iter(np.random.default_rng(random_state).spawn(len(samplings) * len(methods) + 1))
+    displays: dict[tuple[str, str], Any] = {}
+    for r, row in enumerate(rows):
+        for c in range(width):
+            ax = grid[r, c]
+            if c >= len(row):
+                ax.set_visible(False)
+                continue
+            panel, method = row[c]
+            display: Any
+            if panel == "blank":
+                ax.set_visible(False)
+                continue
+            if panel == "scatter":
+                display = ScorePointsDisplay.from_result(
+                    result, non_private=True, center=center, ax=ax
+                )
+            elif panel == "histogram":
+                display = ScoreHistogramDisplay.from_result(
+                    result, method=method, non_private=method is None, center=center, ax=ax
+                )
+            else:
+                display = ScorePointsDisplay.from_result(
+                    result,
+                    method=method,
+                    sampling=panel.split(": ")[1],
+                    n_points=n_points,
+                    bandwidth_scale=bandwidth_scale,
+                    center=center,
+                    random_state=next(generators),
+                    ax=ax,
+                )
+            displays[(panel, method or "non_private")] = display
+    return figure, displays
+
+
+def display_result(result: Any, kind: str, kinds: tuple[str, ...], **options: Any) -> Any:
+    """The ``.plot(kind)`` of every result type.
+
+    ``"all"`` gives a :class:`PageDisplay`, ``"pages"`` the private and reference pages (a
+    tuple), ``"heatmap"`` a :class:`LoadingDisplay` heatmap, any other kind in ``kinds`` its
+    display; ``options`` are that display's ``from_result`` keywords, and one it does not take
+    is refused.
+    """
+    kind = check_option(kind, "kind", kinds)
+    if "non_private" in options:
+        options["non_private"] = check_bool(options["non_private"], "non_private")
+    display = (
+        PageDisplay
+        if kind in ("all", "pages")
+        else LoadingDisplay
+        if kind == "heatmap"
+        else DISPLAYS[kind]
+    )
+    accepted = set(inspect.signature(display.from_result).parameters) - {"result", "kind"}
+    if kind == "pages":
+        accepted -= {"non_private"}
+    unknown = sorted(set(options) - accepted)
+    if unknown:
+        raise TypeError(
+            f"plot(kind={kind!r}) got option(s) it does not take: {', '.join(unknown)}; it takes "
+            f"{', '.join(sorted(accepted))}."
+        )
+    if kind == "pages":
+        return PageDisplay.pair(result, **options)
+    if kind == "heatmap":
+        options["kind"] = "heatmap"
+    return display.from_result(result, **options)
