@@ -336,6 +336,24 @@ class PrivacyLedger:
             columns=["name", "mechanism", "epsilon", "delta", "component"],
         )
 
+    def budget_table(self) -> pd.DataFrame:
+        """Epsilon and delta of every release (index: its name) and their total."""
+        table = pd.DataFrame(
+            [(e.epsilon, e.delta) for e in self._entries],
+            index=[e.name for e in self._entries],
+            columns=["epsilon", "delta"],
+        )
+        total = self.total
+        table.loc["Total"] = [total.epsilon, total.delta]
+        return table
+
+    def _repr_html_(self) -> str:
+        from dppca._html import card
+
+        total = self.total
+        facts = [("total", f"epsilon = {total.epsilon:.4g}, delta = {total.delta:.4g}")]
+        return card(f"Privacy ledger ({len(self)} releases)", facts, [("", self.budget_table())])
+
     def __iter__(self) -> Iterator[LedgerEntry]:
         return iter(self._entries)
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dppca._html import card
 from dppca._validation import (
     check_bool,
     check_data,
@@ -225,6 +226,19 @@ class LoadingResult:
         """The directions as a DataFrame: index = variable names, columns ``PC1..PCp``."""
         columns = pc_labels(self.directions.shape[1])
         return pd.DataFrame(self.directions, index=self.feature_names, columns=columns)
+
+    def _repr_html_(self) -> str:
+        """The release as HTML (Jupyter): facts, the first loadings and the ledger."""
+        facts = [
+            ("data", f"{self.n_samples} observations x {len(self.feature_names)} variables"),
+            ("sign", f"{self.settings['transform']}, noise sd {self.sigma:.4g}"),
+        ]
+        shown = self.loadings.iloc[:, : min(3, self.loadings.shape[1])]
+        tables = [
+            ("Private loadings", shown),
+            ("Privacy budget spent", self.privacy.budget_table()),
+        ]
+        return card("Private principal directions (g-DPPCA)", facts, tables)
 
     def __repr__(self) -> str:
         total = self.privacy.total

@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from dppca._html import card
 from dppca._validation import (
     check_data,
     check_delta,
@@ -254,6 +255,15 @@ class ScaleResult:
     def to_series(self) -> pd.Series:
         """The scales by variable name."""
         return pd.Series(self.scales, index=self.feature_names, name="scale")
+
+    def _repr_html_(self) -> str:
+        """The release as HTML (Jupyter): the scales, the ledger and the notes."""
+        facts = [("data", f"{self.n_samples} observations x {len(self.feature_names)} variables")]
+        tables = [
+            ("Private scales", self.to_series().to_frame()),
+            ("Privacy budget spent", self.privacy.budget_table()),
+        ]
+        return card("Private scales of the variables", facts, tables, self.notes)
 
 
 def dp_scale(

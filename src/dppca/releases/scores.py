@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dppca._groups import encode_groups, take_group_column
+from dppca._groups import encode_groups, label_texts, take_group_column
+from dppca._html import card
 from dppca._validation import (
     check_bool,
     check_choices,
@@ -166,6 +167,22 @@ class ScoreResult:
         from dppca.plotting.pages import display_result  # plotting is imported when used
 
         return display_result(self, kind, ("score", "sample", "loading"), **options)
+
+    def _repr_html_(self) -> str:
+        """The release as HTML (Jupyter): frame, histograms and the ledger."""
+        facts = [
+            ("data", f"{self.n_samples} observations, scores on {' x '.join(self.axis_labels)}"),
+            ("histograms", f"{', '.join(self.methods)} on {self.bins[0]} x {self.bins[1]} cells"),
+            (
+                "frame",
+                f"centre {np.round(self.frame.center, 4).tolist()}, half-width "
+                f"{self.frame.half_width:.4g}",
+            ),
+        ]
+        if self.groups is not None:
+            facts.append(("groups", ", ".join(label_texts(list(self.groups)).values())))
+        tables = [("Privacy budget spent", self.privacy.budget_table())]
+        return card("Private score histogram", facts, tables)
 
     def __repr__(self) -> str:
         total = self.privacy.total

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dppca._html import card
 from dppca._validation import (
     check_bool,
     check_choices,
@@ -771,6 +772,15 @@ class ScreeResult:
         from dppca.plotting.pages import display_result  # plotting is imported when used
 
         return display_result(self, kind, ("scree",), **options)
+
+    def _repr_html_(self) -> str:
+        """The release as HTML (Jupyter): the scree per method and the ledger."""
+        facts = [("data", f"{self.n_samples} observations, {self.k} components")]
+        tables = [
+            ("Private scree", self.to_frame()),
+            ("Privacy budget spent", self.privacy.budget_table()),
+        ]
+        return card("Private scree", facts, tables)
 
     def to_frame(self) -> pd.DataFrame:
         """Scree values per method (columns) and component (index ``PC1..PCk``)."""

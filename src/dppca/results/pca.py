@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dppca._html import card
 from dppca._validation import (
     check_bool,
     check_option,
@@ -337,6 +338,33 @@ class DPPCAResult:
                 "Use .summary() for the importance and budget tables.",
             ]
         )
+
+    def _repr_html_(self) -> str:
+        """The summary as HTML (Jupyter): facts, importance, budget and notes."""
+        summary = self.summary()
+        total = self.privacy.total
+        facts = [
+            (
+                "data",
+                f"{self.n_samples} observations x {len(self.feature_names)} variables"
+                f"{self._preparation()}",
+            ),
+            (
+                "methods",
+                f"scree {self.settings['scree_method']}, score "
+                f"{self.settings['score_method']} on PC{self.axes[0]} x PC{self.axes[1]}",
+            ),
+            ("privacy spent", f"epsilon = {total.epsilon:.4g}, delta = {total.delta:.4g}"),
+            (
+                "non-private reference",
+                "included" if self.non_private is not None else "not computed",
+            ),
+        ]
+        tables = [
+            ("Importance of components (private)", summary.importance),
+            ("Privacy budget spent", summary.budget),
+        ]
+        return card("Differentially private PCA (g-DPPCA)", facts, tables, self.notes)
 
     def to_dict(self, include_non_private: bool = False) -> dict[str, Any]:
         """A JSON-ready dict of the private release (and the reference only on request)."""
