@@ -14,3 +14,18 @@ def test_import_does_not_load_scikit_learn_or_matplotlib():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True"]  # nothing before DPPCA is used, scikit-learn after
+
+
+def test_one_version_everywhere():
+    """The package, its installed metadata and the citation file state the same version."""
+    import importlib.metadata
+    import re
+    from pathlib import Path
+
+    import dppca
+
+    assert importlib.metadata.version("dppca") == dppca.__version__
+    citation = (Path(__file__).parents[1] / "CITATION.cff").read_text()
+    assert re.search(r"^version: (\S+)$", citation, re.MULTILINE).group(1) == dppca.__version__
+    changelog = (Path(__file__).parents[1] / "CHANGELOG.md").read_text()
+    assert f"## {dppca.__version__} (" in changelog
