@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import dppca
-
 GUIDE = Path(__file__).parents[1] / "docs" / "r-to-python.md"
 
 #: The R package's exported functions (its inventory, section 1) and its data sets.
