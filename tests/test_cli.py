@@ -156,6 +156,30 @@ def test_run_with_reference_columns_and_split(csv, tmp_path):
             "4 positive numbers",
         ),
         (["frobnicate"], "invalid choice"),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--axes", "1", "1"],
+            "axes must be two different PC numbers",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--axes", "1", "9"],
+            "axes must be PC numbers from 1 to k=4",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--sampler", "fast"],
+            "sampler must be one of",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--score", "pie"],
+            "score must be one of",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--bins", "0", "5"],
+            "bins",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--group-levels", "a,b"],
+            "--group-levels needs --group",
+        ),
     ],
 )
 def test_errors_are_one_line_with_exit_code_2_and_no_output(
@@ -393,3 +417,13 @@ def test_numeric_group_labels_print_as_labels(tmp_path):
     report = (out / "report.html").read_text()
     assert "group labels (public): -0.04464, 0.05068" in report
     assert "np.str_" not in report
+
+
+def test_axes_sampler_and_k_end_to_end(csv, tmp_path):
+    out = tmp_path / "out"
+    code = _run(csv, out, "--axes", "1", "3", "--sampler", "continuous", "--k", "3")
+    assert code == 0
+    release = json.loads((out / "release.json").read_text())
+    assert release["axes"] == [1, 3] and release["k"] == 3
+    assert release["settings"]["sampler"] == "continuous"
+    assert all("discrete" not in entry["mechanism"] for entry in release["privacy"])
