@@ -108,8 +108,11 @@ def gallery(out: Path) -> list[Path]:
     two = dppca.dp_pca(genotypes, 4.0, 1e-7, k=2, random_state=SEED)
     figures["panel_variable_k2"] = two.plot("variable").figure_
 
-    # Scaled data in mixed units, and the grids on their own.
-    scaled = dppca.dp_pca(adult, 4.0, 1e-7, scale="private", non_private=True, random_state=SEED)
+    # Data in mixed units with heavy-tailed, mostly-zero variables: private scales and the
+    # robust (Huber) scree, whose variances follow the robust directions.
+    scaled = dppca.dp_pca(
+        adult, 4.0, 1e-7, scale="private", scree="huber", non_private=True, random_state=SEED
+    )
     figures["adult_scaled_page"] = scaled.plot("all", random_state=SEED).figure_
     figures["loading_grid"] = loading_grid(scaled, display="point", non_private=True)[0]
     score = dppca.dp_score(

@@ -141,11 +141,26 @@ def test_run_with_reference_columns_and_split(csv, tmp_path):
         ),
         (
             ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--scree-control", "zz=1"],
-            "Unknown scree_control",
+            "Unknown --scree-control parameter(s)",
         ),
         (
             ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--scree", "pmwm"],
-            "scree_control",
+            "for example --scree-control a=0.0 --scree-control b=10.0",
+        ),
+        (
+            [
+                "run",
+                "{csv}",
+                "--epsilon",
+                "1",
+                "--delta",
+                "1e-6",
+                "--scree-control",
+                "C_clip=5",
+                "--scree-control",
+                "C_clip=6",
+            ],
+            "--scree-control sets C_clip twice",
         ),
         (
             ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--scale", "robust"],
@@ -224,6 +239,10 @@ def test_demo(tmp_path, capsys):
     release = json.loads((out / "release.json").read_text())
     assert release["n_samples"] == 2504 and len(release["groups"]) == 5
     assert "Report:" in capsys.readouterr().out
+    assert main(["demo", "--out", str(out), "--seed", "0", "--quiet"]) == 2  # used folders
+    assert "--overwrite" in capsys.readouterr().err
+    assert main(["demo", "--out", str(out), "--seed", "1", "--quiet", "--overwrite"]) == 0
+    assert json.loads((out / "release.json").read_text()) != release
 
 
 def _run(csv, out, *extra):
@@ -427,3 +446,38 @@ def test_axes_sampler_and_k_end_to_end(csv, tmp_path):
     assert release["axes"] == [1, 3] and release["k"] == 3
     assert release["settings"]["sampler"] == "continuous"
     assert all("discrete" not in entry["mechanism"] for entry in release["privacy"])
+
+
+def test_a_tab_separated_file_without_sep_gets_a_hint(tmp_path, capsys):
+    table = pd.DataFrame(np.random.default_rng(0).standard_normal((50, 3)), columns=list("abc"))
+    path = tmp_path / "data.tsv"
+    table.to_csv(path, sep="\t", index=False)
+    out = tmp_path / "out"
+    assert main(["run", str(path), "--epsilon", "1", "--delta", "1e-6", "--out", str(out)]) == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert len(error) == 1 and "looks separated by 'tab'; pass --sep 'tab'" in error[0]
+
+
+def test_more_options_end_to_end(csv, tmp_path):
+    """pmwm with its settings, the sparse histogram, --scale none, an index column by name,
+    a split with private scaling (the scale takes a tenth first), an explicit discrete
+    sampler."""
+    table = pd.read_csv(csv).rename_axis("person").reset_index()
+    named = tmp_path / "named.csv"
+    table.to_csv(named, index=False)
+    out = tmp_path / "pmwm"
+    settings = ["--scree-control", "a=0", "--scree-control", "b=40"]
+    settings += ["--scree-control", "trim_const=10", "--scree-control", "eta=0.01"]
+    arguments = ["--scree", "pmwm", *settings, "--score", "sparse", "--scale", "none"]
+    arguments += ["--index-col", "person", "--sampler", "discrete"]
+    assert _run(named, out, *arguments) == 0
+    release = json.loads((out / "release.json").read_text())
+    assert release["feature_names"] == ["a", "b", "c", "d"] and release["scales"] is None
+    assert release["settings"]["scree_method"] == "pmwm"
+    assert release["settings"]["scree_control"]["b"] == 40
+    assert release["settings"]["score_method"] == "sparse"
+    assert release["settings"]["sampler"] == "discrete"
+    split = tmp_path / "split"
+    assert _run(csv, split, "--scale", "private", "--split", "0.5", "0.25", "0.25") == 0
+    budgets = json.loads((split / "release.json").read_text())["budgets"]
+    assert budgets["scale"][0] == pytest.approx(0.2) and budgets["loading"][0] == pytest.approx(0.9)

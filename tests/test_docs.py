@@ -50,3 +50,103 @@ def test_the_python_names_in_the_guide_exist():
     for module, name in re.findall(r"`(dppca(?:\.plotting|\.datasets)?)\.(\w+)\(", text):
         owner = {"dppca": dppca, "dppca.plotting": dppca.plotting, "dppca.datasets": dppca.datasets}
         assert hasattr(owner[module], name), f"{module}.{name}"
+
+
+#: Every argument of the R package's functions (its inventory, section 1).
+R_ARGUMENTS = {
+    "dp_loading": ["X", "eps", "delta", "center", "standardize", "cpp.option", "non_private"],
+    "dp_loading_plot": [
+        "axes",
+        "display",
+        "heatmap_components",
+        "variables",
+        "labels",
+        "align_sign",
+        "plot_control",
+    ],
+    "loading_plot_control": [
+        "nonprivate_color",
+        "private_color",
+        "arrow_size",
+        "point_size",
+        "label_size",
+        "heatmap_values",
+        "heatmap_digits",
+        "heatmap_text_size",
+        "base_size",
+        "title_size",
+        "nonprivate_title",
+        "private_title",
+        "xlab",
+        "ylab",
+        "heatmap_colors",
+    ],
+    "privacy_control": ["eps", "delta", "split", "loading", "scree", "score"],
+    "dp_scree": ["k", "privacy", "method", "control", "mono", "V_dp", "non_private"],
+    "dp_scree_plot": ["type", "plot_control"],
+    "clipped_control": ["C_clip"],
+    "pmwm_control": ["a", "b", "trim_const", "eta", "beta", "split_mode"],
+    "huber_control": ["k_min_m2", "k_max_m2", "m2_frac", "mu0", "eta0", "T", "M"],
+    "scree_plot_control": [
+        "title",
+        "legend_position",
+        "legend_labels",
+        "col",
+        "lty",
+        "pch",
+        "lwd",
+        "point_cex",
+        "cex_main",
+        "cex_lab",
+        "cex_axis",
+        "cex_legend",
+        "legend_bty",
+    ],
+    "dp_score": ["bins", "method", "axes", "V_dp"],
+    "dp_score_plot": ["private_plot", "sampling_control"],
+    "dp_score_group": ["group"],
+    "sampling_control": ["method", "sample_size", "bandwidth_scale"],
+    "score_plot_control": [
+        "color",
+        "scatter_alpha",
+        "scatter_size",
+        "hist_alpha_range",
+        "scatter_title",
+        "nonprivate_title",
+        "add_title",
+        "sparse_title",
+        "group_colors",
+        "group_ncol",
+        "show_group_legend",
+    ],
+    "dp_pca": ["privacy", "scree", "score", "axes", "V_dp"],
+    "print.dp_pca": ["digits"],
+    "plot.dp_pca": [
+        "type",
+        "non_private",
+        "scree",
+        "score",
+        "loading",
+        "variable",
+        "biplot",
+        "sampling",
+        "variables",
+        "labels",
+        "base_size",
+        "display_k",
+        "alpha",
+        "circle",
+    ],
+    "dppca_app": ["group"],
+}
+
+
+def test_every_r_argument_is_named_in_the_guide():
+    text = GUIDE.read_text()
+    missing = [
+        f"{function}({argument})"
+        for function, arguments in R_ARGUMENTS.items()
+        for argument in arguments
+        if f"`{argument}" not in text and f"{argument}," not in text and f"{argument})" not in text
+    ]
+    assert not missing

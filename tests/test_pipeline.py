@@ -257,6 +257,38 @@ def test_given_directions_are_used_as_they_are_and_spend_no_loading_budget():
         dp_pca(X, 2.0, 1e-5, directions=V * 2)
 
 
+def test_paper_mechanism_reproduces_the_r_packages_clipped_scree():
+    """With ``mechanism="paper"`` and given directions, the clipped scree is the R package's:
+    each ``W_jl`` clipped at ``C_clip``, the means released with noise sd
+    ``sqrt(k) C_clip / (m mu(epsilon, delta))`` (mu the Gaussian-DP parameter), and the
+    released values are the clipped means plus that noise."""
+    from dppca.privacy.calibration import gdp_mu
+
+    X, _ = _data()
+    n, C = len(X), 5.0
+    V = np.eye(4)
+    result = dp_pca(
+        X,
+        2.0,
+        2e-6,
+        directions=V,
+        mechanism="paper",
+        scree_control={"C_clip": C},
+        mono=False,
+        random_state=0,
+    )
+    scree = result.budgets.scree
+    m = n // 2
+    expected = math.sqrt(4) * C / (m * gdp_mu(scree.epsilon, scree.delta))
+    # R's sd times the floating-point allowance of the means, 1 + 16 u m (never below R's).
+    allowance = 1 + 16 * 2.0**-53 * m
+    np.testing.assert_allclose(result.noise["scree_sd"], expected * allowance, rtol=1e-12)
+    assert result.settings["scree_control"]["clip_by"] == "component"
+    assert "component-clipped" in result.privacy.select("scree").entries[0].name
+    with pytest.raises(ValueError, match="needs a public number C_clip"):
+        dp_pca(X, 2.0, 2e-6, directions=V, mechanism="paper")
+
+
 def test_paper_mechanism_reproduces_the_r_packages_calibration():
     """``mechanism="paper"``: the R package's sigma for the directions,
     ``4 sqrt(2 ln(1.25 / delta)) / (n epsilon)`` on the loading budget, and for an additive
@@ -266,7 +298,15 @@ def test_paper_mechanism_reproduces_the_r_packages_calibration():
     X, _ = _data()
     n = len(X)
     with pytest.warns(match="not established"):
-        result = dp_pca(X, 3.0, 3e-6, mechanism="paper", score="add", random_state=0)
+        result = dp_pca(
+            X,
+            3.0,
+            3e-6,
+            mechanism="paper",
+            score="add",
+            scree_control={"C_clip": 5.0},
+            random_state=0,
+        )
     loading = result.budgets.loading
     assert result.noise["kendall_sigma"] == pytest.approx(
         4 * math.sqrt(2 * math.log(1.25 / loading.delta)) / (n * loading.epsilon), rel=1e-12
@@ -278,7 +318,16 @@ def test_paper_mechanism_reproduces_the_r_packages_calibration():
     )
     assert result.settings["sampler"] == "continuous" and result.settings["mechanism"] == "paper"
     V = result.directions
-    given = dp_pca(X, 2.0, 2e-6, directions=V, mechanism="paper", score="add", random_state=0)
+    given = dp_pca(
+        X,
+        2.0,
+        2e-6,
+        directions=V,
+        mechanism="paper",
+        score="add",
+        scree_control={"C_clip": 5.0},
+        random_state=0,
+    )
     score = given.budgets.score
     assert given.noise["histogram"]["add_sigma"] == pytest.approx(
         math.sqrt(2) * math.sqrt(2 * math.log(1.25 / score.delta)) / (0.65 * score.epsilon),

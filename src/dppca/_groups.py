@@ -142,8 +142,8 @@ def encode_groups(labels: Any, n_rows: int, levels: Any = None) -> tuple[np.ndar
         declared = _sorted_levels(list(found))
     codes = pd.Index(declared).get_indexer(array)
     if np.any(codes < 0):
-        shown = ", ".join(label_texts(declared).values())
-        outside = ", ".join(label_texts(list(pd.unique(array[codes < 0]))[:5]).values())
+        shown = ", ".join(map(str, declared))  # as given: shortened labels could look equal
+        outside = ", ".join(map(str, list(pd.unique(array[codes < 0]))[:5]))
         raise ValueError(
             f"groups must take only the declared levels {shown} (group_levels or the "
             f"categories); got also {outside}."

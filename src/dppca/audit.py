@@ -235,8 +235,9 @@ def _scenarios() -> dict[str, Scenario]:
         return noisy[1] - noisy[0]
 
     pair = (np.array([[0.0], [0.0]]), np.array([[0.0], [10.0]]))
-    controls = {
+    controls: dict[str, dict[str, object]] = {
         "clipped": {"C_clip": 1.0},
+        "component": {"C_clip": 1.0, "clip_by": "component"},
         "pmwm": {"a": 0.0, "b": 1.0, "trim_const": 0.01, "eta": 0.0},
     }
 
@@ -256,7 +257,9 @@ def _scenarios() -> dict[str, Scenario]:
     def discrete_sparse(which, epsilon, rng):
         return sparse(which, epsilon, rng, "discrete")
 
-    def scree(method):
+    def scree(setting):
+        method = "clipped" if setting == "component" else setting
+
         def run(which, epsilon, rng):
             result = dp_scree(
                 pair[which],
@@ -266,7 +269,7 @@ def _scenarios() -> dict[str, Scenario]:
                 method=method,
                 directions=[[1.0]],
                 mono=False,
-                control=controls[method],
+                control=controls[setting],
                 random_state=rng,
                 sampler="continuous",
             )
@@ -315,6 +318,9 @@ def _scenarios() -> dict[str, Scenario]:
         "additive histogram": Scenario("additive histogram", 1.0, 1e-3, additive),
         "sparse histogram": Scenario("sparse histogram", 1.0, 0.05, sparse),
         "scree (clipped)": Scenario("scree (clipped)", 1.0, 1e-3, scree("clipped")),
+        "scree (clipped by component)": Scenario(
+            "scree (clipped by component)", 1.0, 1e-3, scree("component")
+        ),
         "scree (pmwm)": Scenario("scree (pmwm)", 1.0, 1e-3, scree("pmwm"), 12.0),
         "scree (huber)": Scenario("scree (huber)", 1.0, 1e-3, huber, 40.0),
         "dp_pca directions": Scenario("dp_pca directions", 1.5, 3e-3, pipeline, 30.0),

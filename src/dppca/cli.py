@@ -126,7 +126,7 @@ def _parser() -> _Parser:
         "--columns", nargs="+", metavar="COLUMN", help="variables to use (default: all but --group)"
     )
     run.add_argument(
-        "--sep", default=",", help="the CSV file's field separator (default ','; '\\t' for tabs)"
+        "--sep", default=",", help="the CSV file's field separator (default ','; 'tab' for tabs)"
     )
     run.add_argument(
         "--index-col",
@@ -208,13 +208,23 @@ def _read_csv(
     file and column, before anything is computed."""
     import pandas as pd
 
-    sep = "\t" if sep == "\\t" else sep
+    sep = "\t" if sep in ("\\t", "tab") else sep
     try:
-        table = pd.read_csv(path, sep=sep, dtype=None if group is None else {group: str})
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            table = pd.read_csv(path, sep=sep, dtype=None if group is None else {group: str})
     except FileNotFoundError:
         raise UsageError(f"data file not found: {path}") from None
-    except (OSError, ValueError, pd.errors.ParserError) as error:
+    except (OSError, ValueError, pd.errors.ParserError, pd.errors.ParserWarning) as error:
         raise UsageError(f"cannot read {path} as CSV: {' '.join(str(error).split())}") from None
+    if len(table.columns) == 1:
+        header = str(table.columns[0])
+        for mark, name in (("\t", "tab"), (";", ";"), ("|", "|")):
+            if mark in header and mark != sep:
+                raise UsageError(
+                    f"{path} has one column, {header!r}, which looks separated by {name!r}; "
+                    f"pass --sep {name!r}"
+                )
     if index_col is not None:
         name = _index_column(table, index_col, path)
         table = table.drop(columns=name)
@@ -289,8 +299,20 @@ def _scree_control(settings: Sequence[str]) -> dict[str, Any] | None:
         key, equals, value = setting.partition("=")
         if not equals or not key.strip() or not value.strip():
             raise UsageError(f"--scree-control takes KEY=VALUE; got {setting!r}")
+        if key.strip() in control:
+            raise UsageError(f"--scree-control sets {key.strip()} twice")
         control[key.strip()] = _control_value(value.strip())
     return control or None
+
+
+def _check_scree(method: str, control: dict[str, Any] | None) -> None:
+    """The scree method and its settings, with the messages in the command line's terms."""
+    from dppca._validation import check_option
+    from dppca.releases.scree import SCREE_METHODS, check_scree_control
+
+    check_scree_control(
+        check_option(method, "--scree", SCREE_METHODS), control, 1, "--scree-control"
+    )
 
 
 def _check_out(out: str, overwrite: bool, option: str, data: str | None = None) -> Path:
@@ -366,6 +388,8 @@ def _release(
         split = dict(zip(("loading", "scree", "score"), args.split, strict=True))
         if _scale_option(getattr(args, "scale", None)) == "private":
             split = {"scale": 0.1, **{name: 0.9 * share for name, share in split.items()}}
+    scree_control = _scree_control(getattr(args, "scree_control", []))
+    _check_scree(args.scree, scree_control)
     progress.step("estimating private PCA")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -375,7 +399,7 @@ def _release(
             args.delta,
             split=split,
             scale=_scale_option(getattr(args, "scale", None)),
-            scree_control=_scree_control(getattr(args, "scree_control", [])),
+            scree_control=scree_control,
             k=args.k,
             scree=args.scree,
             score=args.score,

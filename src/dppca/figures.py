@@ -43,9 +43,9 @@ class ReleaseFigure:
     (Budget(epsilon=2, delta=1e-06), 1)
     """
 
-    result: Any
-    figure_: Any
-    displays_: dict[Any, Any] = field(default_factory=dict)
+    result: Any = field(repr=False)
+    figure_: Any = field(repr=False)
+    displays_: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     @property
     def ax_(self) -> np.ndarray:

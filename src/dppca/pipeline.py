@@ -170,11 +170,15 @@ def dp_pca(
     calibration : {"analytic", "classical"}, default "analytic"
         Gaussian calibration of the directions and of an additive histogram.
     mechanism : {"gaussian", "paper"}, default "gaussian"
-        ``"paper"``: the calibration of Kim and Jung (2025) and the R package throughout
-        (``sensitivity="paper"``, ``calibration="classical"``), to reproduce their releases;
-        it overrides ``sensitivity`` and ``calibration``, and every release of the call
-        (the private scales too) then draws continuous floating-point noise unless
-        ``sampler`` says otherwise.
+        ``"paper"``: the R package's calibration (Kim and Jung 2025) for the directions
+        (``sensitivity="paper"``, ``calibration="classical"``), the clipped scree (each
+        ``W_jl`` clipped at a public ``C_clip``, ``scree_control={"C_clip": ...}`` required,
+        noise sd ``sqrt(k) C_clip / (m mu)``) and the histograms (classical Gaussian; the
+        sparse method is the same in both). The frame keeps this package's grid quantiles
+        (the R package's unbounded search can run away on real data). It overrides
+        ``sensitivity`` and ``calibration``, and every release of the call (the private
+        scales too) then draws continuous floating-point noise unless ``sampler`` says
+        otherwise.
     non_private : bool, default False
         Also compute the ordinary-PCA reference (:class:`NonPrivatePCA`), not private.
     random_state : None, int, SeedSequence or Generator
@@ -242,10 +246,12 @@ def dp_pca(
         raise ValueError(f"k must be an integer in [2, p={p}]; got {k}.")
     scree = check_option(scree, "scree", SCREE_METHODS)
     score = check_option(score, "score", HISTOGRAM_METHODS)
-    control = check_scree_control(scree, scree_control, k, "scree_control")
     mechanism = check_option(mechanism, "mechanism", MECHANISMS)
     if mechanism == "paper":
         sensitivity, calibration = "paper", "classical"
+        if scree == "clipped" and (scree_control is None or isinstance(scree_control, dict)):
+            scree_control = {"clip_by": "component", **(scree_control or {})}
+    control = check_scree_control(scree, scree_control, k, "scree_control")
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     sampler = resolve_sampler(sampler, calibration)
     with public_notes() as planning_notes:  # warnings from public values, kept as notes

@@ -252,3 +252,78 @@ def test_a_pooled_scree_says_so_under_its_panel():
     noted = dppca.DPPCAResult(**{**plain.__dict__, "notes": (f"{POOLED_SCREE} variances",)})
     texts = [t.get_text() for t in noted.plot("scree").ax_.texts if t.get_gid() == "caption"]
     assert texts and "pooled" in texts[0]
+
+
+def test_label_placement_is_deterministic():
+    tips = np.random.default_rng(3).normal(size=(12, 2)) * 0.05 + [0.4, 0.2]
+    loadings = pd.DataFrame(tips, index=[f"v{j}" for j in range(12)], columns=["PC1", "PC2"])
+    first, second = (LoadingDisplay(loadings).plot().ax_ for _ in range(2))
+    assert [t.get_position() for t in _labels(first)] == [t.get_position() for t in _labels(second)]
+
+
+def test_shared_variables_components_by_number_and_axes_checks():
+    from dppca.datasets import load_1kg_aisnps
+
+    X, _ = load_1kg_aisnps("kidd")
+    drawn = dppca.dp_loading_plot(
+        X,
+        2.0,
+        1e-7,
+        display=("point", "heatmap"),
+        heatmap_components=[1, 3],
+        variables=6,
+        non_private=True,
+        random_state=0,
+    )
+    names = {
+        key: sorted(t.get_text() for t in _labels(d.ax_)) for key, d in drawn.displays_.items()
+    }
+    assert (
+        names[("DP", "point")] == names[("Non-private", "point")]
+        and len(names[("DP", "point")]) == 6
+    )
+    rows = {
+        key: [t.get_text() for t in d.ax_.get_yticklabels()] for key, d in drawn.displays_.items()
+    }
+    assert rows[("DP", "heatmap")] == rows[("Non-private", "heatmap")]
+    heat = drawn.displays_[("DP", "heatmap")].ax_
+    assert [t.get_text() for t in heat.get_xticklabels()] == ["PC1", "PC3"]
+    for axes, message in [((1, 1), "two different"), ((1, 99), "from 1 to p=55"), ((0, 1), ">= 1")]:
+        with pytest.raises(ValueError, match=message):
+            dppca.dp_loading_plot(X, 2.0, 1e-7, axes=axes, random_state=0)
+
+
+def test_a_page_shows_the_same_variables_in_every_panel_and_on_both_pages():
+    from dppca.datasets import load_1kg_aisnps
+
+    X, labels = load_1kg_aisnps("kidd")
+    result = dppca.dp_pca(
+        X,
+        4.0,
+        1e-7,
+        k=6,
+        groups=labels["superpopulation"].to_numpy(),
+        non_private=True,
+        random_state=0,
+    )
+    private, reference = result.plot("pages", random_state=0, variables=5)
+    shown = []
+    for page in (private, reference):
+        for panel in ("loading", "variable", "biplot"):
+            shown.append(sorted(t.get_text() for t in _labels(page.displays_[panel].ax_)))
+    assert all(names == shown[0] for names in shown) and len(shown[0]) == 5
+
+
+def test_a_noisy_frame_is_stamped_on_the_score_panels():
+    from dppca.plotting.displays import WIDE_FRAME_CAPTION
+    from dppca.releases.notes import WIDE_FRAME_NOTE
+
+    X, _ = _data(3000)
+    plain = dppca.dp_pca(X, 4.0, 1e-6, bins=6, random_state=0)
+    assert not plain.notes
+    noted = dppca.DPPCAResult(**{**plain.__dict__, "notes": (f"{WIDE_FRAME_NOTE}: ...",)})
+    for kind, options in (("score", {}), ("sample", {"random_state": 0})):
+        ax = noted.plot(kind, **options).ax_
+        assert [t.get_text() for t in ax.texts if t.get_gid() == "caption"] == [WIDE_FRAME_CAPTION]
+    ax = plain.plot("score").ax_
+    assert not [t for t in ax.texts if t.get_gid() == "caption"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -108,7 +109,7 @@ def group_colors(levels: list[Any]) -> dict[Any, str]:
 
 
 #: Axes whose labels wait for one final placement (inside :func:`deferred_labels`).
-_WAITING: list[Any] | None = None
+_WAITING: ContextVar[list[Any] | None] = ContextVar("dppca_waiting_labels", default=None)
 
 
 def label_points(ax, tips: np.ndarray, names: list[str], color: str, limit: float) -> None:
@@ -156,10 +157,11 @@ def _stacked(anchors: np.ndarray, step: float) -> np.ndarray:
 def labels_ready(ax) -> None:
     """The panel is drawn (limits set): place its labels now, or, inside
     :func:`deferred_labels`, once the figure is laid out."""
-    if _WAITING is None:
+    waiting = _WAITING.get()
+    if waiting is None:
         place_labels(ax)
-    elif ax not in _WAITING:
-        _WAITING.append(ax)
+    elif ax not in waiting:
+        waiting.append(ax)
 
 
 def place_labels(ax) -> None:
@@ -183,7 +185,7 @@ def place_labels(ax) -> None:
             expand=(1.3, 1.6),
             ensure_inside_axes=True,
             prevent_crossings=False,  # its swaps can put two labels on one spot again
-            time_lim=1.0,  # it stops when no label overlaps, or after a second
+            iter_lim=400,  # it stops when no label overlaps, or here (not by the clock)
             min_arrow_len=8,
             arrowprops={"arrowstyle": "-", "color": "0.5", "lw": 0.6, "shrinkA": 0},
         )
@@ -195,13 +197,12 @@ def place_labels(ax) -> None:
 def deferred_labels(figure) -> Iterator[None]:
     """Place every label drawn inside the block once, after the figure is laid out (labels
     placed panel by panel would overlap again when later panels shrink the earlier ones)."""
-    global _WAITING
-    outer, _WAITING = _WAITING, []
+    waiting: list[Any] = []
+    token = _WAITING.set(waiting)
     try:
         yield
-        waiting = _WAITING
     finally:
-        _WAITING = outer
+        _WAITING.reset(token)
     figure.canvas.draw()  # the final layout
     for ax in waiting:
         place_labels(ax)

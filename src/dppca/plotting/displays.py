@@ -26,9 +26,9 @@ from dppca.plotting.loadings import as_loadings, plot_loading_heatmap, plot_load
 from dppca.plotting.scores import plot_score_histogram, plot_score_points
 from dppca.plotting.scree import plot_scree
 from dppca.plotting.variables import plot_biplot, plot_variables
-from dppca.releases.notes import POOLED_SCREE
+from dppca.releases.notes import POOLED_SCREE, WIDE_FRAME_NOTE
 from dppca.releases.sampling import SAMPLING_METHODS, NoMassWarning, sample_scores
-from dppca.releases.scores import shift_cells
+from dppca.releases.scores import check_axes, shift_cells
 
 #: Shown under a variable plot of a release with k = 2 estimated components.
 TWO_COMPONENTS_CAPTION = (
@@ -228,6 +228,9 @@ class ScoreHistogramDisplay(_Display):
     opacity_max : float, optional
         The probability drawn fully opaque (share it between panels that should compare).
     title : str, optional
+    legend : bool, default True
+        The groups' legend.
+    caption : str, optional
 
     Examples
     --------
@@ -244,6 +247,8 @@ class ScoreHistogramDisplay(_Display):
     axis_labels: tuple[str, str] = ("PC1", "PC2")
     opacity_max: float | None = None
     title: str | None = "DP score histogram"
+    legend: bool = True
+    caption: str | None = None
 
     def _draw(self, ax: Any) -> Any:
         return plot_score_histogram(
@@ -252,6 +257,8 @@ class ScoreHistogramDisplay(_Display):
             axis_labels=self.axis_labels,
             opacity_max=self.opacity_max,
             title=self.title,
+            legend=self.legend,
+            caption=self.caption,
             ax=ax,
         )
 
@@ -263,6 +270,7 @@ class ScoreHistogramDisplay(_Display):
         method: str | None = None,
         non_private: bool = False,
         center: bool = True,
+        legend: bool = True,
         ax: Any = None,
     ) -> ScoreHistogramDisplay:
         """The score histogram of a :class:`~dppca.DPPCAResult` or a :class:`~dppca.ScoreResult`
@@ -293,6 +301,8 @@ class ScoreHistogramDisplay(_Display):
             axis_labels=result.axis_labels,
             opacity_max=_largest(private) or None,
             title=title,
+            legend=legend,
+            caption=frame_caption(result),
         ).plot(ax)
 
 
@@ -307,6 +317,8 @@ class ScorePointsDisplay(_Display):
         Two coordinate columns and optionally ``group``.
     limits : ((float, float), (float, float)), optional
     title : str, optional
+    legend : bool, default True
+    caption : str, optional
 
     Examples
     --------
@@ -319,9 +331,18 @@ class ScorePointsDisplay(_Display):
     points: pd.DataFrame
     limits: tuple[tuple[float, float], tuple[float, float]] | None = None
     title: str | None = "DP synthetic scores"
+    legend: bool = True
+    caption: str | None = None
 
     def _draw(self, ax: Any) -> Any:
-        return plot_score_points(self.points, self.limits, title=self.title, ax=ax)
+        return plot_score_points(
+            self.points,
+            self.limits,
+            title=self.title,
+            legend=self.legend,
+            caption=self.caption,
+            ax=ax,
+        )
 
     @classmethod
     def from_result(
@@ -335,6 +356,7 @@ class ScorePointsDisplay(_Display):
         bandwidth_scale: float | None = None,
         center: bool = True,
         random_state: Any = None,
+        legend: bool = True,
         ax: Any = None,
     ) -> ScorePointsDisplay:
         """Synthetic points drawn from the private histogram of a :class:`~dppca.DPPCAResult`
@@ -364,7 +386,23 @@ class ScorePointsDisplay(_Display):
                 result.methods[0] if hasattr(result, "methods") else result.settings["score_method"]
             )
             title = f"DP synthetic scores\n({source} histogram, {sampling} sampling)"
-        return cls(points, result.frame.limits(center=center), title=title).plot(ax)
+        return cls(
+            points,
+            result.frame.limits(center=center),
+            title=title,
+            legend=legend,
+            caption=frame_caption(result),
+        ).plot(ax)
+
+
+#: Under a score panel whose frame the notes flag.
+WIDE_FRAME_CAPTION = "The private frame is dominated by noise: the cells and points may mislead."
+
+
+def frame_caption(result: Any) -> str | None:
+    """The caption of a score panel: a warning when the notes flag the frame."""
+    notes = getattr(result, "notes", ())
+    return WIDE_FRAME_CAPTION if any(n.startswith(WIDE_FRAME_NOTE) for n in notes) else None
 
 
 def _private_tables(result: Any, method: str | None) -> Any:
@@ -446,8 +484,8 @@ class LoadingDisplay(_Display):
     kind : {"point", "vector", "heatmap"}, default "point"
     variables : None, "all", int or list of str, optional
         All variables, the ``variables`` with the longest vectors, or those named.
-    components : int, default 5
-        Components of the heatmap.
+    components : int or sequence of int, default 5
+        Components of the heatmap: the first ``components``, or the PC numbers given.
     limit : float, optional
         The axes' (or colour scale's) half-range; share it between panels that should compare.
     color : str
@@ -456,6 +494,8 @@ class LoadingDisplay(_Display):
     title : str, optional
     labels : bool, default True
         Name the variables.
+    values : bool, default True
+        Write the loadings in the heatmap's cells, with ``digits`` decimals (default 2).
 
     Examples
     --------
@@ -469,17 +509,22 @@ class LoadingDisplay(_Display):
     axes: tuple[int, int] = (1, 2)
     kind: str = "point"
     variables: Any = None
-    components: int = 5
+    components: Any = 5
     limit: float | None = None
     color: str = DP_COLOR
     intervals: pd.DataFrame | None = None
     title: str | None = "DP loading plot"
     labels: bool = True
+    values: bool = True
+    digits: int = 2
 
     def __post_init__(self) -> None:
         self.kind = check_option(self.kind, "kind", ("point", "vector", "heatmap"))
         self.loadings = as_loadings(self.loadings)
         self.labels = check_bool(self.labels, "labels")
+        self.values = check_bool(self.values, "values")
+        if self.kind != "heatmap":
+            self.axes = check_axes(self.axes, self.loadings.shape[1])
 
     def _draw(self, ax: Any) -> Any:
         if self.kind == "heatmap":
@@ -488,6 +533,8 @@ class LoadingDisplay(_Display):
                 components=self.components,
                 variables=self.variables,
                 limit=self.limit,
+                values=self.values,
+                digits=self.digits,
                 title=self.title,
                 ax=ax,
             )
@@ -515,15 +562,18 @@ class LoadingDisplay(_Display):
         labels: bool = True,
         align_sign: bool = True,
         axes: tuple[int, int] | None = None,
-        components: int | None = None,
+        components: Any = None,
         limit: float | None = None,
+        values: bool = True,
+        digits: int = 2,
         uncertainty: Any = None,
         ax: Any = None,
     ) -> LoadingDisplay:
         """The loadings of any result with directions, of a fitted :class:`~dppca.DPPCA`, or of
         a DataFrame or array (the pipeline's plotted axes, PC1 and PC2 otherwise).
         ``non_private=True`` draws ordinary PCA's, sign-aligned to the private directions
-        unless ``align_sign=False``."""
+        unless ``align_sign=False``. ``components`` (the heatmap's): a number (default up to
+        5) or PC numbers; ``values`` and ``digits``: the heatmap's cell text."""
         prefix, suffix = version_titles(non_private)
         directions, names = directions_of(result)
         if non_private:
@@ -536,8 +586,7 @@ class LoadingDisplay(_Display):
         if bands is not None:
             title += unstable_note(bands, chosen)
         if components is None:
-            known = isinstance(result, result_types("DPPCAResult", "ScreeResult"))
-            components = min(int(result.k) if known else len(columns), 5)
+            components = default_components(result, directions)
         return cls(
             loadings,
             axes=(chosen[0], chosen[1]),
@@ -549,7 +598,16 @@ class LoadingDisplay(_Display):
             intervals=None if bands is None else bands.loadings,
             title=title,
             labels=labels,
+            values=values,
+            digits=digits,
         ).plot(ax)
+
+
+def default_components(result: Any, directions: np.ndarray) -> int:
+    """The heatmap's components by default: the released ``k`` of a pipeline or scree result
+    (all directions otherwise), at most 5."""
+    known = isinstance(result, result_types("DPPCAResult", "ScreeResult"))
+    return min(int(result.k) if known else directions.shape[1], 5)
 
 
 @dataclass(eq=False)

@@ -153,20 +153,43 @@ def _whiskers(ax, intervals: pd.DataFrame, names, columns, tips, color) -> None:
         ax.plot([x, x], [y_low, y_high], color=color, alpha=0.45, linewidth=1.0, gid="whisker")
 
 
+def heatmap_columns(loadings: pd.DataFrame, components: Any) -> list[str]:
+    """The heatmap's columns: the first ``components`` (a number) or the components numbered
+    (a sequence of distinct PC numbers from 1, as the R package's ``heatmap_components``)."""
+    q = loadings.shape[1]
+    if isinstance(components, numbers.Integral) and not isinstance(components, bool):
+        return list(loadings.columns[: min(check_positive_int(components, "components"), q)])
+    if isinstance(components, str) or not isinstance(components, Sequence | np.ndarray):
+        raise TypeError(
+            "components must be a number of components or a sequence of PC numbers; got "
+            f"{components!r}."
+        )
+    chosen = [check_positive_int(value, "components") for value in components]
+    if not chosen or len(set(chosen)) != len(chosen) or max(chosen) > q:
+        raise ValueError(
+            f"components must be distinct PC numbers from 1 to {q}; got {list(components)}."
+        )
+    return [loadings.columns[j - 1] for j in chosen]
+
+
 def plot_loading_heatmap(
     loadings: Any,
     *,
-    components: int = 5,
+    components: Any = 5,
     variables: Any = None,
     limit: float | None = None,
+    values: bool = True,
+    digits: int = 2,
     title: str | None = "DP loading heatmap",
     ax: Any = None,
 ):
-    """A diverging heatmap of variables by the first ``components`` directions.
+    """A diverging heatmap of variables by directions: the first ``components`` (a number) or
+    the components numbered (a sequence of PC numbers).
 
     Blue is negative, red positive, white 0, with symmetric limits ``+-limit`` (default the
     largest absolute loading shown; pass the same value to panels that should share it).
-    ``loadings`` and ``variables`` as in :func:`plot_loadings`.
+    ``values`` writes each loading in its cell with ``digits`` decimals. ``loadings`` and
+    ``variables`` as in :func:`plot_loadings`.
 
     Returns
     -------
@@ -178,31 +201,34 @@ def plot_loading_heatmap(
     >>> ax = plot_loading_heatmap(np.eye(4), components=2)
     >>> ax.images[0].get_array().shape
     (4, 2)
+    >>> [t.get_text() for t in plot_loading_heatmap(np.eye(4), components=[1, 3]).get_xticklabels()]
+    ['PC1', 'PC3']
     """
     from matplotlib.colors import LinearSegmentedColormap
 
     loadings = as_loadings(loadings)
-    components = min(check_positive_int(components, "components"), loadings.shape[1])
-    columns = list(loadings.columns[:components])
+    columns = heatmap_columns(loadings, components)
+    digits = check_positive_int(digits, "digits", minimum=0)
     shown = select_variables(loadings, columns, variables)
-    values = shown[columns].to_numpy()
+    cells = shown[columns].to_numpy()
     if limit is None:
-        limit = max(float(np.max(np.abs(values))), 1e-12)
+        limit = max(float(np.max(np.abs(cells))), 1e-12)
     cmap = LinearSegmentedColormap.from_list("dppca", [HEATMAP_LOW, "#FFFFFF", HEATMAP_HIGH])
-    ax = axes_or_new(ax, figsize=(0.9 * components + 2.5, 0.28 * len(shown) + 1.5))
-    image = ax.imshow(values, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
-    ax.set_xticks(range(components), columns, fontweight="bold")
+    ax = axes_or_new(ax, figsize=(0.9 * len(columns) + 2.5, 0.28 * len(shown) + 1.5))
+    image = ax.imshow(cells, cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
+    ax.set_xticks(range(len(columns)), columns, fontweight="bold")
     ax.set_yticks(range(len(shown)), [str(name) for name in shown.index], fontsize=8)
-    for (row, column), value in np.ndenumerate(values):
-        ax.text(
-            column,
-            row,
-            f"{value:.2f}",
-            ha="center",
-            va="center",
-            fontsize=7,
-            color="white" if abs(value) >= 0.55 * limit else "0.15",
-        )
+    if values:
+        for (row, column), value in np.ndenumerate(cells):
+            ax.text(
+                column,
+                row,
+                f"{value:.{digits}f}",
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="white" if abs(value) >= 0.55 * limit else "0.15",
+            )
     ax.figure.colorbar(image, ax=ax, label="Loading", shrink=0.8)
     if title:
         ax.set_title(title, fontweight="bold", fontsize=11)

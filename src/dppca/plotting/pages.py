@@ -10,8 +10,10 @@ import inspect
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from dppca._validation import check_bool, check_choices, check_option
+from dppca.numerics.linalg import axis_labels, pc_labels
 from dppca.plotting._style import deferred_labels, pyplot
 from dppca.plotting.displays import (
     DISPLAYS,
@@ -22,13 +24,15 @@ from dppca.plotting.displays import (
     ScreeDisplay,
     VariableDisplay,
     check_result,
+    default_components,
     directions_of,
     plotted_axes,
     reference_directions,
-    result_types,
     version_titles,
 )
+from dppca.plotting.loadings import heatmap_columns, select_variables
 from dppca.releases.sampling import SAMPLING_METHODS
+from dppca.releases.scores import check_axes
 
 
 class PageDisplay:
@@ -130,9 +134,13 @@ class PageDisplay:
         ``score``: ``"histogram"`` or ``"sample"`` (synthetic points); ``loading``:
         ``"point"``, ``"vector"`` or ``"heatmap"`` (a tall panel on the right); ``variable``:
         ``"vector"`` or ``"point"``; ``alpha``: the biplot's; ``variables`` and ``labels``: the
-        variables shown and named in the loading, variable and biplot panels.
+        variables shown and named in the loading, variable and biplot panels (a number chooses
+        the variables with the longest private loading vectors in the plotted plane, the same
+        for every panel and for the reference page).
         """
         check_result(result, "PageDisplay", "DPPCAResult")
+        # One choice of variables for every panel (and both pages): from the private loadings.
+        variables = _named(result.loadings, list(result.axis_labels), variables)
         options = cls.panel_options(
             variables=variables,
             labels=labels,
@@ -194,12 +202,14 @@ def loading_grid(
     labels: bool = True,
     align_sign: bool = True,
     axes: tuple[int, int] | None = None,
-    heatmap_components: int | None = None,
+    heatmap_components: Any = None,
 ) -> tuple[Any, dict[tuple[str, str], LoadingDisplay]]:
     """Loading panels of a result: one column per ``display`` (``"vector"``, ``"point"``,
     ``"heatmap"``, in that order) and, with ``non_private=True``, the reference above the
-    private row, every panel of a kind on one shared scale (as the R package's
-    ``dp_loading_plot``). Returns the figure and the displays keyed by (version, display).
+    private row, every panel of a kind on one shared scale and showing the same variables (a
+    number of ``variables`` is chosen from the private loadings, post-processing), as the R
+    package's ``dp_loading_plot``. ``heatmap_components``: a number or PC numbers. Returns the
+    figure and the displays keyed by (version, display).
 
     Examples
     --------
@@ -214,15 +224,23 @@ def loading_grid(
     chosen = check_choices(display, "display", order)
     kinds = [kind for kind in order if kind in chosen]
     versions = [True, False] if check_bool(non_private, "non_private") else [False]
-    directions, _ = directions_of(result)
-    shown_axes = axes if axes is not None else plotted_axes(result)
-    known = isinstance(result, result_types("DPPCAResult", "ScreeResult"))
-    count = int(result.k) if known else directions.shape[1]
-    components = min(count, 5) if heatmap_components is None else int(heatmap_components)
+    directions, names = directions_of(result)
+    loadings = pd.DataFrame(directions, index=names, columns=pc_labels(directions.shape[1]))
+    shown_axes = check_axes(axes if axes is not None else plotted_axes(result), len(names))
+    components = (
+        default_components(result, directions) if heatmap_components is None else heatmap_components
+    )
+    heatmap = heatmap_columns(loadings, components)
+    plane = list(axis_labels(shown_axes))
+    chosen_names = {
+        kind: _named(loadings, heatmap if kind == "heatmap" else plane, variables) for kind in kinds
+    }
     sets = [directions] + ([reference_directions(result, align_sign)] if non_private else [])
-    plane = [shown_axes[0] - 1, shown_axes[1] - 1]
-    largest = max(float(np.abs(d[:, plane]).max()) for d in sets)
-    strongest = max(float(np.abs(d[:, :components]).max()) for d in sets)
+    columns = [int(label[2:]) - 1 for label in plane]
+    largest = max(float(np.abs(d[:, columns]).max()) for d in sets)
+    strongest = max(
+        float(np.abs(d[:, [int(label[2:]) - 1 for label in heatmap]]).max()) for d in sets
+    )
     figure, grid = pyplot().subplots(
         len(versions),
         len(kinds),
@@ -238,7 +256,7 @@ def loading_grid(
                     result,
                     kind=kind,
                     non_private=version,
-                    variables=variables,
+                    variables=chosen_names[kind],
                     labels=labels,
                     align_sign=align_sign,
                     axes=shown_axes,
@@ -247,6 +265,14 @@ def loading_grid(
                     ax=grid[row, column],
                 )
     return figure, displays
+
+
+def _named(loadings: pd.DataFrame, columns: list[str], variables: Any) -> Any:
+    """``variables`` as names: a number is resolved on ``loadings`` (the private ones), so that
+    every panel shows the same variables; names, None and "all" pass through."""
+    if isinstance(variables, int) and not isinstance(variables, bool):
+        return list(select_variables(loadings, columns, variables).index)
+    return variables
 
 
 def score_grid(
@@ -311,17 +337,23 @@ def score_grid(
                 ax.set_visible(False)
                 continue
             panel, method = row[c]
+            legend = c == len(row) - 1  # one legend per row, on its right
             display: Any
             if panel == "blank":
                 ax.set_visible(False)
                 continue
             if panel == "scatter":
                 display = ScorePointsDisplay.from_result(
-                    result, non_private=True, center=center, ax=ax
+                    result, non_private=True, center=center, legend=legend, ax=ax
                 )
             elif panel == "histogram":
                 display = ScoreHistogramDisplay.from_result(
-                    result, method=method, non_private=method is None, center=center, ax=ax
+                    result,
+                    method=method,
+                    non_private=method is None,
+                    center=center,
+                    legend=legend,
+                    ax=ax,
                 )
             else:
                 display = ScorePointsDisplay.from_result(
@@ -332,6 +364,7 @@ def score_grid(
                     bandwidth_scale=bandwidth_scale,
                     center=center,
                     random_state=next(generators),
+                    legend=legend,
                     ax=ax,
                 )
             displays[(panel, method or "non_private")] = display

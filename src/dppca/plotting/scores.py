@@ -8,7 +8,14 @@ import numpy as np
 import pandas as pd
 
 from dppca._groups import label_texts
-from dppca.plotting._style import SCORE_COLOR, axes_or_new, finish, group_colors, note
+from dppca.plotting._style import (
+    SCORE_COLOR,
+    axes_or_new,
+    caption_below,
+    finish,
+    group_colors,
+    note,
+)
 
 EMPTY_NOTE = "No cells survived private thresholding"
 
@@ -49,6 +56,7 @@ def plot_score_histogram(
     color: str = SCORE_COLOR,
     title: str | None = "DP score histogram",
     legend: bool = True,
+    caption: str | None = None,
     ax: Any = None,
 ):
     """A 2-D histogram on its (square) frame: each cell's opacity is its probability.
@@ -63,6 +71,10 @@ def plot_score_histogram(
     opacity_max : float, optional
         The probability drawn fully opaque; default the largest shown. Pass the private value
         to a reference panel so both share one opacity scale.
+    legend : bool, default True
+        The groups' legend.
+    caption : str, optional
+        A note under the panel.
 
     Returns
     -------
@@ -109,6 +121,8 @@ def plot_score_histogram(
                 bbox_to_anchor=(1.0, 1.0),
             )
     _frame(ax, limits, axis_labels, title)
+    if caption:
+        caption_below(ax, caption)
     return ax
 
 
@@ -121,12 +135,13 @@ def plot_score_points(
     legend: bool = True,
     size: float = 5.0,
     alpha: float = 0.6,
+    caption: str | None = None,
     ax: Any = None,
 ):
     """Score points (synthetic draws from a private histogram, or a reference scatter).
 
     ``points`` has two coordinate columns and, optionally, ``group`` (coloured with a
-    colour-blind-safe palette and a legend).
+    colour-blind-safe palette and a legend); ``caption`` is a note under the panel.
 
     Returns
     -------
@@ -183,4 +198,6 @@ def plot_score_points(
         _frame(ax, limits, tuple(coordinates), title)
     else:
         finish(ax, title, coordinates[0], coordinates[1])
+    if caption:
+        caption_below(ax, caption)
     return ax

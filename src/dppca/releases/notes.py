@@ -33,6 +33,8 @@ WIDE_FRAME = 25.0
 MASS_TOLERANCE = 0.5
 #: How the note of :func:`order_notes` begins (the scree panel looks for it).
 POOLED_SCREE = "The non-increasing scree fit pooled"
+#: How the note of :func:`frame_notes` begins (the score panels look for it).
+WIDE_FRAME_NOTE = "The score frame is implausibly wide"
 
 
 def direction_notes(eigenvalues: np.ndarray, sigma: float, axes: Sequence[int]) -> list[str]:
@@ -81,8 +83,9 @@ def order_notes(raw: np.ndarray, sd: np.ndarray, mono: bool) -> list[str]:
                     f"PC{later + 1} ({raw[later]:.3g}) exceeds PC{earlier + 1}'s "
                     f"({raw[earlier]:.3g}) by more than four noise sd. The directions' order "
                     "(by the robust Kendall eigenvalues) and the variances disagree, often "
-                    "because of heavy-tailed or mostly-zero variables. Use mono=False to see "
-                    "the variances."
+                    'because of heavy-tailed or mostly-zero variables. scree="huber" '
+                    "estimates robust variances, which follow the robust directions; "
+                    "mono=False shows these variances."
                 ]
     return []
 
@@ -103,7 +106,7 @@ def frame_notes(half_width: float, scale: float) -> list[str]:
     if half_width <= WIDE_FRAME * scale:
         return []
     return [
-        "The score frame is implausibly wide: its half-width is "
+        f"{WIDE_FRAME_NOTE}: its half-width is "
         f"{half_width / scale:.3g} times the private pair scale (about 2 for normal data). The "
         "data may be very heavy-tailed, or the frame's quantiles were dominated by noise; most "
         "points then fall in a few cells."

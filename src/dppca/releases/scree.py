@@ -100,6 +100,7 @@ CONTROL_DEFAULTS: dict[str, dict[str, Any]] = {
         "clip_level": 0.75,
         "clip_multiplier": CLIP_MULTIPLIER,
         "clip_share": "auto",
+        "clip_by": "row",
     },
     "pmwm": {
         "a": _REQUIRED,
@@ -298,6 +299,12 @@ def _clipped(
         clip = float(control["C_clip"])
     clip = max(clip, low)
     means = mechanisms["means"]
+    if control["clip_by"] == "component":  # each W_jl clipped at C: sensitivity sqrt(k) C / m
+        widths = np.full(k, clip)
+        released, sd = joint_gaussian(np.minimum(W, clip), np.zeros(k), widths, means, noise)
+        means.record(ledger, f"{label}: component-clipped means", "scree")
+        details.update(clip=clip, noise_sd=sd)
+        return released, details
     released = means.randomise(column_means(row_shares(W, clip)), noise)
     means.record(ledger, f"{label}: row-clipped means", "scree")
     details.update(clip=clip, noise_sd=np.full(k, clip * means.scale))
@@ -452,12 +459,14 @@ def check_scree_control(
     merged = {**defaults, **control}
     missing = [name for name, value in merged.items() if value is _REQUIRED]
     if missing:
-        example = {
-            "pmwm": "{'a': 0.0, 'b': 10.0, 'trim_const': 10, 'eta': 0.01}",
-        }[method]
+        values = {"pmwm": {"a": 0.0, "b": 10.0, "trim_const": 10, "eta": 0.01}}[method]
+        if parameter.startswith("--"):  # the command line's option
+            example = " ".join(f"{parameter} {key}={value}" for key, value in values.items())
+        else:
+            example = f"{parameter}={values}"
         raise ValueError(
             f"Scree method {method!r} needs the control parameter(s) {missing} (public tuning "
-            f"values), for example {parameter}={example}."
+            f"values), for example {example}."
         )
     return _validate_control(method, merged, k)
 
@@ -474,6 +483,12 @@ def _validate_control(method: str, c: dict[str, Any], k: int) -> dict[str, Any]:
             check_option(c["clip_share"], "clip_share", ["auto"])
         else:
             c["clip_share"] = check_real(c["clip_share"], "clip_share", low=0.0, high=1.0)
+        c["clip_by"] = check_option(c["clip_by"], "clip_by", ["row", "component"])
+        if c["clip_by"] == "component" and isinstance(c["C_clip"], str):
+            raise ValueError(
+                'clip_by="component" (the R package\'s clipped scree) needs a public number '
+                'C_clip, the largest value of each W; got C_clip="auto".'
+            )
     elif method == "pmwm":
         c["a"] = check_real(c["a"], "a", low=0.0, low_inclusive=True)
         c["b"] = check_real(c["b"], "b", low=c["a"])
@@ -553,7 +568,14 @@ def _clipped_mechanisms(
     label: str,
 ) -> dict[str, Any]:
     """The automatic clip level's quantile (or None for a public ``C_clip``), the clipped
-    means' Gaussian mechanism and the public range of clip levels."""
+    means' Gaussian mechanism and the public range of clip levels; with ``clip_by="component"``
+    the Gaussian mechanism on the means of each component clipped at ``C_clip`` (the R
+    package's)."""
+    if control["clip_by"] == "component":
+        clips = width_range(m, k, epsilon, delta, sampler)
+        _check_widths("C_clip", control["C_clip"], *clips)
+        means = means_mechanism(m, k, epsilon, delta, sampler)
+        return {"clip": None, "means": means, "clip_range": clips}
     if isinstance(control["C_clip"], str):
         share = clip_share(control, m, epsilon)
         quantile_epsilon, mean_epsilon = check_parts(
@@ -826,7 +848,9 @@ def dp_scree(
         row), ``clip_level`` (0.75: the level of the private quantile of the row totals, moved
         towards 1/2 by :func:`~dppca.privacy.quantiles.safe_level` when the budget is small),
         ``clip_multiplier`` (2.5), ``clip_share`` (``"auto"``: 1.5 times the share of epsilon
-        that locates the level, within ``[0.1, 0.5]``, see :func:`clip_share`; or a number).
+        that locates the level, within ``[0.1, 0.5]``, see :func:`clip_share`; or a number),
+        ``clip_by`` (``"row"``; ``"component"``: the R package's form, each ``W_jl`` clipped at
+        a public ``C_clip``, noise sd ``sqrt(k) C_clip / (m mu)``).
         ``"pmwm"``: ``a``, ``b`` (public bounds on W), ``trim_const``, ``eta`` (required: its
         winsorizing quantiles are Durfee searches clamped to ``[a, b]``), ``beta`` (1.01),
         ``split_mode`` (False). ``"huber"``: ``m2_frac`` (0.25), ``mu0`` (0), ``eta0`` (1),
