@@ -355,3 +355,39 @@ def test_rate_sensitivity_is_the_first_order_change_at_its_row_sizes():
 
     change = np.linalg.norm(projector(end) - projector(start))
     assert change == pytest.approx(spiked_model_rate_sensitivity(n, d, model), rel=0.05)
+
+
+def test_bounded_centring_calibration_ledger_and_errors():
+    """Means within public bounds: one Gaussian release of the d means with L2 sensitivity
+    (high - low) sqrt(d) / n at a tenth of epsilon and of delta, the rest to the baseline."""
+    from dppca.baselines import bounded_center
+    from dppca.privacy.budget import Budget, PrivacyLedger
+
+    X, U = _spiked(4000)
+    shifted = np.clip(X + 10.0, 0.0, 20.0)
+    ledger = PrivacyLedger()
+    noise = Noise("continuous", np.random.default_rng(0))
+    draws = np.array(
+        [
+            bounded_center(shifted, (0.0, 20.0), Budget(0.1, 1e-7), noise, ledger, "t")
+            for _ in range(4000)
+        ]
+    )
+    sd = 20.0 * math.sqrt(8) / 4000 * analytic_gaussian_multiplier(0.1, 1e-7)
+    assert np.all(np.abs(draws.std(axis=0) / sd - 1) < 5 / math.sqrt(2 * 4000))
+    np.testing.assert_allclose(draws.mean(axis=0), shifted.mean(axis=0), atol=5 * sd / 60)
+    result = analyze_gauss(
+        shifted, 2, 1.0, 1e-6, center="bounded", bounds=(0.0, 20.0), random_state=0
+    )
+    entries = {e.name.split(":")[1].strip(): e for e in result.privacy.entries}
+    centre = entries["centre (means within public bounds)"]
+    assert centre.epsilon == pytest.approx(0.1) and centre.delta == pytest.approx(1e-7)
+    assert result.privacy.total.isclose(Budget(1.0, 1e-6))
+    huge = analyze_gauss(shifted, 2, 1e6, 1e-6, center="bounded", bounds=(0.0, 20.0), clip=30.0)
+    assert sin_theta(huge.components, U) < 0.1
+    walk = nsggd(shifted, 2, 1e6, 1e-6, steps=200, center="bounded", bounds=(0.0, 20.0))
+    assert sin_theta(walk.components, U) < 0.1
+    with pytest.raises(ValueError, match=r'center="bounded" needs bounds=\(low, high\)'):
+        analyze_gauss(shifted, 2, 1.0, 1e-6, center="bounded")
+    with pytest.raises(ValueError, match="bounds apply only to it"):
+        nsggd(shifted, 2, 1.0, 1e-6, bounds=(0.0, 1.0))

@@ -105,6 +105,31 @@ def private_center(
     return center
 
 
+#: The share of epsilon (and of delta) a private mean within public bounds costs.
+BOUNDED_CENTER_SHARE = 0.1
+
+
+def bounded_center(
+    data: np.ndarray,
+    bounds: tuple[float, float],
+    budget: Budget,
+    noise: Noise,
+    ledger: PrivacyLedger,
+    name: str,
+) -> np.ndarray:
+    """Coordinate means within public ``bounds = (low, high)`` (values clamped into them): one
+    Gaussian mechanism on the ``d`` means, each moving by at most ``(high - low) / n`` when a
+    row is replaced (L2 sensitivity ``(high - low) sqrt(d) / n``)."""
+    n, d = data.shape
+    low, high = bounds
+    mechanism = GaussianMechanism(
+        (high - low) * math.sqrt(d) / n, d, budget.epsilon, budget.delta, noise.sampler
+    )
+    means = np.clip(data, low, high).mean(axis=0)
+    mechanism.record(ledger, f"{name}: centre (means within public bounds)", "baseline")
+    return mechanism.randomise(means, noise)
+
+
 def private_clip(
     data: np.ndarray, epsilon: float, noise: Noise, ledger: PrivacyLedger, name: str
 ) -> float:
@@ -121,17 +146,47 @@ def private_clip(
 def _shares(clip: Any, center: Any) -> tuple[float, float]:
     """The shares of epsilon spent on a private clip norm and on private centring."""
     clip_share = CLIP_SHARE if isinstance(clip, str) else 0.0
-    return clip_share, CENTER_SHARE if center is not None else 0.0
+    center_share = {None: 0.0, "private": CENTER_SHARE, "bounded": BOUNDED_CENTER_SHARE}[center]
+    return clip_share, center_share
 
 
-def _check_tuning(clip: Any, center: Any) -> tuple[float | str, str | None]:
+def _check_tuning(
+    clip: Any, center: Any, bounds: Any = None
+) -> tuple[float | str, str | None, tuple[float, float] | None]:
     if isinstance(clip, str):
         clip = check_option(clip, "clip", ["private"])
     else:
         clip = check_real(clip, "clip", low=0.0)
     if center is not None:
-        center = check_option(center, "center", ["private"])
-    return clip, center
+        center = check_option(center, "center", ["private", "bounded"])
+    if (center == "bounded") != (bounds is not None):
+        raise ValueError(
+            'center="bounded" needs bounds=(low, high), the public range of every coordinate, '
+            f"and bounds apply only to it; got center={center!r}, bounds={bounds!r}."
+        )
+    if bounds is not None:
+        low = check_real(bounds[0], "bounds[0]")
+        high = check_real(bounds[1], "bounds[1]", low=low)
+        bounds = (low, high)
+    return clip, center, bounds
+
+
+def _centered(
+    data: np.ndarray,
+    center: str | None,
+    bounds: tuple[float, float] | None,
+    budget: Budget,
+    noise: Noise,
+    ledger: PrivacyLedger,
+    name: str,
+) -> np.ndarray:
+    """The rows minus a private centre (``budget``): coordinate medians or bounded means."""
+    if center is None:
+        return data
+    if center == "bounded":
+        assert bounds is not None  # checked by _check_tuning
+        return data - bounded_center(data, bounds, budget, noise, ledger, name)
+    return data - private_center(data, budget.epsilon, noise, ledger, name)
 
 
 def analyze_gauss(
@@ -142,6 +197,7 @@ def analyze_gauss(
     *,
     clip: float | str = "private",
     center: str | None = None,
+    bounds: tuple[float, float] | None = None,
     calibration: str = "analytic",
     random_state: Any = None,
 ) -> BaselineResult:
@@ -160,17 +216,22 @@ def analyze_gauss(
         A public clip norm, or ``"private"``: the private median of the row norms
         (:func:`private_clip`, ``CLIP_SHARE`` of epsilon, the share g-DPPCA's automatic radius
         gets). The error grows with the clip squared, so the median is the fair choice.
-    center : None or "private"
+    center : None, "private" or "bounded"
         ``"private"``: subtract private coordinate-wise medians first (:func:`private_center`,
-        ``CENTER_SHARE`` of epsilon). AG is not translation invariant without it.
+        ``CENTER_SHARE`` of epsilon). ``"bounded"``: private means within the public
+        ``bounds`` of every coordinate (:func:`bounded_center`, ``BOUNDED_CENTER_SHARE`` of
+        epsilon and of delta), what a user who knows the data's range (allele counts in
+        ``[0, 2]``) would do. AG is not translation invariant without centring.
+    bounds : (float, float), optional
+        With ``center="bounded"``.
 
     Notes
     -----
-    The Gaussian release gets the rest of epsilon and all of delta; the parts compose by
-    basic composition and are each in the ledger.
+    The Gaussian release gets the rest of epsilon and of delta; the parts compose by basic
+    composition and are each in the ledger.
     """
     data, k, epsilon, delta = _check(X, k, epsilon, delta)
-    clip, center = _check_tuning(clip, center)
+    clip, center, bounds = _check_tuning(clip, center, bounds)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     rng = check_random_state(random_state)
     noise = Noise("continuous", rng)
@@ -178,13 +239,19 @@ def analyze_gauss(
     clip_epsilon, center_epsilon, gauss_epsilon = split_epsilon(
         epsilon, [clip_share, center_share, 1.0 - clip_share - center_share]
     )
+    center_delta, gauss_delta = (
+        split_epsilon(delta, [center_share, 1.0 - center_share])
+        if center == "bounded"
+        else (0.0, delta)
+    )
     d = data.shape[1]
     mechanism = GaussianMechanism(
-        math.sqrt(2.0), d * (d + 1) // 2, gauss_epsilon, delta, calibration=calibration
+        math.sqrt(2.0), d * (d + 1) // 2, gauss_epsilon, gauss_delta, calibration=calibration
     )
     ledger = PrivacyLedger()
-    if center is not None:
-        data = data - private_center(data, center_epsilon, noise, ledger, "AG")
+    data = _centered(
+        data, center, bounds, Budget(center_epsilon, center_delta), noise, ledger, "AG"
+    )
     clip_norm = private_clip(data, clip_epsilon, noise, ledger, "AG") if clip == "private" else clip
     norms = np.linalg.norm(data, axis=1)
     scaled = data * (np.minimum(1.0, clip_norm / np.maximum(norms, 1e-300)) / clip_norm)[:, None]
@@ -209,6 +276,7 @@ def nsggd(
     step: str = "shrinking",
     step_size: float | None = None,
     center: str | None = None,
+    bounds: tuple[float, float] | None = None,
     random_state: Any = None,
 ) -> BaselineResult:
     """Noisy geodesic gradient descent for robust subspace recovery (after Maunu, Yu and Lerman
@@ -229,9 +297,13 @@ def nsggd(
         ``steps / 2`` iterations (default ``step_size`` 1). ``"normalised"``: ``A = eta_t S /
         max(S)`` with ``eta_t = step_size / sqrt(t)`` (default 0.5): the largest angle moved per
         step is ``eta_t`` whatever the gradient's size, which leaves an error floor.
-    center : None or "private"
+    center : None, "private" or "bounded"
         ``"private"``: subtract private coordinate-wise medians first (:func:`private_center`,
-        ``CENTER_SHARE`` of epsilon); normalising about the origin is not translation invariant.
+        ``CENTER_SHARE`` of epsilon); ``"bounded"``: private means within public ``bounds``
+        (as for :func:`analyze_gauss`). Normalising about the origin is not translation
+        invariant.
+    bounds : (float, float), optional
+        With ``center="bounded"``.
 
     Notes
     -----
@@ -244,19 +316,27 @@ def nsggd(
     step = check_option(step, "step", ["shrinking", "normalised"])
     default_size = 1.0 if step == "shrinking" else 0.5
     size = default_size if step_size is None else check_real(step_size, "step_size", low=0.0)
-    _, center = _check_tuning(1.0, center)
+    _, center, bounds = _check_tuning(1.0, center, bounds)
     rng = check_random_state(random_state)
     noise = Noise("continuous", rng)
     _, center_share = _shares(1.0, center)
     center_epsilon, descent_epsilon = split_epsilon(epsilon, [center_share, 1.0 - center_share])
+    center_delta, descent_delta = (
+        split_epsilon(delta, [center_share, 1.0 - center_share])
+        if center == "bounded"
+        else (0.0, delta)
+    )
     n, d = data.shape
     ledger = PrivacyLedger()
-    if center is not None:
-        data = data - private_center(data, center_epsilon, noise, ledger, "NSGGD")
+    data = _centered(
+        data, center, bounds, Budget(center_epsilon, center_delta), noise, ledger, "NSGGD"
+    )
     norms = np.linalg.norm(data, axis=1, keepdims=True)
     unit = np.divide(data, norms, out=np.zeros_like(data), where=norms > 0)
     # Each step: L2 sensitivity 2/n, steps composed in GDP: sigma = 2 sqrt(steps) / (n mu).
-    mechanism = GaussianMechanism(2.0 / n, d * k, descent_epsilon, delta, compositions=steps)
+    mechanism = GaussianMechanism(
+        2.0 / n, d * k, descent_epsilon, descent_delta, compositions=steps
+    )
     V, _ = np.linalg.qr(rng.standard_normal((d, k)))  # a data-independent random start
     shrink_every = max(steps // 2, 1)
     for t in range(1, steps + 1):
@@ -510,7 +590,8 @@ def sgpca(
     data, k, epsilon, delta = _check(X, k, epsilon, delta)
     model = _check_model(model, k)
     bounds = check_option(bounds, "bounds", SGPCA_BOUNDS)
-    _, center = _check_tuning(1.0, center)
+    if center is not None:
+        center = check_option(center, "center", ["private"])
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     n, d = data.shape
     if k == d:
