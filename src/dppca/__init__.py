@@ -77,7 +77,7 @@ __all__ = [
     "kendall_matrix",
     "sample_scores",
 ]
-__version__ = "0.2.0"
+__version__ = "0.3.0.dev0"
 
 
 #: The one-call plots, imported from :mod:`dppca.figures` on first use.
