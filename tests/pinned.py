@@ -26,7 +26,7 @@ def releases() -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        pca = dppca.dp_pca(X, 4.0, 1e-7, k=10, groups=groups, random_state=11)
+        pca = dppca.dp_pca(X, 4.0, 1e-7, k=10, groups=groups, random_state=11, composition="basic")
         out["dp_pca directions"] = pca.directions[:, :3].ravel().tolist()
         out["dp_pca scree"] = pca.scree.tolist()
         out["dp_pca frame"] = [*pca.frame.center.tolist(), pca.frame.half_width]
@@ -61,6 +61,7 @@ def releases() -> dict[str, list[float]]:
             method=("thresholded", "sparse"),
             directions=np.eye(4),
             random_state=7,
+            composition="basic",
         )
         out["dp_score"] = [
             *score.histograms["thresholded"]["prob"],
@@ -68,7 +69,13 @@ def releases() -> dict[str, list[float]]:
         ]
         out["dp_quantile"] = [dppca.dp_quantile(small[:, 0], 0.5, 1.0, random_state=8).value]
         model = dppca.DPPCA(
-            2, epsilon=1.0, delta=1e-6, scree="clipped", scree_share=0.5, random_state=9
+            2,
+            epsilon=1.0,
+            delta=1e-6,
+            scree="clipped",
+            scree_share=0.5,
+            random_state=9,
+            composition="basic",
         ).fit(small)
         out["DPPCA"] = [*model.components_.ravel().tolist(), *model.explained_variance_.tolist()]
     return out

@@ -55,8 +55,9 @@ def test_run_writes_release_figures_and_report(csv, tmp_path, capsys):
         assert (out / f"{panel}.svg").exists()
     release = json.loads((out / "release.json").read_text())
     assert "non_private" not in release
-    assert sum(entry["epsilon"] for entry in release["privacy"]) == pytest.approx(3.0)
-    assert sum(entry["epsilon"] for entry in release["privacy"]) <= 3.0
+    assert release["composition"]["rule"] == "tight"  # the parts' own guarantees compose
+    assert release["privacy_total"][0] == 3.0 and release["privacy_total"][1] <= 1e-6
+    assert sum(entry["epsilon"] for entry in release["privacy"]) > 3.0
     assert release["feature_names"] == ["a", "b", "c", "d"]
     assert {group["label"] for group in release["groups"]} == {"north", "south"}
     report = (out / "report.html").read_text()
@@ -186,6 +187,10 @@ def test_run_with_reference_columns_and_split(csv, tmp_path):
         (
             ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--score", "pie"],
             "score must be one of",
+        ),
+        (
+            ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--composition", "best"],
+            "composition must be one of",
         ),
         (
             ["run", "{csv}", "--epsilon", "1", "--delta", "1e-6", "--bins", "0", "5"],
@@ -416,7 +421,7 @@ def test_separator_index_column_scale_and_scree_control(tmp_path):
     assert scales / [1.0, 1e3, 1e-3] == pytest.approx(1.0, rel=0.15)
     assert release["settings"]["scree_control"]["clip_level"] == 0.8
     charged = sum(e["epsilon"] for e in release["privacy"] if e["component"] == "scale")
-    assert charged == pytest.approx(0.8)
+    assert charged > 0.8  # a tenth of the total, times the tight composition's factor
     public = tmp_path / "public"
     arguments[arguments.index("private")] = "1,1000,0.001"
     arguments[arguments.index(str(out))] = str(public)
@@ -478,6 +483,8 @@ def test_more_options_end_to_end(csv, tmp_path):
     assert release["settings"]["score_method"] == "sparse"
     assert release["settings"]["sampler"] == "discrete"
     split = tmp_path / "split"
-    assert _run(csv, split, "--scale", "private", "--split", "0.5", "0.25", "0.25") == 0
+    arguments = ["--scale", "private", "--split", "0.5", "0.25", "0.25", "--composition", "basic"]
+    assert _run(csv, split, *arguments) == 0
+    assert json.loads((split / "release.json").read_text())["composition"]["rule"] == "basic"
     budgets = json.loads((split / "release.json").read_text())["budgets"]
     assert budgets["scale"][0] == pytest.approx(0.2) and budgets["loading"][0] == pytest.approx(0.9)

@@ -35,7 +35,9 @@ def test_fit_sets_the_private_directions_and_the_spend():
     assert np.array_equal(model.components_, reference.directions[:, :2].T)
     assert model.n_components_ == 2
     assert model.n_features_in_ == 4
-    assert model.privacy_spent_ == Budget(0.8, 1e-7)
+    # One release: its exact privacy loss, at the requested epsilon, is the request.
+    assert model.privacy_spent_.epsilon == 0.8 and model.privacy_spent_.delta <= 1e-7
+    assert model.privacy_spent_.isclose(Budget(0.8, 1e-7))
     assert len(model.privacy_ledger_) == 1
     assert model.sigma_ == reference.sigma
 
@@ -104,15 +106,17 @@ def test_scree_sets_explained_variance():
     assert ratio.shape == (2,) and 0 < ratio.sum() <= 1
     total = np.trace(np.cov(X, rowvar=False))  # the variance summed over all directions
     assert ratio[0] == pytest.approx(variances[0] / total, rel=0.1)
-    assert model.privacy_spent_.isclose(Budget(1e6, 1e-6))
-    assert model.privacy_spent_.epsilon <= 1e6
+    assert model.privacy_spent_.epsilon == 1e6 and model.privacy_spent_.delta <= 1e-6
     names = [entry.name for entry in model.privacy_ledger_]
     assert names[0].startswith("loading") and any(name.startswith("scree") for name in names)
     plain = DPPCA(scree=None, random_state=0).fit(X)
     assert not hasattr(plain, "explained_variance_")
     default = DPPCA(random_state=0).fit(X)  # a quarter of the budget to the scree
     assert default.explained_variance_ratio_.shape == (2,)
-    assert default.privacy_ledger_.select("scree").total.isclose(Budget(0.25, 2.5e-7))
+    scree = [entry for entry in default.privacy_ledger_ if entry.component == "scree"]
+    factor = default.composition_factor_  # every share's epsilon times one factor
+    assert sum(entry.epsilon for entry in scree) == pytest.approx(0.25 * factor)
+    assert sum(entry.delta for entry in scree) == pytest.approx(2.5e-7)
 
 
 def test_scree_parameter_errors():
@@ -128,7 +132,7 @@ def test_accountant_is_charged_by_every_fit_and_shared_by_clones():
     from dppca import Accountant, BudgetExceededError
 
     X = np.random.default_rng(0).standard_normal((200, 4))
-    accountant = Accountant(Budget(2.5, 1e-5))
+    accountant = Accountant(Budget(2.5, 1e-5), composition="basic")
     model = DPPCA(2, epsilon=1.0, delta=1e-6, accountant=accountant)
     model.fit(X)
     assert accountant.spent.isclose(Budget(1.0, 1e-6))
@@ -193,9 +197,12 @@ def test_scales_are_used_by_transform_and_inverse_transform():
     )
     private = DPPCA(2, epsilon=8.0, scale="private", random_state=0).fit(X)
     assert private.scale_ / np.array([4.0, 200.0, 0.01, 0.5]) == pytest.approx(1.0, rel=0.1)
-    spent = private.privacy_ledger_.select("scale").total
-    assert spent.isclose(Budget(0.8, 1e-7))
-    assert private.privacy_spent_.isclose(Budget(8.0, 1e-6))
+    factor = private.composition_factor_  # the tight composition's, > 1
+    scale = [entry for entry in private.privacy_ledger_ if entry.component == "scale"]
+    assert sum(entry.epsilon for entry in scale) == pytest.approx(0.8 * factor)
+    assert sum(entry.delta for entry in scale) == pytest.approx(1e-7)
+    spent = private.privacy_spent_
+    assert spent.epsilon == 8.0 and 0.99e-6 < spent.delta <= 1e-6
     back = private.inverse_transform(private.transform(X))
     assert back.shape == X.shape
     with pytest.raises(ValueError, match="must leave a share for the directions"):
@@ -208,3 +215,27 @@ def test_float32_scores_stay_finite_with_tiny_scales():
     X = (_data(500) * 1e30).astype(np.float32)
     model = DPPCA(2, epsilon=4.0, scale=[1e-10, 1.0, 1.0, 1.0], random_state=0).fit(X)
     assert np.isfinite(model.transform(X)).all()
+
+
+@pytest.mark.parametrize("scree", [None, "clipped"])
+def test_tight_composition_gives_every_release_less_noise_for_the_same_total(scree):
+    """The fit's releases (directions, scree) composed exactly: the directions' noise is
+    smaller than with the shares cut linearly, and the composed total stays within the
+    request; with the scree the total is met closely (the factor is the largest that fits)."""
+    X = _data(2000)
+    arguments = {"epsilon": 2.0, "delta": 1e-6, "scree": scree, "random_state": 0}
+    tight = DPPCA(2, **arguments).fit(X)
+    basic = DPPCA(2, composition="basic", **arguments).fit(X)
+    assert basic.composition_factor_ == 1.0 and basic.privacy_spent_.isclose(Budget(2.0, 1e-6))
+    spent = tight.privacy_spent_
+    assert spent.epsilon == 2.0 and spent.delta <= 1e-6
+    if scree is None:  # one release: nothing to compose
+        assert tight.composition_factor_ == pytest.approx(1.0, abs=1e-5)
+        return
+    assert spent.delta > 0.99e-6
+    # The directions hold 3/4 of the budget, so the gain is smaller than with equal thirds.
+    assert tight.sigma_ < 0.9 * basic.sigma_
+    assert tight.composition_factor_ > 1.1
+    refused = DPPCA(2, composition="linear", **arguments)
+    with pytest.raises(ValueError, match="composition must be one of"):
+        refused.fit(X)

@@ -38,7 +38,7 @@ def _data(n=1500, seed=0):
 )
 def test_ledger_total_equals_the_request_and_never_exceeds_it(split):
     X, _ = _data()
-    result = dp_pca(X, 2.0, 1e-5, split=split, random_state=0)
+    result = dp_pca(X, 2.0, 1e-5, split=split, random_state=0, composition="basic")
     total = result.privacy.total
     assert total.epsilon <= 2.0 and total.delta <= 1e-5
     assert total.isclose(Budget(2.0, 1e-5))
@@ -56,7 +56,7 @@ def test_ledger_total_equals_the_request_and_never_exceeds_it(split):
 
 def test_accountant_refuses_before_any_noise():
     X, _ = _data(300)
-    accountant = Accountant(Budget(1.0, 1e-5))
+    accountant = Accountant(Budget(1.0, 1e-5), composition="basic")
     rng = np.random.default_rng(0)
     state = rng.bit_generator.state
     with pytest.raises(BudgetExceededError, match="would exceed the total"):
@@ -226,7 +226,9 @@ def test_pairs_and_sensitivity_reach_the_loading_release():
     with the same settings and stream, recorded in the settings."""
     X, _ = _data()
     data = X.to_numpy()
-    result = dp_pca(data, 3.0, 1e-5, pairs=4, sensitivity="paper", random_state=2)
+    result = dp_pca(
+        data, 3.0, 1e-5, pairs=4, sensitivity="paper", random_state=2, composition="basic"
+    )
     loading = dp_loading(data, 1.0, 1e-5 / 3, pairs=4, sensitivity="paper", random_state=2)
     assert result.settings["loading"]["pairs"] == 4
     assert result.settings["loading"]["sensitivity"] == "paper"
@@ -241,7 +243,7 @@ def test_pairs_and_sensitivity_reach_the_loading_release():
 def test_given_directions_are_used_as_they_are_and_spend_no_loading_budget():
     X, _ = _data()
     V, _ = np.linalg.qr(np.random.default_rng(5).standard_normal((4, 4)))
-    result = dp_pca(X, 2.0, 1e-5, directions=V, random_state=0)
+    result = dp_pca(X, 2.0, 1e-5, directions=V, random_state=0, composition="basic")
     assert np.array_equal(result.directions, V)
     assert result.kendall_eigenvalues is None and result.noise["kendall_sigma"] is None
     assert not result.privacy.select("loading").entries

@@ -156,6 +156,11 @@ def _parser() -> _Parser:
         default="thresholded",
         help="score histogram: thresholded (default), add or sparse",
     )
+    run.add_argument(
+        "--composition",
+        help="tight (the default): the releases share the total by their exact composition, "
+        "with less noise; basic: the total is cut into the split's parts, which add up",
+    )
     run.add_argument("--seed", type=int, help="random seed (for research only)")
     run.add_argument(
         "--sampler",
@@ -410,6 +415,7 @@ def _release(
             non_private=reference is not None,
             random_state=noise_seed,
             sampler=args.sampler,
+            composition=getattr(args, "composition", None),
         )
         uncertainty = result.uncertainty(draws=200, random_state=redraw_seed)
     sampling_rng = np.random.default_rng(figure_seed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,11 +23,13 @@ from dppca.numerics.monotone import proportions
 from dppca.pipeline import directions_and_scree
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
+from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
 from dppca.privacy.mechanisms import resolve_sampler
-from dppca.releases.loading import plan_loading
+from dppca.releases.loading import LoadingPlan, plan_loading
 from dppca.releases.notes import emit
 from dppca.releases.scale import (
     SCALED_LIMIT,
+    ScalePlan,
     check_scale,
     plan_scale,
     scale_notes,
@@ -92,6 +95,13 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
         the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
         through its low bits (Mironov 2012); for studies, not for publication.
+    composition : {"tight", "basic"} or None, default None
+        None means ``"tight"``, or ``"basic"`` with the classical calibration. ``"tight"``: the
+        releases of a fit (directions, scree, scales) are planned so that
+        their exact composition (see :mod:`dppca.privacy.composition`) meets
+        ``(epsilon, delta)``: every share's epsilon is multiplied by the largest common factor
+        that keeps it, ``composition_factor_``, so each release gets less noise than its share
+        alone would give. ``"basic"``: each release gets its share, and the shares add up.
 
     Attributes
     ----------
@@ -112,7 +122,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     explained_variance_ratio_ : ndarray of shape (n_components,)
         Those variances over the private total of all components (with ``scree``).
     privacy_spent_ : Budget
-        The (epsilon, delta) that ``fit`` spent.
+        The (epsilon, delta) that ``fit`` spent: the composition of its releases.
+    composition_factor_ : float
+        What each share's epsilon was multiplied by (1 with ``composition="basic"``).
     privacy_ledger_ : PrivacyLedger
         Every release ``fit`` made.
     notes_ : tuple of str
@@ -128,8 +140,8 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     **Model selection costs budget.** Every ``fit`` spends ``(epsilon, delta)`` anew, so a
     ``GridSearchCV`` over ``G`` candidates with 5 folds spends ``5 G (epsilon, delta)`` by basic
-    composition (an ``accountant`` shared by the clones counts every fit and refuses the one
-    that would exceed its total). Its choice is not private either: the validation scores are
+    composition, somewhat less composed tightly (an ``accountant`` shared by the clones counts
+    every fit and refuses the one that would exceed its total). Its choice is not private either: the validation scores are
     computed on the data without noise, so the chosen hyper-parameters reveal something about
     the data beyond every fit's guarantee. Choose the settings from public knowledge, or hold
     out data that are not protected.
@@ -140,8 +152,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     >>> from dppca import DPPCA
     >>> X = np.random.default_rng(0).normal(size=(5000, 4)) * [3, 2, 1, 0.5]
     >>> model = DPPCA(2, epsilon=4.0, delta=1e-7, random_state=1).fit(X)
-    >>> model.transform(X).shape, model.privacy_spent_
-    ((5000, 2), Budget(epsilon=4, delta=1e-07))
+    >>> model.transform(X).shape, model.privacy_spent_  # the exact composition of the releases
+    ((5000, 2), Budget(epsilon=4, delta=9.99999e-08))
+    >>> round(model.composition_factor_, 2)  # each share's epsilon times this factor
+    1.26
     >>> model.explained_variance_ratio_.round(1).tolist()  # non-private: 0.64, 0.28
     [0.6, 0.3]
     >>> model.inverse_transform(model.transform(X)).shape
@@ -167,6 +181,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         random_state: Any = None,
         accountant: Accountant | None = None,
         sampler: str | None = None,
+        composition: str | None = None,
     ) -> None:
         self.n_components = n_components
         self.epsilon = epsilon
@@ -184,6 +199,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
         self.accountant = accountant
         self.sampler = sampler
+        self.composition = composition
 
     def fit(self, X: Any, y: Any = None) -> DPPCA:
         """Spend the budget once and set the private directions.
@@ -226,33 +242,49 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         what = f"epsilon={total.epsilon:g}, delta={total.delta:g} and the shares {shares}"
         for part in parts.values():
             check_parts([part.epsilon, part.delta], what)
-        scree_plan: ScreePlan | None = None
+        method: str | None = None
+        control: dict[str, Any] = {}
         if self.scree is not None:
             method = check_option(self.scree, "scree", SCREE_METHODS)
             control = check_scree_control(method, self.scree_control, n_features, "scree_control")
-            scree_plan = plan_scree(method, control, n_samples, n_features, parts["scree"], sampler)
-        scale_plan = None
-        if private_scale:
-            scale_plan = plan_scale(X.shape, parts["scale"], sampler)
+        composition = resolve_composition(self.composition, self.calibration)
         data = np.asarray(X, dtype=np.float64)
-        plan = plan_loading(
-            data.shape,
-            parts["loading"],
-            transform=self.sign_transform,
-            radius=self.radius,
-            sensitivity=self.sensitivity,
-            calibration=self.calibration,
-            pairs=self.pairs,
-            sampler=self.sampler,
-            transform_name="sign_transform",
-        )
+
+        def plan_at(factor: float) -> _FitPlans:
+            """Every release of the fit planned with each part's epsilon times ``factor``."""
+            at = {name: Budget(part.epsilon * factor, part.delta) for name, part in parts.items()}
+            return _FitPlans(  # planned in this order, which sets the order of the errors
+                scree=None
+                if method is None
+                else plan_scree(method, control, n_samples, n_features, at["scree"], sampler),
+                scale=plan_scale(X.shape, at["scale"], sampler) if private_scale else None,
+                loading=plan_loading(
+                    data.shape,
+                    at["loading"],
+                    transform=self.sign_transform,
+                    radius=self.radius,
+                    sensitivity=self.sensitivity,
+                    calibration=self.calibration,
+                    pairs=self.pairs,
+                    sampler=self.sampler,
+                    transform_name="sign_transform",
+                ),
+            )
+
+        factor = planning_factor(plan_at, total.epsilon, total.delta, composition)
+        plans = plan_at(factor)
+        scale_plan, plan, scree_plan = plans.scale, plans.loading, plans.scree
         rng = check_random_state(self.random_state)
         warn_weak_budget(total.epsilon, total.delta, n_samples)
-        charge(self.accountant, total, "DPPCA.fit")
+        losses = plan_losses(plans) if composition == "tight" else None
+        charge(self.accountant, total, "DPPCA.fit", losses)
         names = [str(name) for name in getattr(self, "feature_names_in_", [])] or [
             f"X{j + 1}" for j in range(n_features)
         ]
-        ledger = PrivacyLedger()
+        ledger = PrivacyLedger(
+            composition=composition,
+            target_epsilon=total.epsilon if composition == "tight" else None,
+        )
         scales, notes = public_scales, []
         if scale_plan is not None:
             scales, details = scale_release(data, names, scale_plan, rng, ledger)
@@ -273,6 +305,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.notes_ = tuple(notes)
         self.privacy_ledger_: PrivacyLedger = ledger
         self.privacy_spent_: Budget = ledger.total
+        self.composition_factor_ = factor
         return self
 
     def transform(self, X: Any) -> np.ndarray:
@@ -320,3 +353,12 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         return tags
+
+
+@dataclass(frozen=True)
+class _FitPlans:
+    """The plans of one :meth:`DPPCA.fit` (None for a release it does not make)."""
+
+    scale: ScalePlan | None
+    loading: LoadingPlan
+    scree: ScreePlan | None

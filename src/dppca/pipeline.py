@@ -9,6 +9,7 @@ named as such and never feeds a private release.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,7 @@ from dppca.numerics.monotone import proportions
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
+from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
 from dppca.privacy.mechanisms import HISTOGRAM_METHODS, resolve_sampler
 from dppca.privacy.split import PCASplit
 from dppca.releases.histogram import cell_index, grid_cells
@@ -53,6 +55,7 @@ from dppca.releases.notes import (
     variance_notes,
 )
 from dppca.releases.scale import (
+    ScalePlan,
     check_scale,
     plan_scale,
     scale_notes,
@@ -100,6 +103,7 @@ def dp_pca(
     sensitivity: Any = "tight",
     calibration: str = "analytic",
     mechanism: str = "gaussian",
+    composition: str | None = None,
     non_private: bool = False,
     random_state: Any = None,
     accountant: Accountant | None = None,
@@ -176,9 +180,22 @@ def dp_pca(
         noise sd ``sqrt(k) C_clip / (m mu)``) and the histograms (classical Gaussian; the
         sparse method is the same in both). The frame keeps this package's grid quantiles
         (the R package's unbounded search can run away on real data). It overrides
-        ``sensitivity`` and ``calibration``, and every release of the call (the private
-        scales too) then draws continuous floating-point noise unless ``sampler`` says
-        otherwise.
+        ``sensitivity``, ``calibration`` and ``composition`` (the R package splits the total
+        linearly: basic composition), and every release of the call (the private scales too)
+        then draws continuous floating-point noise unless ``sampler`` says otherwise.
+    composition : {"tight", "basic"} or None, default None
+        None means ``"tight"``, or ``"basic"`` with the classical calibration (kept to
+        reproduce the paper, which splits the total linearly). ``"tight"``: the releases are
+        planned together so that their exact composition (by privacy losses: Gaussian DP for
+        continuous Gaussian noise, zero-concentrated DP for the
+        discrete sampler, randomized response for the pure-epsilon quantiles; see
+        :mod:`dppca.privacy.composition`) meets the total: every part's epsilon is multiplied
+        by the largest common factor that keeps the composed delta at the total epsilon
+        within the total delta, so ``split`` says how the total is shared, and each release
+        gets less noise than under ``"basic"``, which cuts the total into the split's parts
+        and adds them up. The factor is in ``settings["composition"]``; each ledger entry
+        holds its release's own guarantee and privacy loss, and the ledger's total is their
+        composition.
     non_private : bool, default False
         Also compute the ordinary-PCA reference (:class:`NonPrivatePCA`), not private.
     random_state : None, int, SeedSequence or Generator
@@ -219,15 +236,17 @@ def dp_pca(
 
     Examples
     --------
-    >>> import numpy as np
+    >>> import numpy as np, dppca
     >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
     >>> result = dp_pca(X, 4.0, 1e-6, random_state=1)
     >>> bool(abs(result.directions[0, 0]) > 0.99)  # the first direction is the first axis
     True
     >>> result.pve.round(1).tolist()  # the non-private PVE is 0.64, 0.28, 0.07, 0.02
     [0.6, 0.3, 0.1, 0.0]
-    >>> result.privacy.total
-    Budget(epsilon=4, delta=1e-06)
+    >>> result.privacy.total <= dppca.Budget(4.0, 1e-6)  # the exact composition of its parts
+    True
+    >>> round(result.settings["composition"]["factor"], 2)  # each part's share of epsilon x 1.6
+    1.6
     """
     X, labels = take_group_column(X, groups)
     data, names = check_data(X)
@@ -248,50 +267,60 @@ def dp_pca(
     score = check_option(score, "score", HISTOGRAM_METHODS)
     mechanism = check_option(mechanism, "mechanism", MECHANISMS)
     if mechanism == "paper":
-        sensitivity, calibration = "paper", "classical"
+        sensitivity, calibration, composition = "paper", "classical", "basic"
         if scree == "clipped" and (scree_control is None or isinstance(scree_control, dict)):
             scree_control = {"clip_by": "component", **(scree_control or {})}
     control = check_scree_control(scree, scree_control, k, "scree_control")
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     sampler = resolve_sampler(sampler, calibration)
+    composition = resolve_composition(composition, calibration)
+    mono = check_bool(mono, "mono")
+    non_private = check_bool(non_private, "non_private")
+
+    planner = PipelinePlanner(
+        shape=(n, p),
+        budgets=budgets,
+        k=k,
+        private_scale=private_scale,
+        estimate_directions=given is None,
+        loading_options={
+            "transform": transform,
+            "radius": radius,
+            "sensitivity": sensitivity,
+            "pairs": pairs,
+            "calibration": calibration,
+        },
+        scree=scree,
+        scree_control=control,
+        mono=mono,
+        score=score,
+        bins=bins,
+        axes=axes,
+        calibration=calibration,
+        sampler=sampler,
+    )
+    factor = planning_factor(planner, total.epsilon, total.delta, composition)
     with public_notes() as planning_notes:  # warnings from public values, kept as notes
-        mono = check_bool(mono, "mono")
-        scale_plan = plan_scale(data.shape, budgets.scale, sampler) if private_scale else None
-        scree_plan = plan_scree(scree, control, n, k, budgets.scree, sampler, mono=mono)
-        plan = plan_score(
-            budgets.score,
-            bins,
-            score,
-            axes,
-            k,
-            calibration,
-            sampler=sampler,
-            n=n,
-            axes_limit="k",
-        )
-        non_private = check_bool(non_private, "non_private")
+        plans = planner(factor)
         codes, levels = (None, None)
         if labels is not None:
             codes, levels = encode_groups(labels, n, group_levels)
         elif group_levels is not None:
             raise ValueError("group_levels applies when groups are given; got groups=None.")
-        loading_plan = None
-        if given is None:
-            loading_plan = plan_loading(
-                data.shape,
-                budgets.loading,
-                transform=transform,
-                radius=radius,
-                sensitivity=sensitivity,
-                pairs=pairs,
-                calibration=calibration,
-                sampler=sampler,
-            )
         rng = check_random_state(random_state)
         warn_weak_budget(total.epsilon, total.delta, n)
-    charge(accountant, total, "dp_pca")
+    scale_plan, loading_plan, scree_plan, plan = (
+        plans.scale,
+        plans.loading,
+        plans.scree,
+        plans.score,
+    )
+    charge(accountant, total, "dp_pca", plan_losses(plans) if composition == "tight" else None)
 
-    ledger = PrivacyLedger()
+    ledger = PrivacyLedger(
+        composition=composition,
+        target_epsilon=total.epsilon if composition == "tight" else None,
+    )
     scales, scale_details = public_scales, None
     if scale_plan is not None:
         scales, scale_details = scale_release(data, names, scale_plan, rng, ledger)
@@ -355,6 +384,7 @@ def dp_pca(
             "scale": _scale_settings(private_scale, public_scales, scale_details),
             "loading": loading_settings,
             "mechanism": mechanism,
+            "composition": {"rule": composition, "factor": factor},
             "scree_method": scree,
             "scree_control": control,
             "scree_details": scree_details,
@@ -369,6 +399,79 @@ def dp_pca(
         notes=tuple(planning_notes + released_notes),
         scales=scales,
     )
+
+
+@dataclass(frozen=True)
+class PipelinePlans:
+    """The plans of one :func:`dp_pca` call (None for a release it does not make)."""
+
+    scale: ScalePlan | None
+    loading: LoadingPlan | None
+    scree: ScreePlan
+    score: ScorePlan
+
+
+@dataclass(frozen=True)
+class PipelinePlanner:
+    """The checked public settings of one :func:`dp_pca` call; calling it with a ``factor``
+    plans every release with each part's epsilon times ``factor`` (its delta kept), as
+    :func:`~dppca.privacy.composition.planning_factor` needs.
+
+    Examples
+    --------
+    >>> from dppca.privacy.budget import Budget
+    >>> from dppca.releases.scree import check_scree_control
+    >>> budgets = PCASplit.from_total(Budget(3.0, 1e-6), None, parts=("loading", "scree", "score"))
+    >>> planner = PipelinePlanner(
+    ...     shape=(1000, 4), budgets=budgets, k=4, private_scale=False,
+    ...     estimate_directions=True, loading_options={}, scree="clipped",
+    ...     scree_control=check_scree_control("clipped", None, 4, "scree_control"), mono=True,
+    ...     score="thresholded", bins=None, axes=(1, 2), calibration="analytic",
+    ...     sampler="continuous")
+    >>> planner(1.5).loading.mechanism.epsilon  # a third of epsilon, times 1.5
+    1.5
+    """
+
+    shape: tuple[int, int]
+    budgets: PCASplit
+    k: int
+    private_scale: bool
+    estimate_directions: bool
+    loading_options: dict[str, Any]
+    scree: str
+    scree_control: dict[str, Any]
+    mono: bool
+    score: str
+    bins: Any
+    axes: Any
+    calibration: str
+    sampler: str
+
+    def __call__(self, factor: float) -> PipelinePlans:
+        parts = self.budgets.scaled(factor)
+        n = self.shape[0]
+        return PipelinePlans(
+            scale=plan_scale(self.shape, parts.scale, self.sampler) if self.private_scale else None,
+            loading=plan_loading(
+                self.shape, parts.loading, sampler=self.sampler, **self.loading_options
+            )
+            if self.estimate_directions
+            else None,
+            scree=plan_scree(
+                self.scree, self.scree_control, n, self.k, parts.scree, self.sampler, mono=self.mono
+            ),
+            score=plan_score(
+                parts.score,
+                self.bins,
+                self.score,
+                self.axes,
+                self.k,
+                self.calibration,
+                sampler=self.sampler,
+                n=n,
+                axes_limit="k",
+            ),
+        )
 
 
 def _scale_settings(

@@ -61,7 +61,7 @@ def test_refusal_records_nothing(name):
 def test_spending_is_compared_exactly_with_no_slack():
     from dppca import Accountant, Budget, BudgetExceededError
 
-    accountant = Accountant(Budget(1.0, 1e-6))
+    accountant = Accountant(Budget(1.0, 1e-6), composition="basic")
     with pytest.raises(BudgetExceededError):
         accountant.spend(Budget(1.0 + 9e-13, 1e-6))
     parts = Budget(1.0, 1e-6).split(a=0.3, b=0.3, c=0.4)

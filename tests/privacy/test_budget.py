@@ -97,7 +97,7 @@ def test_split_by_absolute_budgets_and_errors():
 def test_accountant_records_refuses_and_reports():
     from dppca import Accountant, BudgetExceededError
 
-    accountant = Accountant(Budget(1.0, 1e-6))
+    accountant = Accountant(Budget(1.0, 1e-6), composition="basic")
     accountant.spend(Budget(0.3, 2e-7), name="first")
     accountant.spend(Budget(0.7, 8e-7))
     assert accountant.spent.isclose(Budget(1.0, 1e-6))

@@ -147,9 +147,13 @@ def test_private_scaling_makes_the_release_free_of_each_variables_units():
     np.testing.assert_allclose(moved.directions, base.directions, atol=1e-9)
     np.testing.assert_allclose(moved.scree, base.scree, rtol=1e-9)
     np.testing.assert_allclose(moved.scales, base.scales * units, rtol=1e-9)
-    spent = base.privacy.select("scale").total
+    assert base.budgets.scale == Budget(0.4, 1e-7) and base.budgets.loading.epsilon == 1.2
+    spent = base.privacy.select("scale").total  # tight: the share times the common factor
+    factor = base.settings["composition"]["factor"]
+    assert factor > 1 and spent.epsilon == pytest.approx(0.4 * factor)
+    basic = dp_pca(Z, 4.0, 1e-6, scale="private", random_state=3, composition="basic")
+    spent = basic.privacy.select("scale").total
     assert spent.epsilon == pytest.approx(0.4) and spent.delta == pytest.approx(1e-7)
-    assert base.budgets.loading.epsilon == pytest.approx(1.2)
     assert base.summary().budget.index[0] == "Scale"
 
 

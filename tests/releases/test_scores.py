@@ -26,7 +26,16 @@ def _clusters(n=3000, seed=0):
 
 def test_ledger_totals_add_up_to_the_request():
     X, _ = _clusters()
-    result = dp_score(X, 1.0, 1e-6, bins=10, method=("add", "sparse"), **LOADING, random_state=0)
+    result = dp_score(
+        X,
+        1.0,
+        1e-6,
+        bins=10,
+        method=("add", "sparse"),
+        **LOADING,
+        random_state=0,
+        composition="basic",
+    )
     names = [entry.name for entry in result.privacy]
     assert names[0] == "loading: Kendall matrix"
     assert sum("frame" in name for name in names) == 4
@@ -37,9 +46,30 @@ def test_ledger_totals_add_up_to_the_request():
     expected = Budget(1.0 + 0.35 + 2 * 0.65, 1e-6 + 2 * 1e-6)
     assert result.privacy.total.isclose(expected)
     assert result.privacy.total <= Budget(expected.epsilon * (1 + 1e-15), expected.delta * 1.000001)
-    single = dp_score(X, 1.0, 1e-6, bins=10, method="sparse", **LOADING, random_state=0)
+    single = dp_score(
+        X, 1.0, 1e-6, bins=10, method="sparse", **LOADING, random_state=0, composition="basic"
+    )
     assert single.privacy.total.isclose(Budget(2.0, 2e-6))
     assert single.privacy.total.epsilon <= 2.0
+
+
+def test_tight_composition_spends_the_same_total_with_less_noise():
+    """The default composes the directions, the frame and the histogram exactly: each part's
+    epsilon is its share times one factor, the ledger's composed total stays within the
+    cost the Notes state (and close to it), and the histogram's noise is smaller."""
+    X, _ = _clusters()
+    arguments = {"bins": 10, "method": "add", **LOADING, "random_state": 0}
+    tight = dp_score(X, 1.0, 1e-6, **arguments)
+    basic = dp_score(X, 1.0, 1e-6, composition="basic", **arguments)
+    factor = tight.settings["composition"]["factor"]
+    assert basic.settings["composition"] == {"rule": "basic", "factor": 1.0}
+    assert 1.2 < factor < 2.0
+    frame = sum(e.epsilon for e in tight.privacy if "frame" in e.name)
+    assert frame == pytest.approx(0.35 * factor)
+    assert tight.privacy.entries[0].epsilon == pytest.approx(1.0 * factor)
+    total = tight.privacy.total
+    assert total.epsilon == 2.0 and 0.99 * 2e-6 < total.delta <= 2e-6
+    assert tight.settings["add_sigma"] < 0.8 * basic.settings["add_sigma"]
 
 
 def test_histograms_are_private_probabilities_on_the_frame_grid():
@@ -89,6 +119,7 @@ def test_huge_epsilon_histogram_equals_the_empirical_one(sampler):
 def test_classical_calibration_reproduces_seed_002_sigma():
     X, _ = _clusters(500)
     result = dp_score(X, 0.8, 1e-5, bins=5, **LOADING, calibration="classical", random_state=0)
+    assert result.settings["composition"]["rule"] == "basic"  # the paper's linear split
     expected = math.sqrt(2) * math.sqrt(2 * math.log(1.25 / 1e-5)) / (0.65 * 0.8)
     assert result.settings["add_sigma"] == pytest.approx(expected, rel=1e-12)
     with pytest.warns(PrivacyWarning):
@@ -119,8 +150,14 @@ def test_given_directions_and_axes():
 def test_estimated_directions_match_dp_loading_with_the_same_stream():
     X, _ = _clusters(600)
     result = dp_score(X, 1.0, 1e-6, bins=6, **LOADING, random_state=np.random.default_rng(9))
-    loading = dp_loading(X, 1.0, 1e-6, random_state=np.random.default_rng(9))
+    factor = result.settings["composition"]["factor"]
+    loading = dp_loading(X, factor, 1e-6, random_state=np.random.default_rng(9))
     assert np.array_equal(result.directions, loading.directions)
+    basic = dp_score(
+        X, 1.0, 1e-6, bins=6, **LOADING, random_state=np.random.default_rng(9), composition="basic"
+    )
+    loading = dp_loading(X, 1.0, 1e-6, random_state=np.random.default_rng(9))
+    assert np.array_equal(basic.directions, loading.directions)
 
 
 def test_groups_share_one_frame_and_are_charged_once():

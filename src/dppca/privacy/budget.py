@@ -19,6 +19,7 @@ import pandas as pd
 
 from dppca._validation import check_real
 from dppca.exceptions import PrivacyWarning
+from dppca.privacy.composition import COMPOSITIONS, PrivacyLoss, composed_delta
 
 
 @dataclass(frozen=True)
@@ -271,6 +272,7 @@ class LedgerEntry:
     epsilon: float
     delta: float
     component: str
+    losses: tuple[PrivacyLoss, ...] = ()
 
     def __post_init__(self) -> None:
         if self.component not in COMPONENTS:
@@ -280,16 +282,33 @@ class LedgerEntry:
 
     @property
     def budget(self) -> Budget:
-        """The entry's (epsilon, delta)."""
+        """The entry's (epsilon, delta): the release's own guarantee."""
         return Budget(self.epsilon, self.delta)
+
+    @property
+    def privacy_losses(self) -> tuple[PrivacyLoss, ...]:
+        """How the release (or charge) composes: its recorded losses, or its (epsilon, delta)
+        as an approximate-DP loss (always valid, loose for Gaussian releases)."""
+        return self.losses or budget_losses(self.budget)
+
+
+def budget_losses(budget: Budget) -> tuple[PrivacyLoss, ...]:
+    """An (epsilon, delta) guarantee as a privacy loss: approximate DP, or pure when delta is
+    0 (valid for any release with that guarantee)."""
+    if budget.delta > 0:
+        return (PrivacyLoss("approximate", epsilon=budget.epsilon, delta=budget.delta),)
+    return (PrivacyLoss("pure", epsilon=budget.epsilon),)
 
 
 class PrivacyLedger:
     """The record of every private release a computation made.
 
-    Entries are appended with :meth:`record` and never removed. :attr:`total` composes them
-    sequentially (sums of epsilons and deltas), the honest total when all releases are on the
-    same data.
+    Entries are appended with :meth:`record` and never removed. With ``composition="basic"``
+    :attr:`total` composes them sequentially (sums of epsilons and deltas). With
+    ``composition="tight"`` each entry's (epsilon, delta) is that release's own guarantee, and
+    the entries do not add up: :attr:`total` is their exact composition by privacy losses
+    (:mod:`dppca.privacy.composition`) at ``target_epsilon`` (the call's total epsilon, or the
+    entries' summed epsilon if smaller, as for one component).
 
     Examples
     --------
@@ -300,14 +319,36 @@ class PrivacyLedger:
     (Budget(epsilon=0.8, delta=2e-06), Budget(epsilon=0.3, delta=1e-06))
     """
 
-    def __init__(self, entries: list[LedgerEntry] | None = None) -> None:
+    def __init__(
+        self,
+        entries: list[LedgerEntry] | None = None,
+        *,
+        composition: str = "basic",
+        target_epsilon: float | None = None,
+    ) -> None:
         self._entries: list[LedgerEntry] = list(entries or [])
+        if composition not in COMPOSITIONS:
+            raise ValueError(
+                f"composition must be one of {', '.join(COMPOSITIONS)}; got {composition!r}."
+            )
+        if composition == "tight" and target_epsilon is None:
+            raise ValueError('composition="tight" needs the target_epsilon of the total.')
+        self.composition = composition
+        self.target_epsilon = target_epsilon
 
     def record(
-        self, name: str, mechanism: str, budget: Budget, component: Component
+        self,
+        name: str,
+        mechanism: str,
+        budget: Budget,
+        component: Component,
+        losses: tuple[PrivacyLoss, ...] = (),
     ) -> LedgerEntry:
-        """Append a release of ``component`` (one of :data:`COMPONENTS`) and return its entry."""
-        entry = LedgerEntry(str(name), str(mechanism), budget.epsilon, budget.delta, component)
+        """Append a release of ``component`` (one of :data:`COMPONENTS`), with its own
+        guarantee ``budget`` and its privacy ``losses``, and return its entry."""
+        entry = LedgerEntry(
+            str(name), str(mechanism), budget.epsilon, budget.delta, component, tuple(losses)
+        )
         self._entries.append(entry)
         return entry
 
@@ -322,12 +363,26 @@ class PrivacyLedger:
 
     @property
     def total(self) -> Budget:
-        """Total spent by basic composition: the exact sums of the entries, rounded up."""
-        return Budget.compose([entry.budget for entry in self._entries])
+        """Total spent: by basic composition the exact sums of the entries, rounded up; by
+        tight composition the composed delta at the target epsilon (see the class)."""
+        summed = Budget.compose([entry.budget for entry in self._entries])
+        if self.composition == "basic" or not self._entries:
+            return summed
+        assert self.target_epsilon is not None  # checked in __init__
+        epsilon = min(self.target_epsilon, summed.epsilon)
+        losses = [loss for entry in self._entries for loss in entry.privacy_losses]
+        delta = composed_delta(losses, epsilon)
+        if epsilon >= summed.epsilon:  # basic composition bounds it too
+            delta = min(delta, summed.delta)
+        return Budget(epsilon, delta)
 
     def select(self, component: str) -> PrivacyLedger:
-        """A ledger of the entries of one component."""
-        return PrivacyLedger([e for e in self._entries if e.component == component])
+        """A ledger of the entries of one component (composed the same way)."""
+        return PrivacyLedger(
+            [e for e in self._entries if e.component == component],
+            composition=self.composition,
+            target_epsilon=self.target_epsilon,
+        )
 
     def to_frame(self) -> pd.DataFrame:
         """The entries as a DataFrame with columns name, mechanism, epsilon, delta, component."""

@@ -44,6 +44,7 @@ from dppca.privacy.calibration import (
     multiplier_kernel,
     zcdp_rho_kernel,
 )
+from dppca.privacy.composition import PrivacyLoss
 from dppca.privacy.discrete import (
     SecureBits,
     gaussian_integers,
@@ -321,10 +322,20 @@ class GaussianMechanism:
         """
         return from_vecd(self.randomise(to_vecd(matrix), noise), matrix.shape[0])
 
+    @property
+    def loss(self) -> PrivacyLoss:
+        """How the release composes (all steps): continuous noise is ``mu``-GDP with
+        ``mu = Delta sqrt(T) / scale``; discrete noise is ``rho``-zCDP with the ``rho`` it was
+        calibrated to."""
+        if self.sampler == "continuous":
+            mu = self.l2_sensitivity * math.sqrt(self.compositions) / self.scale
+            return PrivacyLoss("gaussian", mu=mu)
+        return PrivacyLoss("zcdp", rho=zcdp_rho_kernel(self.epsilon, self.delta))
+
     def record(self, ledger: PrivacyLedger, name: str, component: Component) -> LedgerEntry:
         """Enter the release (all ``compositions`` steps) in ``ledger``."""
         label = sampler_label(self.description, self.sampler)
-        return ledger.record(name, label, self.budget, component)
+        return ledger.record(name, label, self.budget, component, (self.loss,))
 
 
 def laplace_counts(counts: np.ndarray, scale: float, noise: Noise) -> np.ndarray:
@@ -450,6 +461,14 @@ class HistogramMechanism:
             return np.maximum(raw, 0.0)
         return np.where(raw >= self.parameters["add_threshold"], raw, 0.0)
 
+    @property
+    def loss(self) -> PrivacyLoss:
+        """How the release composes: the Gaussian mechanism's, or (epsilon, delta) for the
+        sparse method."""
+        if self.method == "sparse":
+            return PrivacyLoss("approximate", epsilon=self.epsilon, delta=self.delta)
+        return self.gaussian.loss
+
     def record(self, ledger: PrivacyLedger, name: str, component: Component) -> LedgerEntry:
         """Enter the release in ``ledger``."""
         return ledger.record(
@@ -457,6 +476,7 @@ class HistogramMechanism:
             sampler_label(self.description, self.sampler),
             Budget(self.epsilon, self.delta),
             component,
+            (self.loss,),
         )
 
 

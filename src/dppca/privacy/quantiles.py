@@ -44,6 +44,7 @@ from dppca.numerics.grids import (
     log_cells,
 )
 from dppca.privacy.budget import Budget, Component, LedgerEntry, PrivacyLedger
+from dppca.privacy.composition import PrivacyLoss
 from dppca.privacy.exponential import exponential_runs
 from dppca.privacy.mechanisms import (
     SAMPLERS,
@@ -283,12 +284,17 @@ class DurfeeQuantile:
             sorted_values, self.q, self.epsilon, noise, self.lower, self.beta, self.max_steps
         )
 
+    @property
+    def loss(self) -> PrivacyLoss:
+        """How the release composes: pure epsilon-DP."""
+        return PrivacyLoss("pure", epsilon=self.epsilon)
+
     def record(self, ledger: PrivacyLedger, name: str, component: Component) -> LedgerEntry:
         """Enter the release in ``ledger``."""
         search = "two-sided" if self.lower is None else f"one-sided, lower={self.lower:g}"
         mechanism = f"Durfee quantile ({search}, level {self.q:.3g} of {self.description})"
         label = sampler_label(mechanism, self.sampler)
-        return ledger.record(name, label, Budget(self.epsilon, 0.0), component)
+        return ledger.record(name, label, Budget(self.epsilon, 0.0), component, (self.loss,))
 
 
 #: The logarithmic grid ``10^(j / LOG_GRID_STEPS)``: 1000 points per decade (ratio 1.0023), from
@@ -420,6 +426,11 @@ class GridQuantile:
             )
         return linear_quantile(values, self.level, self.epsilon, noise, float(step))
 
+    @property
+    def loss(self) -> PrivacyLoss:
+        """How the release composes: pure epsilon-DP."""
+        return PrivacyLoss("pure", epsilon=self.epsilon)
+
     def record(self, ledger: PrivacyLedger, name: str, component: Component) -> LedgerEntry:
         """Enter the release in ``ledger``."""
         mechanism = (
@@ -427,4 +438,4 @@ class GridQuantile:
             f"{self.description})"
         )
         label = sampler_label(mechanism, self.sampler)
-        return ledger.record(name, label, Budget(self.epsilon, 0.0), component)
+        return ledger.record(name, label, Budget(self.epsilon, 0.0), component, (self.loss,))

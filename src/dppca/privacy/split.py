@@ -81,6 +81,16 @@ class PCASplit:
                 )
         return cls(**{name: shared.get(name, _UNUSED) for name in PARTS})
 
+    def scaled(self, factor: float) -> PCASplit:
+        """Every used part's epsilon times ``factor`` (its delta kept): the parts a tight
+        composition plans with (see :func:`dppca.privacy.composition.tightest_factor`)."""
+        return PCASplit(
+            **{
+                name: Budget(budget.epsilon * factor, budget.delta) if budget.epsilon else budget
+                for name, budget in self.as_dict().items()
+            }
+        )
+
     def as_dict(self) -> dict[str, Budget]:
         """The parts by name, in release order (unused ones included, as ``Budget(0, 0)``)."""
         return {name: getattr(self, name) for name in PARTS}

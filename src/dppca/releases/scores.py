@@ -9,6 +9,7 @@ the full histogram budget (parallel composition over disjoint groups; SPEC 3.4).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,7 @@ from dppca.privacy.budget import (
     warn_weak_budget,
 )
 from dppca.privacy.calibration import CALIBRATIONS
+from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
 from dppca.privacy.mechanisms import (
     HISTOGRAM_METHODS,
     HistogramMechanism,
@@ -58,6 +60,7 @@ from dppca.releases.histogram import (
     with_probabilities,
 )
 from dppca.releases.loading import (
+    LoadingPlan,
     LoadingResult,
     check_direction_source,
     loading_release,
@@ -270,6 +273,7 @@ def dp_score(
     non_private: bool = False,
     accountant: Accountant | None = None,
     sampler: str | None = None,
+    composition: str | None = None,
 ) -> ScoreResult:
     """A differentially private 2-D histogram of principal-component scores.
 
@@ -313,6 +317,11 @@ def dp_score(
         Also return :class:`NonPrivateScores` (the raw scores and empirical histograms).
     accountant : Accountant, optional
         Charged with the whole cost (see Notes) before any noise is drawn.
+    composition : {"tight", "basic"} or None, default None
+        None means ``"tight"``, or ``"basic"`` with the classical calibration. ``"tight"``:
+        the frame, the histograms (and the directions' release) are planned so that their
+        exact composition meets the cost of the Notes (see
+        :func:`dppca.dp_pca`); ``"basic"``: each gets its part of it.
     sampler : {"discrete", "continuous"} or None, default None
         ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
         integer noise on a cryptographically secure stream, real-valued statistics rounded to a
@@ -331,8 +340,9 @@ def dp_score(
 
     Notes
     -----
-    Total spend (basic composition): the loading budget, plus ``epsilon * (0.35 + 0.65 k)`` and
-    ``k delta`` for ``k`` histogram methods. Every release is in ``result.privacy``. A sparse
+    Total spend: the loading budget, plus ``epsilon * (0.35 + 0.65 k)`` and ``k delta`` for
+    ``k`` histogram methods (by basic composition; a tight composition spends the same total
+    with less noise). Every release is in ``result.privacy``. A sparse
     histogram may be all zero (no error); its probabilities are then all 0.
 
     Examples
@@ -347,9 +357,12 @@ def dp_score(
     data, names = check_data(X)
     n, p = data.shape
     budget = Budget(check_epsilon(epsilon), check_delta(delta))
-    plan = plan_score(budget, bins, method, axes, p, calibration, inflate, sampler, n=n)
+    with warnings.catch_warnings():  # the final plan, below, warns
+        warnings.simplefilter("ignore")
+        plan = plan_score(budget, bins, method, axes, p, calibration, inflate, sampler, n=n)
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
+    composition = resolve_composition(composition, plan.calibration)
     codes, levels = (None, None)
     if labels is not None:
         codes, levels = encode_groups(labels, n, group_levels)
@@ -357,13 +370,31 @@ def dp_score(
         raise ValueError("group_levels applies when groups are given; got groups=None.")
     rng = check_random_state(random_state)
     cost = plan.cost if loading_budget is None else plan.cost + loading_budget
-    loading_plan = None
-    if loading_budget is not None:
-        loading_plan = plan_loading(data.shape, loading_budget, sampler=plan.sampler)
-    warn_weak_budget(cost.epsilon, cost.delta, n)
-    charge(accountant, cost, "dp_score")
 
-    ledger = PrivacyLedger()
+    def plan_all(factor: float) -> tuple[ScorePlan, LoadingPlan | None]:
+        scaled = Budget(budget.epsilon * factor, budget.delta)
+        score_plan = plan_score(
+            scaled, plan.bins, method, axes, p, calibration, inflate, sampler, n=n
+        )
+        if loading_budget is None:
+            return score_plan, None
+        loading = Budget(loading_budget.epsilon * factor, loading_budget.delta)
+        return score_plan, plan_loading(data.shape, loading, sampler=plan.sampler)
+
+    factor = planning_factor(plan_all, cost.epsilon, cost.delta, composition)
+    plan, loading_plan = plan_all(factor)
+    warn_weak_budget(cost.epsilon, cost.delta, n)
+    charge(
+        accountant,
+        cost,
+        "dp_score",
+        plan_losses(plan, loading_plan) if composition == "tight" else None,
+    )
+
+    ledger = PrivacyLedger(
+        composition=composition,
+        target_epsilon=cost.epsilon if composition == "tight" else None,
+    )
     loading = None
     if loading_plan is not None:
         loading = loading_release(data, names, loading_plan, rng)
@@ -383,6 +414,8 @@ def dp_score(
         n_samples=n,
         settings={
             **plan.settings(),
+            "epsilon": budget.epsilon,  # the caller's; the parts' are scaled by the factor
+            "composition": {"rule": composition, "factor": factor},
             "directions": "private (dp_loading)" if loading is not None else "given",
         },
         privacy=ledger,

@@ -46,6 +46,7 @@ class PCASummary:
     importance: pd.DataFrame
     budget: pd.DataFrame
     header: str
+    budget_note: str = ""
 
     def __str__(self) -> str:
         return (
@@ -53,6 +54,7 @@ class PCASummary:
             f"{self.importance.to_string(float_format=lambda v: f'{v:.4g}')}\n"
             "Proportions are normalised over the k estimated components.\n\n"
             f"Privacy budget spent:\n{self.budget.to_string(float_format=lambda v: f'{v:.4g}')}"
+            + (f"\n{self.budget_note}" if self.budget_note else "")
         )
 
     __repr__ = __str__
@@ -111,12 +113,12 @@ class DPPCAResult:
     >>> result = dppca.dp_pca(X, 4.0, 1e-6, random_state=1)
     >>> result.loadings.shape, result.axis_labels
     ((4, 4), ('PC1', 'PC2'))
-    >>> print(result.summary().budget.round(3))
+    >>> print(result.summary().budget.round(3))  # tight composition: the parts' own guarantees
                      epsilon  delta
-    Loading            1.333    0.0
-    Scree              1.333    0.0
-    Score frame        0.467    0.0
-    Score histogram    0.867    0.0
+    Loading            2.133    0.0
+    Scree              2.133    0.0
+    Score frame        0.747    0.0
+    Score histogram    1.387    0.0
     Total              4.000    0.0
     >>> again = dppca.DPPCAResult.from_json(result.to_json())
     >>> bool(np.array_equal(again.directions, result.directions))
@@ -309,7 +311,16 @@ class DPPCAResult:
             f"components ({self.settings['scree_method']}); score histogram "
             f"{self.settings['score_method']} on PC{self.axes[0]} x PC{self.axes[1]}"
         )
-        return PCASummary(importance, budget, header)
+        rule = (self.settings.get("composition") or {}).get("rule", "basic")
+        note = ""
+        if rule == "tight":
+            factor = self.settings["composition"]["factor"]
+            note = (
+                "Tight composition: each part's row is its own guarantee, and the parts do "
+                "not add up; their exact composition is the total (each part got "
+                f"{factor:.3g} times its share of epsilon)."
+            )
+        return PCASummary(importance, budget, header, note)
 
     def _preparation(self) -> str:
         """How the variables were scaled and where the directions came from, for the tables."""

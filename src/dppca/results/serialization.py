@@ -3,20 +3,22 @@ with its components, the reference only on request."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
+from dppca.privacy.composition import PrivacyLoss
 from dppca.privacy.split import PARTS, PCASplit
 from dppca.releases.frame import Frame
 from dppca.results.reference import NonPrivatePCA
 
 FORMAT = "dppca.DPPCAResult"
-FORMAT_VERSION = 5
-#: Earlier versions that can still be read (version 4 had no scales and always three parts).
-READABLE_VERSIONS = (4, 5)
+FORMAT_VERSION = 6
+#: Versions that can be read (4: no scales, three parts; 5: no privacy losses, basic ledgers).
+READABLE_VERSIONS = (4, 5, 6)
 
 
 def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
@@ -62,9 +64,15 @@ def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
                 "epsilon": e.epsilon,
                 "delta": e.delta,
                 "component": e.component,
+                "losses": [asdict(loss) for loss in e.losses],
             }
             for e in result.privacy
         ],
+        "composition": {
+            "rule": result.privacy.composition,
+            "target_epsilon": result.privacy.target_epsilon,
+        },
+        "privacy_total": [result.privacy.total.epsilon, result.privacy.total.delta],
         "noise": _jsonable(result.noise),
         "notes": list(result.notes),
     }
@@ -102,7 +110,19 @@ def result_fields(data: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"data is not a {FORMAT} export.")
     if data.get("version") not in READABLE_VERSIONS:
         raise ValueError(f"Unsupported {FORMAT} version {data.get('version')!r}.")
-    ledger = PrivacyLedger([LedgerEntry(**entry) for entry in data["privacy"]])
+    entries = [
+        LedgerEntry(
+            **{key: value for key, value in entry.items() if key != "losses"},
+            losses=tuple(PrivacyLoss(**loss) for loss in entry.get("losses", [])),
+        )
+        for entry in data["privacy"]
+    ]
+    composition = data.get("composition", {"rule": "basic", "target_epsilon": None})
+    ledger = PrivacyLedger(
+        entries,
+        composition=composition["rule"],
+        target_epsilon=composition["target_epsilon"],
+    )
     frame_ledger = ledger.select("score.frame")
     frame = Frame(
         center=np.array(data["frame"]["center"]),

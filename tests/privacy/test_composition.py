@@ -1,0 +1,200 @@
+"""Tight composition against independent computations, and the pipeline planned by it."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import dppca
+from dppca import Accountant, Budget, BudgetExceededError
+from dppca.privacy.calibration import gdp_delta, gdp_mu, zcdp_delta
+from dppca.privacy.composition import PrivacyLoss, composed_delta, tightest_factor
+
+MIXTURES = [
+    [PrivacyLoss("gaussian", mu=0.7), PrivacyLoss("pure", epsilon=0.1)],
+    [
+        PrivacyLoss("gaussian", mu=0.4),
+        PrivacyLoss("gaussian", mu=0.3),
+        PrivacyLoss("pure", epsilon=0.05),
+        PrivacyLoss("pure", epsilon=0.05),
+        PrivacyLoss("pure", epsilon=0.3),
+        PrivacyLoss("approximate", epsilon=0.2, delta=1e-7),
+    ],
+    [PrivacyLoss("pure", epsilon=0.5)] * 6,
+]
+
+
+def _dp_accounting_delta(losses, epsilon, interval):
+    """dp-accounting's privacy loss distributions (another implementation, pessimistic on a
+    grid of ``interval``): its delta(epsilon)."""
+    from dp_accounting.pld import common
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    composed = None
+    for loss in losses:
+        if loss.kind == "gaussian":
+            part = pld.from_gaussian_mechanism(1 / loss.mu, value_discretization_interval=interval)
+        else:
+            parameters = common.DifferentialPrivacyParameters(loss.epsilon, loss.delta)
+            part = pld.from_privacy_parameters(parameters, value_discretization_interval=interval)
+        composed = part if composed is None else composed.compose(part)
+    return composed.get_delta_for_epsilon(epsilon)
+
+
+@pytest.mark.parametrize("losses", MIXTURES, ids=["gauss+pure", "mixed", "pure"])
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0])
+def test_composed_delta_against_dp_accountings_grids(losses, epsilon):
+    """Our exact value never exceeds dp-accounting's pessimistic estimates (grids of 1e-3 and
+    1e-4), and the finer grid's is within 2e-3 relative of it (its discretisation error is of
+    the grid's order)."""
+    ours = composed_delta(losses, epsilon)
+    coarse = _dp_accounting_delta(losses, epsilon, 1e-3)
+    fine = _dp_accounting_delta(losses, epsilon, 1e-4)
+    assert ours <= min(fine, coarse) * (1 + 1e-9) + 1e-15
+    assert ours == pytest.approx(fine, rel=2e-3, abs=1e-12)
+
+
+def test_gaussian_parts_compose_to_the_closed_form():
+    mus = [0.3, 0.5, 0.2, 0.6]
+    losses = [PrivacyLoss("gaussian", mu=mu) for mu in mus]
+    total = math.sqrt(sum(mu**2 for mu in mus))
+    for epsilon in (0.1, 1.0, 3.0):
+        exact = gdp_delta(total, epsilon)
+        assert exact <= composed_delta(losses, epsilon) <= exact * (1 + 1e-11) + 1e-300
+
+
+def test_pure_parts_against_brute_force_enumeration():
+    """Randomized responses enumerated outcome by outcome: the hockey-stick divergence of the
+    product distributions."""
+    epsilons = [0.2, 0.2, 0.5, 0.1, 0.7]
+    for epsilon in (0.3, 1.0, 1.5):
+        total = 0.0
+        for signs in itertools.product((1, -1), repeat=len(epsilons)):
+            p = math.prod(
+                (math.exp(e) if s > 0 else 1.0) / (1 + math.exp(e))
+                for s, e in zip(signs, epsilons, strict=True)
+            )
+            q = math.prod(
+                (1.0 if s > 0 else math.exp(e)) / (1 + math.exp(e))
+                for s, e in zip(signs, epsilons, strict=True)
+            )
+            total += max(p - math.exp(epsilon) * q, 0.0)
+        ours = composed_delta([PrivacyLoss("pure", epsilon=e) for e in epsilons], epsilon)
+        assert ours == pytest.approx(total, rel=1e-9, abs=1e-15) and ours >= total
+
+
+def test_zcdp_parts_and_the_choice_of_pure_parts_to_join():
+    rho = [PrivacyLoss("zcdp", rho=0.05), PrivacyLoss("zcdp", rho=0.02)]
+    assert composed_delta(rho, 1.0) == pytest.approx(zcdp_delta(0.07, 1.0), rel=1e-11)
+    big = [*rho, PrivacyLoss("pure", epsilon=0.8)]  # better added than converted
+    added = zcdp_delta(0.07, 1.0 - 0.8)
+    converted = zcdp_delta(0.07 + 0.8**2 / 2, 1.0)
+    assert composed_delta(big, 1.0) == pytest.approx(min(added, converted), rel=1e-11)
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "expected"), [(4.0, 1e-7, 0.604), (1.0, 1e-6, 0.587), (0.5, 1e-6, 0.582)]
+)
+def test_three_equal_gaussian_parts_need_about_40_percent_less_noise(epsilon, delta, expected):
+    """Three Gaussian releases planned on thirds of (epsilon, delta) against the same three
+    composed exactly: the noise ratio is mu_basic / mu_tight, here found by the factor search
+    on planned (continuous) mechanisms and compared with the closed form."""
+    from dppca.privacy.mechanisms import GaussianMechanism
+
+    def losses_at(factor):
+        return [GaussianMechanism(1.0, 1, factor * epsilon / 3, delta / 3).loss for _ in range(3)]
+
+    factor = tightest_factor(losses_at, epsilon, delta)
+    basic = GaussianMechanism(1.0, 1, epsilon / 3, delta / 3).scale
+    tight = GaussianMechanism(1.0, 1, factor * epsilon / 3, delta / 3).scale
+    closed = gdp_mu(epsilon / 3, delta / 3) / (gdp_mu(epsilon, delta) / math.sqrt(3))
+    assert tight / basic == pytest.approx(closed, rel=1e-4)
+    assert tight / basic == pytest.approx(expected, abs=1e-3)
+
+
+def _configurations():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((1200, 4)) * [3, 2, 1, 0.5]
+    labels = rng.choice(["a", "b"], size=1200)
+    V = np.eye(4)
+    return X, [
+        {},
+        {"sampler": "continuous"},
+        {"score": "sparse"},
+        {"score": "add", "sampler": "continuous"},
+        {"groups": labels},
+        {"scree": "huber"},
+        {"scree": "pmwm", "scree_control": {"a": 0, "b": 50, "trim_const": 5, "eta": 0.01}},
+        {"transform": "winsorized", "radius": "auto"},
+        {"scale": "private"},
+        {"directions": V, "sampler": "continuous"},
+    ]
+
+
+@pytest.mark.slow
+def test_the_planned_losses_are_the_recorded_ones_and_the_total_holds():
+    """For every kind of release dp_pca makes: the losses its factor search composed (from the
+    plans) are exactly those of the ledger's entries (as multisets), and the ledger's composed
+    total lies within the requested (epsilon, delta), close to it."""
+    from dppca import pipeline
+    from dppca.privacy.composition import plan_losses
+
+    X, configurations = _configurations()
+    seen = []
+    original = pipeline.plan_losses
+
+    def spy(*plans):
+        found = original(*plans)
+        seen.append(found)
+        return found
+
+    for settings in configurations:
+        seen.clear()
+        pipeline.plan_losses = spy
+        try:
+            result = dppca.dp_pca(X, 3.0, 1e-6, random_state=0, **settings)
+        finally:
+            pipeline.plan_losses = original
+        recorded = [loss for entry in result.privacy.entries for loss in entry.privacy_losses]
+        assert Counter(seen[-1]) == Counter(recorded), settings
+        total = result.privacy.total
+        assert total.epsilon == 3.0 and total.delta <= 1e-6, settings
+        factor = result.settings["composition"]["factor"]
+        if factor > 1:
+            assert total.delta > 0.99e-6, settings
+        assert plan_losses  # the walker is the pipeline's
+
+
+def test_a_tight_accountant_reports_mu_the_curve_and_refuses_an_excess():
+    accountant = Accountant(Budget(1.0, 1e-2))
+    gaussian = PrivacyLoss("gaussian", mu=0.2)
+    for _ in range(4):  # 0.4-GDP together: delta 0.0013 at epsilon 1
+        accountant.spend(Budget(1.0, 1e-2), losses=[gaussian])
+    assert accountant.mu == pytest.approx(0.4)
+    epsilons = [0.5, 1.0, 2.0]
+    np.testing.assert_allclose(
+        accountant.delta_curve(epsilons), [gdp_delta(0.4, e) for e in epsilons], rtol=1e-12
+    )
+    assert accountant.spent.delta == pytest.approx(gdp_delta(0.4, 1.0), rel=1e-9)
+    with pytest.raises(BudgetExceededError, match="tight composition"):
+        accountant.spend(Budget(1.0, 1e-2), losses=[PrivacyLoss("gaussian", mu=2.0)])
+    assert len(accountant.ledger) == 4
+    with pytest.raises(ValueError, match='remaining is defined for composition="basic"'):
+        _ = accountant.remaining
+
+
+def test_tight_calls_share_a_tight_accountant():
+    """Two tight dp_pca calls at (2, 1e-6) each fit a tight accountant of (3, 1e-5) that
+    basic composition would refuse for the second... and a third is refused before any noise."""
+    X, _ = _configurations()
+    accountant = Accountant(Budget(3.0, 1e-5))
+    dppca.dp_pca(X, 2.0, 1e-6, random_state=0, accountant=accountant, sampler="continuous")
+    dppca.dp_pca(X, 2.0, 1e-6, random_state=1, accountant=accountant, sampler="continuous")
+    assert accountant.spent.epsilon == 3.0 and accountant.spent.delta <= 1e-5
+    with pytest.raises(BudgetExceededError):
+        dppca.dp_pca(X, 2.0, 1e-6, random_state=2, accountant=accountant, sampler="continuous")
+    assert len(accountant.ledger) == 2
