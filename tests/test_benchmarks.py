@@ -95,6 +95,13 @@ def test_utility_quick(tmp_path):
     assert runs["pve_error"].median() < 0.08 and runs["pve_error"].max() < 0.15
     assert runs["tv"].median() < 0.3 and runs["sin_theta"].max() < 0.5
     assert (runs["empty_groups"] == 0).all() and (runs["warnings"] == 0).all()
+    # Tight composition against basic on the same seeds: the directions' noise sd is the
+    # factor search's (deterministic), and their error follows it.
+    paired = pd.read_csv(tmp_path / "utility_quick_composition.csv.gz")
+    medians = paired.groupby("composition")[["kendall_sigma", "sin_theta"]].median()
+    assert medians.loc["tight", "kendall_sigma"] < 0.7 * medians.loc["basic", "kendall_sigma"]
+    assert medians.loc["tight", "sin_theta"] < medians.loc["basic", "sin_theta"]
+    assert "## Tight against basic composition" in text
 
 
 def test_head_to_head_tallies_paired_verdicts():

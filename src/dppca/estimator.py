@@ -141,10 +141,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     **Model selection costs budget.** Every ``fit`` spends ``(epsilon, delta)`` anew, so a
     ``GridSearchCV`` over ``G`` candidates with 5 folds spends ``5 G (epsilon, delta)`` by basic
     composition, somewhat less composed tightly (an ``accountant`` shared by the clones counts
-    every fit and refuses the one that would exceed its total). Its choice is not private either: the validation scores are
-    computed on the data without noise, so the chosen hyper-parameters reveal something about
-    the data beyond every fit's guarantee. Choose the settings from public knowledge, or hold
-    out data that are not protected.
+    every fit and refuses the one that would exceed its total). Its choice is not private
+    either: the validation scores are computed on the data without noise, so the chosen
+    hyper-parameters reveal something about the data beyond every fit's guarantee. Choose the
+    settings from public knowledge, or hold out data that are not protected.
 
     Examples
     --------

@@ -198,10 +198,14 @@ def write_report(
     budget = summary.budget.to_html(float_format=lambda v: f"{v:.4g}", classes="table")
     importance = summary.importance.to_html(float_format=lambda v: f"{v:.4g}", classes="table")
     ledger = "".join(
-        f"<tr><td>{html.escape(e.name)}</td><td>{html.escape(e.mechanism)}</td>"
-        f"<td>{e.epsilon:.4g}</td><td>{e.delta:.3g}</td></tr>"
-        for e in result.privacy
+        f"<tr><td>{html.escape(str(row.name))}</td><td>{html.escape(str(row.mechanism))}</td>"
+        f"<td>{row.epsilon:.4g}</td><td>{row.delta:.3g}</td>"
+        f"<td>{html.escape(str(row.loss))}</td></tr>"
+        for row in result.privacy.to_frame()
+        .rename(columns={"privacy loss": "loss"})
+        .itertuples(index=False)
     )
+    composition = f"<p>{html.escape(summary.budget_note)}</p>" if summary.budget_note else ""
     settings = html.escape(
         json.dumps(
             {
@@ -236,10 +240,10 @@ variables{html.escape(groups)}.</p>
 {_uncertainty_section(uncertainty)}
 <h2>Privacy budget</h2>
 {budget}
+{composition}
 <h3>Every release</h3>
-<table class="table ledger"><tr><th>release</th><th>mechanism</th><th>ε</th><th>δ</th></tr>{
-        ledger
-    }</table>
+<table class="table ledger"><tr><th>release</th><th>mechanism</th><th>ε</th><th>δ</th>
+<th>privacy loss</th></tr>{ledger}</table>
 <h2>Settings</h2>
 <pre>{settings}</pre>
 <h2>Method and citation</h2>

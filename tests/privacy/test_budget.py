@@ -49,8 +49,15 @@ def test_ledger_records_and_totals():
     assert [entry.name for entry in ledger.select("score.histogram")] == ["cells"]
     assert [entry.name for entry in ledger] == ["radius", "matrix", "cells"]
     frame = ledger.to_frame()
-    assert list(frame.columns) == ["name", "mechanism", "epsilon", "delta", "component"]
+    columns = ["name", "mechanism", "epsilon", "delta", "component", "privacy loss"]
+    assert list(frame.columns) == columns
     assert frame["epsilon"].tolist() == [0.1, 0.9, 0.5]
+    # Entries recorded without losses compose by their (epsilon, delta).
+    assert frame["privacy loss"].tolist() == [
+        "epsilon = 0.1 (pure DP)",
+        "(epsilon, delta) = (0.9, 1e-06)",
+        "(epsilon, delta) = (0.5, 1e-06)",
+    ]
     assert "total Budget(epsilon=1.5, delta=2e-06)" in repr(ledger)  # shown rounded
     assert ledger.entries[1].budget == Budget(0.9, 1e-6)
     with pytest.raises(AttributeError):

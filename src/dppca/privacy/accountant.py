@@ -18,7 +18,6 @@ import numpy as np
 
 from dppca.exceptions import BudgetExceededError
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger, budget_losses
-from dppca.privacy.calibration import gdp_delta
 from dppca.privacy.composition import COMPOSITIONS, PrivacyLoss, composed_delta
 
 
@@ -81,27 +80,12 @@ class Accountant:
 
     @property
     def mu(self) -> float | None:
-        """The charges' Gaussian-DP parameter, when every charge is a continuous Gaussian
-        release: ``sqrt(sum mu_i^2)`` (Dong, Roth and Su 2022); None otherwise."""
-        losses = self._losses()
-        if not losses or any(loss.kind != "gaussian" for loss in losses):
-            return None
-        return float(np.sqrt(sum(loss.mu**2 for loss in losses)))
+        """The charges' Gaussian-DP parameter (see :attr:`PrivacyLedger.mu`)."""
+        return self.ledger.mu
 
     def delta_curve(self, epsilons: Sequence[float]) -> np.ndarray:
-        """The spent guarantee as the whole curve: for each epsilon the smallest delta of the
-        charges' composition (tight), or the basic sums' delta where epsilon covers their
-        epsilon (1 below it)."""
-        losses = self._losses()
-        if self.composition == "basic":
-            spent = self.spent
-            return np.array([spent.delta if e >= spent.epsilon else 1.0 for e in epsilons])
-        if self.mu is not None:
-            return np.array([gdp_delta(self.mu, e) if self.mu > 0 else 0.0 for e in epsilons])
-        return np.array([composed_delta(losses, float(e)) for e in epsilons])
-
-    def _losses(self) -> list[PrivacyLoss]:
-        return [loss for entry in self.ledger.entries for loss in entry.privacy_losses]
+        """The spent guarantee as a whole curve (see :meth:`PrivacyLedger.delta_curve`)."""
+        return self.ledger.delta_curve(epsilons)
 
     def can_spend(self, budget: Budget, losses: Sequence[PrivacyLoss] = ()) -> bool:
         """Whether a charge fits: basic, the exact sums (no rounding, no slack: parts from
@@ -109,7 +93,7 @@ class Accountant:
         by its ``losses``, or its budget) at the total epsilon."""
         if self.composition == "tight":
             new = list(losses) or list(budget_losses(budget))
-            return composed_delta(self._losses() + new, self.total.epsilon) <= self.total.delta
+            return composed_delta(self.ledger.losses + new, self.total.epsilon) <= self.total.delta
         budgets = [entry.budget for entry in self.ledger.entries] + [budget]
         epsilon = sum((Fraction(b.epsilon) for b in budgets), Fraction(0))
         delta = sum((Fraction(b.delta) for b in budgets), Fraction(0))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, get_args
 
+import numpy as np
 import pandas as pd
 
 from dppca._validation import check_real
@@ -292,6 +293,11 @@ class LedgerEntry:
         return self.losses or budget_losses(self.budget)
 
 
+def _describe(entry: LedgerEntry) -> str:
+    """An entry's privacy losses in words (its recorded ones, or its (epsilon, delta))."""
+    return "; ".join(loss.describe() for loss in entry.privacy_losses)
+
+
 def budget_losses(budget: Budget) -> tuple[PrivacyLoss, ...]:
     """An (epsilon, delta) guarantee as a privacy loss: approximate DP, or pure when delta is
     0 (valid for any release with that guarantee)."""
@@ -370,11 +376,45 @@ class PrivacyLedger:
             return summed
         assert self.target_epsilon is not None  # checked in __init__
         epsilon = min(self.target_epsilon, summed.epsilon)
-        losses = [loss for entry in self._entries for loss in entry.privacy_losses]
-        delta = composed_delta(losses, epsilon)
+        delta = composed_delta(self.losses, epsilon)
         if epsilon >= summed.epsilon:  # basic composition bounds it too
             delta = min(delta, summed.delta)
         return Budget(epsilon, delta)
+
+    @property
+    def losses(self) -> list[PrivacyLoss]:
+        """Every entry's privacy losses: its recorded ones, or its (epsilon, delta)."""
+        return [loss for entry in self._entries for loss in entry.privacy_losses]
+
+    @property
+    def mu(self) -> float | None:
+        """The entries' Gaussian-DP parameter when every release is a continuous Gaussian
+        mechanism: ``sqrt(sum mu_i^2)`` (Dong, Roth and Su 2022); None otherwise."""
+        losses = self.losses
+        if not losses or any(loss.kind != "gaussian" for loss in losses):
+            return None
+        return math.sqrt(math.fsum(loss.mu**2 for loss in losses))
+
+    def delta_curve(self, epsilons: Sequence[float]) -> np.ndarray:
+        """The spent guarantee as a whole curve: for each epsilon the smallest delta of the
+        entries' exact composition (tight), or the sums' delta where epsilon covers the summed
+        epsilon and 1 below it (basic).
+
+        Examples
+        --------
+        >>> from dppca.privacy.composition import PrivacyLoss
+        >>> ledger = PrivacyLedger(composition="tight", target_epsilon=1.0)
+        >>> for name in ("a", "b"):
+        ...     _ = ledger.record(name, "Gaussian", Budget(1.0, 1e-6), "loading",
+        ...                       (PrivacyLoss("gaussian", mu=0.3),))
+        >>> round(ledger.mu, 4), ledger.delta_curve([0.5, 1.0, 2.0]).round(8).tolist()
+        (0.4243, [0.03145706, 0.00212477, 2.7e-07])
+        """
+        if self.composition == "basic":
+            spent = self.total
+            return np.array([spent.delta if e >= spent.epsilon else 1.0 for e in epsilons])
+        losses = self.losses
+        return np.array([composed_delta(losses, float(e)) for e in epsilons])
 
     def select(self, component: str) -> PrivacyLedger:
         """A ledger of the entries of one component (composed the same way)."""
@@ -385,22 +425,27 @@ class PrivacyLedger:
         )
 
     def to_frame(self) -> pd.DataFrame:
-        """The entries as a DataFrame with columns name, mechanism, epsilon, delta, component."""
+        """The entries as a DataFrame with columns name, mechanism, epsilon, delta, component
+        and privacy loss (how the release composes, in words)."""
         return pd.DataFrame(
-            [(e.name, e.mechanism, e.epsilon, e.delta, e.component) for e in self._entries],
-            columns=["name", "mechanism", "epsilon", "delta", "component"],
+            [
+                (e.name, e.mechanism, e.epsilon, e.delta, e.component, _describe(e))
+                for e in self._entries
+            ],
+            columns=["name", "mechanism", "epsilon", "delta", "component", "privacy loss"],
         )
 
     def budget_table(self) -> pd.DataFrame:
-        """Epsilon and delta of every release (index: its name) and their total."""
-        table = pd.DataFrame(
-            [(e.epsilon, e.delta) for e in self._entries],
-            index=[e.name for e in self._entries],
-            columns=["epsilon", "delta"],
-        )
+        """Epsilon, delta and privacy loss of every release (index: its name) and their total
+        (tight: the exact composition at the total epsilon; basic: the sums)."""
         total = self.total
-        table.loc["Total"] = [total.epsilon, total.delta]
-        return table
+        rule = "composed exactly" if self.composition == "tight" else "sums (basic composition)"
+        rows = [(e.epsilon, e.delta, _describe(e)) for e in self._entries]
+        return pd.DataFrame(
+            [*rows, (total.epsilon, total.delta, rule)],
+            index=[*(e.name for e in self._entries), "Total"],
+            columns=["epsilon", "delta", "privacy loss"],
+        )
 
     def _repr_html_(self) -> str:
         from dppca._html import card

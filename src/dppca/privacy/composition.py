@@ -34,7 +34,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 from scipy import stats
@@ -231,15 +231,20 @@ def planning_factor(
 
 
 def plan_losses(*plans: object) -> list[PrivacyLoss]:
-    """The privacy losses of every mechanism held in ``plans`` (dataclasses, mappings and
-    sequences are searched; an object with a ``loss`` that is a :class:`PrivacyLoss` is a
-    mechanism, counted once per release it makes: every mechanism of a plan releases once)."""
-    found: list[PrivacyLoss] = []
+    """The privacy losses of every mechanism held in ``plans`` (see :func:`plan_mechanisms`)."""
+    return [mechanism.loss for mechanism in plan_mechanisms(*plans)]
+
+
+def plan_mechanisms(*plans: object) -> list[Any]:
+    """Every mechanism held in ``plans`` (dataclasses, mappings and sequences are searched; an
+    object with a ``loss`` that is a :class:`PrivacyLoss` is a mechanism, counted once per
+    release it makes: every mechanism of a plan releases once)."""
+    found: list[Any] = []
 
     def walk(value: object) -> None:
         loss = getattr(value, "loss", None)
         if isinstance(loss, PrivacyLoss):
-            found.append(loss)
+            found.append(value)
         elif isinstance(value, Mapping):
             for item in value.values():
                 walk(item)

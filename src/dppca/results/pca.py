@@ -316,9 +316,10 @@ class DPPCAResult:
         if rule == "tight":
             factor = self.settings["composition"]["factor"]
             note = (
-                "Tight composition: each part's row is its own guarantee, and the parts do "
-                "not add up; their exact composition is the total (each part got "
-                f"{factor:.3g} times its share of epsilon)."
+                "Tight composition: each part's row is that part's own guarantee, and the rows "
+                "do not add up; the Total row is their exact composition. Each part got "
+                f"{factor:.3g} times its share of epsilon, so less noise than cutting the "
+                "total into shares that add up."
             )
         return PCASummary(importance, budget, header, note)
 
