@@ -14,6 +14,7 @@ import pandas as pd
 
 from dppca._validation import check_bool, check_choices, check_option
 from dppca.numerics.linalg import axis_labels, pc_labels
+from dppca.plotting._results import check_result
 from dppca.plotting._style import deferred_labels, pyplot
 from dppca.plotting.displays import (
     DISPLAYS,
@@ -23,7 +24,6 @@ from dppca.plotting.displays import (
     ScorePointsDisplay,
     ScreeDisplay,
     VariableDisplay,
-    check_result,
     default_components,
     directions_of,
     plotted_axes,
@@ -224,7 +224,7 @@ def loading_grid(
     chosen = check_choices(display, "display", order)
     kinds = [kind for kind in order if kind in chosen]
     versions = [True, False] if check_bool(non_private, "non_private") else [False]
-    directions, names = directions_of(result)
+    directions, names = directions_of(result, "loading_grid")
     loadings = pd.DataFrame(directions, index=names, columns=pc_labels(directions.shape[1]))
     shown_axes = check_axes(axes if axes is not None else plotted_axes(result), len(names))
     components = (
