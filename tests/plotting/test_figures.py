@@ -184,6 +184,52 @@ def test_page_options(result):
         result.plot("all", score="points")
 
 
+def _unit_circles(ax):
+    return [patch for patch in ax.patches if patch.get_gid() == "unit circle"]
+
+
+def test_page_passes_heatmap_components_and_circle_to_their_panels(result):
+    """The R package's heatmap_components (or LoadingDisplay's components) reach the heatmap
+    panel and circle the variable panel, on one page and on both."""
+    page = result.plot(
+        "all", loading="heatmap", heatmap_components=[1, 3], circle=False, random_state=0
+    )
+    heat = page.displays_["loading"].ax_
+    assert [t.get_text() for t in heat.get_xticklabels()] == ["PC1", "PC3"]
+    assert np.allclose(heat.images[0].get_array(), result.directions[:, [0, 2]])
+    assert not _unit_circles(page.displays_["variable"].ax_)
+    assert page.displays_["variable"].ax_.get_xlim() != (-1.15, 1.15)
+    plain = result.plot("all", loading="heatmap", components=2, random_state=0)
+    heat = plain.displays_["loading"].ax_
+    assert [t.get_text() for t in heat.get_xticklabels()] == ["PC1", "PC2"]
+    assert len(_unit_circles(plain.displays_["variable"].ax_)) == 1
+    for page in result.plot(
+        "pages", loading="heatmap", heatmap_components=[2, 4], circle=False, random_state=0
+    ):
+        heat = page.displays_["loading"].ax_
+        assert [t.get_text() for t in heat.get_xticklabels()] == ["PC2", "PC4"]
+        assert not _unit_circles(page.displays_["variable"].ax_)
+
+
+def test_page_heatmap_components_are_given_once_and_for_a_heatmap(result):
+    with pytest.raises(TypeError, match="once, as heatmap_components or as components"):
+        result.plot("all", loading="heatmap", heatmap_components=2, components=2)
+    with pytest.raises(ValueError, match=r"applies to the heatmap panel.*got loading='point'"):
+        result.plot("all", heatmap_components=[1, 2])
+    with pytest.raises(ValueError, match="loading must be one of"):
+        result.plot("all", loading="bars")
+    with pytest.raises(ValueError, match="components must be distinct PC numbers from 1 to 4"):
+        result.plot("all", loading="heatmap", components=[1, 9])
+
+
+def test_variable_display_circle(result):
+    assert len(_unit_circles(VariableDisplay.from_result(result).ax_)) == 1
+    assert not _unit_circles(VariableDisplay.from_result(result, circle=False).ax_)
+    assert not _unit_circles(result.plot("variable", circle=False).ax_)
+    with pytest.raises(TypeError, match="circle"):
+        VariableDisplay.from_result(result, circle="no")
+
+
 def test_both_pages_in_one_call(result):
     private, reference = result.plot("pages", random_state=0)
     assert private.figure_.get_suptitle().startswith("Private PCA")

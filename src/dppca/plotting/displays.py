@@ -589,6 +589,8 @@ class VariableDisplay(_Display):
         Index: variables; two columns of correlations.
     variables : None, "all", int or list of str, optional
     kind : {"vector", "point"}, default "vector"
+    circle : bool, default True
+        Draw the unit circle.
     color : str
     title : str, optional
     labels : bool, default True
@@ -605,6 +607,7 @@ class VariableDisplay(_Display):
     coordinates: pd.DataFrame
     variables: Any = None
     kind: str = "vector"
+    circle: bool = True
     color: str = DP_COLOR
     title: str | None = "DP variable plot"
     labels: bool = True
@@ -615,6 +618,7 @@ class VariableDisplay(_Display):
             self.coordinates,
             variables=self.variables,
             kind=self.kind,
+            circle=self.circle,
             title=self.title,
             color=self.color,
             labels=self.labels,
@@ -630,11 +634,13 @@ class VariableDisplay(_Display):
         non_private: bool = False,
         variables: Any = 10,
         kind: str = "vector",
+        circle: bool = True,
         labels: bool = True,
         ax: Any = None,
     ) -> VariableDisplay:
-        """The variable plot of a :class:`~dppca.DPPCAResult` (post-processing of its release);
-        with ``k = 2`` a caption says that every arrow then has length 1."""
+        """The variable plot of a :class:`~dppca.DPPCAResult` (post-processing of its release),
+        in the unit circle unless ``circle=False``; with ``k = 2`` a caption says that every
+        arrow then has length 1."""
         check_result(result, "VariableDisplay", "DPPCAResult")
         prefix, suffix = version_titles(non_private)
         if non_private:
@@ -643,6 +649,7 @@ class VariableDisplay(_Display):
             result.variable_coordinates(non_private=non_private),
             variables=variables,
             kind=kind,
+            circle=check_bool(circle, "circle"),
             color=NONPRIVATE_COLOR if non_private else DP_COLOR,
             title=f"{prefix} variable plot{suffix}",
             labels=labels,
