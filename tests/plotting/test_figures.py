@@ -307,6 +307,43 @@ def test_label_placement_is_deterministic():
     assert [t.get_position() for t in _labels(first)] == [t.get_position() for t in _labels(second)]
 
 
+def _least_margin(ax):
+    """The least distance, in points, from a label to the edge of its panel (negative: past it)."""
+    renderer = ax.figure.canvas.get_renderer()
+    box = ax.bbox
+    margins = []
+    for text in _labels(ax):
+        extent = text.get_window_extent(renderer)
+        inside = min(extent.x0 - box.x0, box.x1 - extent.x1, extent.y0 - box.y0, box.y1 - extent.y1)
+        margins.append(inside * 72 / ax.figure.dpi)
+    return min(margins)
+
+
+def test_labels_keep_off_the_panel_edges(tmp_path):
+    """Long names near the edge (the private Adult loadings): every label ends at least 2
+    points inside its panel once the figure is saved, alone and on a page, and each leader line
+    still starts at its label."""
+    names = ["hours_per_week", "education_num", "capital_gain", "capital_loss", "age"]
+    tips = [[0.58, -0.06], [0.57, -0.68], [0.04, 0.0], [0.0, 0.0], [0.59, 0.73]]
+    loadings = pd.DataFrame(tips, index=names, columns=["PC1", "PC2"])
+    for display in (LoadingDisplay(loadings).plot(), VariableDisplay(loadings).plot()):
+        display.figure_.savefig(tmp_path / "panel.png", dpi=80, bbox_inches="tight")
+        assert _least_margin(display.ax_) >= 2.0
+        for leader in (p for p in display.ax_.patches if p.get_gid() == "leader"):
+            start = leader._posA_posB[0]
+            assert np.allclose(start, leader.patchA.get_position())
+    from dppca.datasets import load_adult
+
+    adult, _ = load_adult()
+    result = dppca.dp_pca(
+        adult.iloc[::8], 4.0, 1e-7, scale="private", scree="huber", random_state=20261202
+    )
+    page = result.plot("all", random_state=0)
+    page.figure_.savefig(tmp_path / "page.png", dpi=80, bbox_inches="tight")
+    for panel in ("loading", "variable", "biplot"):
+        assert _least_margin(page.displays_[panel].ax_) >= 2.0, panel
+
+
 def test_shared_variables_components_by_number_and_axes_checks():
     from dppca.datasets import load_1kg_aisnps
 
