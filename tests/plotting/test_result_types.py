@@ -220,3 +220,33 @@ def test_score_and_biplot_helpers_still_draw_their_own_inputs(results):
         "plot_score_histogram",
         "a DataFrame of cells or a dict of label to DataFrame",
     )
+
+
+# The figures of several panels.
+
+
+@pytest.mark.parametrize("name", ["DPPCAResult", "LoadingResult", "ScreeResult", "ScoreResult"])
+def test_loading_grid_draws_every_result(results, name):
+    from dppca.plotting import loading_grid
+
+    _, displays = loading_grid(results[name], display=("point", "heatmap"))
+    assert _labels(displays[("DP", "point")].ax_) == NAMES
+    heat = displays[("DP", "heatmap")].ax_
+    assert np.allclose(heat.images[0].get_array()[:, 0], results[name].directions[:, 0])
+
+
+def test_grids_and_the_page_name_what_they_take(results):
+    from dppca.plotting import PageDisplay, loading_grid, score_grid
+
+    with pytest.raises(TypeError, match=r"loading_grid draws a DPPCAResult, .*; got str"):
+        loading_grid("directions")
+    for name in ("LoadingResult", "ScreeResult"):
+        with pytest.raises(
+            TypeError, match=f"score_grid draws a DPPCAResult or ScoreResult; got {name}"
+        ):
+            score_grid(results[name])
+        with pytest.raises(TypeError, match=f"PageDisplay draws a DPPCAResult; got {name}"):
+            PageDisplay.from_result(results[name])
+    for name in ("DPPCAResult", "ScoreResult"):
+        _, displays = score_grid(results[name])
+        assert len(displays) == 1
