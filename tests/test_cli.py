@@ -488,3 +488,76 @@ def test_more_options_end_to_end(csv, tmp_path):
     assert json.loads((split / "release.json").read_text())["composition"]["rule"] == "basic"
     budgets = json.loads((split / "release.json").read_text())["budgets"]
     assert budgets["scale"][0] == pytest.approx(0.2) and budgets["loading"][0] == pytest.approx(0.9)
+
+
+# Each refused option is named in the one-line message, with its rule and the value given.
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--scree", "huber", "--scree-control", "m2_frac=2"], "--scree-control m2_frac must be"),
+        (
+            ["--scree", "huber", "--scree-control", "T=0"],
+            "--scree-control T must be an integer >= 1; got 0.",
+        ),
+        (
+            ["--scree-control", "clip_level=abc"],
+            "--scree-control clip_level must be a real number; got 'abc'",
+        ),
+        (["--scree-control", "clip_level=1.5"], "--scree-control clip_level must be"),
+        (["--scree-control", "m2_frac=2"], "Unknown --scree-control parameter(s) ['m2_frac']"),
+        (["--k", "9"], "--k must be an integer in [2, p=4]; got 9."),
+        (["--k", "1"], "--k must be an integer in [2, p=4]; got 1."),
+        (["--axes", "1", "9"], "--axes must be PC numbers from 1 to k=4; got (1, 9)."),
+        (["--k", "3", "--axes", "1", "4"], "--axes must be PC numbers from 1 to k=3; got (1, 4)."),
+        (
+            ["--scale", "1,2"],
+            "--scale must be 'private', 'none' or 4 positive numbers, one per variable "
+            "(a, b, c, d); got 2",
+        ),
+        (["--scale", "1,2,3,-1"], "--scale must be > 0; got -1.0."),
+        (["--bins", "0", "5"], "--bins must be an integer >= 1; got 0."),
+        (["--split", "0.5", "0.5", "0.5"], "--split shares must be positive and sum to 1"),
+        (["--sep", "tab"], "which looks separated by ','; pass --sep ','"),
+    ],
+)
+def test_an_option_error_names_the_option(csv, tmp_path, capsys, options, message):
+    numeric = tmp_path / "numeric.csv"
+    pd.read_csv(csv).drop(columns="site").to_csv(numeric, index=False)
+    out = tmp_path / "never"
+    arguments = ["run", str(numeric), "--epsilon", "1", "--delta", "1e-6", *options]
+    code = main([*arguments, "--out", str(out), "--quiet"])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("dppca: error: ") and message in lines[0], lines[0]
+    assert not out.exists() and not list(tmp_path.glob(".dppca-*"))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--group", "zz"], "--group zz is not a column of "),
+        (
+            ["--group", "site", "--group-levels", "north"],
+            "--group-levels must list every label of --group site; missing south",
+        ),
+        (
+            ["--group", "site", "--group-levels", "north, east"],
+            "--group-levels must list every label of --group site; missing south",
+        ),
+        (
+            ["--group", "site", "--columns", "a", "b", "--scale", "1,2,3"],
+            "--scale must be 'private', 'none' or 2 positive numbers, one per variable (a, b); "
+            "got 3",
+        ),
+    ],
+)
+def test_group_and_column_errors_name_the_option(csv, tmp_path, capsys, options, message):
+    out = tmp_path / "never"
+    arguments = ["run", str(csv), "--epsilon", "1", "--delta", "1e-6", *options]
+    code = main([*arguments, "--out", str(out), "--quiet"])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("dppca: error: ") and message in lines[0], lines[0]
+    assert not out.exists() and not list(tmp_path.glob(".dppca-*"))

@@ -5,6 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+from packaging.version import Version
+
 
 def test_import_does_not_load_scikit_learn_or_matplotlib():
     code = (
@@ -16,8 +19,36 @@ def test_import_does_not_load_scikit_learn_or_matplotlib():
     assert out.stdout.split() == ["True"]  # nothing before DPPCA is used, scikit-learn after
 
 
+def cites_the_last_release(version: str, cited: str) -> bool:
+    """The rule of CITATION.cff: it names the last release, never a development version. At a
+    release that is the package's version; between releases the package has a ``.dev``
+    version, newer than the one cited (versions compare as versions, not as text)."""
+    current, last = Version(version), Version(cited)
+    if last.is_prerelease or last.is_devrelease:
+        return False
+    return last < current if current.is_devrelease else last == current
+
+
+@pytest.mark.parametrize(
+    ("version", "cited", "consistent"),
+    [
+        ("0.3.0", "0.3.0", True),
+        ("0.3.0.dev0", "0.2.0", True),
+        ("0.10.0.dev0", "0.9.0", True),  # as text, "0.10.0.dev0" < "0.9.0"
+        ("1.0.0.dev0", "0.10.0", True),
+        ("0.3.0", "0.2.0", False),  # a release cites itself
+        ("0.3.0.dev0", "0.3.0", False),  # 0.3.0.dev0 comes before 0.3.0
+        ("0.9.0.dev0", "0.10.0", False),
+        ("0.3.0.dev1", "0.3.0.dev0", False),  # never a development version
+    ],
+)
+def test_the_citation_rule(version, cited, consistent):
+    assert cites_the_last_release(version, cited) is consistent
+
+
 def test_one_version_everywhere():
-    """The package, its installed metadata and the citation file state the same version."""
+    """The package, its installed metadata, the citation file and the changelog agree: the
+    citation names the last release (with its date), by the rule above."""
     import importlib.metadata
     import re
     from pathlib import Path
@@ -25,11 +56,12 @@ def test_one_version_everywhere():
     import dppca
 
     assert importlib.metadata.version("dppca") == dppca.__version__
-    citation = (Path(__file__).parents[1] / "CITATION.cff").read_text()
+    root = Path(__file__).parents[1]
+    citation = (root / "CITATION.cff").read_text()
     cited = re.search(r"^version: (\S+)$", citation, re.MULTILINE).group(1)
-    changelog = (Path(__file__).parents[1] / "CHANGELOG.md").read_text()
-    if ".dev" in dppca.__version__:  # between releases: the citation names the last release
-        assert "## Unreleased" in changelog and f"## {cited} (" in changelog
-        assert dppca.__version__ > cited
-    else:
-        assert cited == dppca.__version__ and f"## {dppca.__version__} (" in changelog
+    released = re.search(r"^date-released: (\S+)$", citation, re.MULTILINE).group(1)
+    assert cites_the_last_release(dppca.__version__, cited)
+    changelog = (root / "CHANGELOG.md").read_text()
+    assert f"## {cited} ({released})" in changelog
+    if Version(dppca.__version__).is_devrelease:
+        assert "## Unreleased" in changelog

@@ -20,7 +20,8 @@ import shutil
 import sys
 import tempfile
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -224,7 +225,7 @@ def _read_csv(
         raise UsageError(f"cannot read {path} as CSV: {' '.join(str(error).split())}") from None
     if len(table.columns) == 1:
         header = str(table.columns[0])
-        for mark, name in (("\t", "tab"), (";", ";"), ("|", "|")):
+        for mark, name in (("\t", "tab"), (",", ","), (";", ";"), ("|", "|")):
             if mark in header and mark != sep:
                 raise UsageError(
                     f"{path} has one column, {header!r}, which looks separated by {name!r}; "
@@ -238,6 +239,8 @@ def _read_csv(
             f"{path}: column 'Unnamed: 0' has no name, as the row index of a CSV saved by "
             "pandas; pass --index-col 0 to leave it out, or name the variables with --columns"
         )
+    if group is not None and group not in table.columns:
+        raise UsageError(f"--group {group} is not a column of {path}")
     wanted = list(columns) if columns else [c for c in table.columns if c != group]
     if group is not None:
         wanted.append(group)
@@ -315,9 +318,43 @@ def _check_scree(method: str, control: dict[str, Any] | None) -> None:
     from dppca._validation import check_option
     from dppca.releases.scree import SCREE_METHODS, check_scree_control
 
-    check_scree_control(
-        check_option(method, "--scree", SCREE_METHODS), control, 1, "--scree-control"
-    )
+    try:
+        check_scree_control(
+            check_option(method, "--scree", SCREE_METHODS), control, 1, "--scree-control"
+        )
+    except (ValueError, TypeError) as error:  # a setting's own check names the setting only
+        message = " ".join(str(error).split())
+        raise UsageError(
+            message if "--scree" in message else f"--scree-control {message}"
+        ) from None
+
+
+#: The release's parameters that an option of ``dppca run`` sets.
+OPTIONS = {
+    "epsilon": "--epsilon",
+    "delta": "--delta",
+    "split": "--split",
+    "k": "--k",
+    "bins": "--bins",
+    "axes": "--axes",
+    "scale": "--scale",
+    "score": "--score",
+    "sampler": "--sampler",
+}
+
+
+@contextmanager
+def _option_terms() -> Iterator[None]:
+    """A release's refusal of a parameter (``"k must be ..."``), in one line naming the option
+    that set it (``"--k must be ..."``)."""
+    try:
+        yield
+    except (ValueError, TypeError) as error:
+        message = " ".join(str(error).split())
+        name = message.split(" ", 1)[0]
+        if name not in OPTIONS:
+            raise
+        raise UsageError(OPTIONS[name] + message[len(name) :]) from None
 
 
 def _check_out(out: str, overwrite: bool, option: str, data: str | None = None) -> Path:
@@ -396,7 +433,7 @@ def _release(
     scree_control = _scree_control(getattr(args, "scree_control", []))
     _check_scree(args.scree, scree_control)
     progress.step("estimating private PCA")
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, _option_terms():
         warnings.simplefilter("always")
         result = dp_pca(
             data,
@@ -455,6 +492,20 @@ def _run(args: argparse.Namespace) -> tuple[Path, Path | None]:
         args.group_levels_list = [level.strip() for level in args.group_levels.split(",")]
     progress.step("reading data")
     table = _read_csv(args.data, args.columns, args.group, sep=args.sep, index_col=args.index_col)
+    variables = [str(name) for name in table.columns if name != args.group]
+    scales = _scale_option(args.scale)
+    if isinstance(scales, list) and len(scales) != len(variables):
+        raise UsageError(
+            f"--scale must be 'private', 'none' or {len(variables)} positive numbers, one per "
+            f"variable ({', '.join(variables)}); got {len(scales)}"
+        )
+    if args.group_levels is not None:
+        undeclared = sorted(set(table[args.group]) - set(args.group_levels_list))
+        if undeclared:
+            raise UsageError(
+                f"--group-levels must list every label of --group {args.group}; missing "
+                f"{', '.join(undeclared[:5])}{' ...' if len(undeclared) > 5 else ''}"
+            )
     return _release(
         table,
         args,

@@ -184,6 +184,52 @@ def test_page_options(result):
         result.plot("all", score="points")
 
 
+def _unit_circles(ax):
+    return [patch for patch in ax.patches if patch.get_gid() == "unit circle"]
+
+
+def test_page_passes_heatmap_components_and_circle_to_their_panels(result):
+    """The R package's heatmap_components (or LoadingDisplay's components) reach the heatmap
+    panel and circle the variable panel, on one page and on both."""
+    page = result.plot(
+        "all", loading="heatmap", heatmap_components=[1, 3], circle=False, random_state=0
+    )
+    heat = page.displays_["loading"].ax_
+    assert [t.get_text() for t in heat.get_xticklabels()] == ["PC1", "PC3"]
+    assert np.allclose(heat.images[0].get_array(), result.directions[:, [0, 2]])
+    assert not _unit_circles(page.displays_["variable"].ax_)
+    assert page.displays_["variable"].ax_.get_xlim() != (-1.15, 1.15)
+    plain = result.plot("all", loading="heatmap", components=2, random_state=0)
+    heat = plain.displays_["loading"].ax_
+    assert [t.get_text() for t in heat.get_xticklabels()] == ["PC1", "PC2"]
+    assert len(_unit_circles(plain.displays_["variable"].ax_)) == 1
+    for page in result.plot(
+        "pages", loading="heatmap", heatmap_components=[2, 4], circle=False, random_state=0
+    ):
+        heat = page.displays_["loading"].ax_
+        assert [t.get_text() for t in heat.get_xticklabels()] == ["PC2", "PC4"]
+        assert not _unit_circles(page.displays_["variable"].ax_)
+
+
+def test_page_heatmap_components_are_given_once_and_for_a_heatmap(result):
+    with pytest.raises(TypeError, match="once, as heatmap_components or as components"):
+        result.plot("all", loading="heatmap", heatmap_components=2, components=2)
+    with pytest.raises(ValueError, match=r"applies to the heatmap panel.*got loading='point'"):
+        result.plot("all", heatmap_components=[1, 2])
+    with pytest.raises(ValueError, match="loading must be one of"):
+        result.plot("all", loading="bars")
+    with pytest.raises(ValueError, match="components must be distinct PC numbers from 1 to 4"):
+        result.plot("all", loading="heatmap", components=[1, 9])
+
+
+def test_variable_display_circle(result):
+    assert len(_unit_circles(VariableDisplay.from_result(result).ax_)) == 1
+    assert not _unit_circles(VariableDisplay.from_result(result, circle=False).ax_)
+    assert not _unit_circles(result.plot("variable", circle=False).ax_)
+    with pytest.raises(TypeError, match="circle"):
+        VariableDisplay.from_result(result, circle="no")
+
+
 def test_both_pages_in_one_call(result):
     private, reference = result.plot("pages", random_state=0)
     assert private.figure_.get_suptitle().startswith("Private PCA")
@@ -259,6 +305,43 @@ def test_label_placement_is_deterministic():
     loadings = pd.DataFrame(tips, index=[f"v{j}" for j in range(12)], columns=["PC1", "PC2"])
     first, second = (LoadingDisplay(loadings).plot().ax_ for _ in range(2))
     assert [t.get_position() for t in _labels(first)] == [t.get_position() for t in _labels(second)]
+
+
+def _least_margin(ax):
+    """The least distance, in points, from a label to the edge of its panel (negative: past it)."""
+    renderer = ax.figure.canvas.get_renderer()
+    box = ax.bbox
+    margins = []
+    for text in _labels(ax):
+        extent = text.get_window_extent(renderer)
+        inside = min(extent.x0 - box.x0, box.x1 - extent.x1, extent.y0 - box.y0, box.y1 - extent.y1)
+        margins.append(inside * 72 / ax.figure.dpi)
+    return min(margins)
+
+
+def test_labels_keep_off_the_panel_edges(tmp_path):
+    """Long names near the edge (the private Adult loadings): every label ends at least 2
+    points inside its panel once the figure is saved, alone and on a page, and each leader line
+    still starts at its label."""
+    names = ["hours_per_week", "education_num", "capital_gain", "capital_loss", "age"]
+    tips = [[0.58, -0.06], [0.57, -0.68], [0.04, 0.0], [0.0, 0.0], [0.59, 0.73]]
+    loadings = pd.DataFrame(tips, index=names, columns=["PC1", "PC2"])
+    for display in (LoadingDisplay(loadings).plot(), VariableDisplay(loadings).plot()):
+        display.figure_.savefig(tmp_path / "panel.png", dpi=80, bbox_inches="tight")
+        assert _least_margin(display.ax_) >= 2.0
+        for leader in (p for p in display.ax_.patches if p.get_gid() == "leader"):
+            start = leader._posA_posB[0]
+            assert np.allclose(start, leader.patchA.get_position())
+    from dppca.datasets import load_adult
+
+    adult, _ = load_adult()
+    result = dppca.dp_pca(
+        adult.iloc[::8], 4.0, 1e-7, scale="private", scree="huber", random_state=20261202
+    )
+    page = result.plot("all", random_state=0)
+    page.figure_.savefig(tmp_path / "page.png", dpi=80, bbox_inches="tight")
+    for panel in ("loading", "variable", "biplot"):
+        assert _least_margin(page.displays_[panel].ax_) >= 2.0, panel
 
 
 def test_shared_variables_components_by_number_and_axes_checks():

@@ -164,9 +164,13 @@ def labels_ready(ax) -> None:
         waiting.append(ax)
 
 
+#: The least distance, in points, between a label and the edge of its panel.
+LABEL_MARGIN = 4.0
+
+
 def place_labels(ax) -> None:
     """Move the labels of ``ax`` (from :func:`label_points`) apart from each other and from the
-    points they name, keeping them inside the Axes."""
+    points they name, then at least :data:`LABEL_MARGIN` inside the Axes' edges."""
     from adjustText import adjust_text
 
     for texts, tips in ax.__dict__.pop("_dppca_labels", []):
@@ -191,6 +195,27 @@ def place_labels(ax) -> None:
         )
         for leader in leaders:
             leader.set_gid("leader")
+        _keep_inside(ax, texts, tips, leaders)
+
+
+def _keep_inside(ax, texts: list[Any], tips: np.ndarray, leaders: list[Any]) -> None:
+    """Shift each label nearer than :data:`LABEL_MARGIN` to an edge of the Axes back inside
+    (adjustText stops labels at the edge itself, where the frame runs through them); its leader
+    line follows."""
+    renderer = ax.figure.canvas.get_renderer()
+    pad = LABEL_MARGIN * ax.figure.dpi / 72.0
+    box = ax.bbox
+    lines = {id(leader.patchA): leader for leader in leaders}
+    for text, tip in zip(texts, tips, strict=True):
+        extent = text.get_window_extent(renderer)
+        dx = max(box.x0 + pad - extent.x0, 0.0) + min(box.x1 - pad - extent.x1, 0.0)
+        dy = max(box.y0 + pad - extent.y0, 0.0) + min(box.y1 - pad - extent.y1, 0.0)
+        if dx or dy:
+            x, y = ax.transData.transform(text.get_position())
+            position = ax.transData.inverted().transform((x + dx, y + dy))
+            text.set_position(position)
+            if id(text) in lines:
+                lines[id(text)].set_positions(position, tip)
 
 
 @contextmanager

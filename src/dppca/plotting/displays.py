@@ -21,10 +21,11 @@ import pandas as pd
 
 from dppca._validation import check_bool, check_option
 from dppca.numerics.linalg import orient_columns, pc_labels
+from dppca.plotting._results import check_result, is_result
 from dppca.plotting._style import DP_COLOR, NONPRIVATE_COLOR
 from dppca.plotting.loadings import as_loadings, plot_loading_heatmap, plot_loadings
 from dppca.plotting.scores import plot_score_histogram, plot_score_points
-from dppca.plotting.scree import plot_scree
+from dppca.plotting.scree import plot_scree, scree_series
 from dppca.plotting.variables import plot_biplot, plot_variables
 from dppca.releases.notes import POOLED_SCREE, WIDE_FRAME_NOTE
 from dppca.releases.sampling import SAMPLING_METHODS, NoMassWarning, sample_scores
@@ -54,27 +55,6 @@ def _reference(result: Any) -> Any:
             "(the reference is NOT differentially private)."
         )
     return result.non_private
-
-
-def result_types(*names: str) -> tuple[type, ...]:
-    """The result classes a display takes (imported here: the results live in lower layers)."""
-    from dppca.releases.loading import LoadingResult
-    from dppca.releases.scores import ScoreResult
-    from dppca.releases.scree import ScreeResult
-    from dppca.results.pca import DPPCAResult
-
-    known = {
-        "DPPCAResult": DPPCAResult,
-        "LoadingResult": LoadingResult,
-        "ScreeResult": ScreeResult,
-        "ScoreResult": ScoreResult,
-    }
-    return tuple(known[name] for name in names)
-
-
-def check_result(result: Any, display: str, *names: str) -> None:
-    if not isinstance(result, result_types(*names)):
-        raise TypeError(f"{display} draws a {' or '.join(names)}; got {type(result).__name__}.")
 
 
 def unstable_note(uncertainty: Any, axes: tuple[int, int] | None = None) -> str:
@@ -170,13 +150,12 @@ class ScreeDisplay(_Display):
         proportions keep their denominator over all ``k``)."""
         check_result(result, "ScreeDisplay", "DPPCAResult", "ScreeResult")
         kind = check_option(kind, "kind", ("pve", "scree"))
-        field = "pve" if kind == "pve" else ("values" if isinstance(result.pve, dict) else "scree")
         prefix, suffix = version_titles(non_private)
         what = "proportion of variance" if kind == "pve" else "variances (scree)"
         title = f"{prefix} {what}{suffix}"
         intervals = None
         if isinstance(result.pve, dict):  # a ScreeResult: every method, and the reference
-            values = dict(getattr(result, field))
+            values = scree_series(result, kind)
             if non_private:
                 reference = _reference(result)
                 values["non_private"] = reference.pve if kind == "pve" else reference.eigenvalues
@@ -186,7 +165,7 @@ class ScreeDisplay(_Display):
             values = {"non_private": reference.pve if kind == "pve" else reference.eigenvalues}
         else:
             method = result.settings["scree_method"]
-            values = {method: getattr(result, field)}
+            values = scree_series(result, kind)
             title += f"\n(scree {_budget(result, 'scree')})"
             if uncertainty is not None:
                 table = uncertainty.pve if kind == "pve" else uncertainty.scree
@@ -431,25 +410,15 @@ def _shift(tables: Any, center: np.ndarray) -> Any:
     return shift_cells(tables, center)
 
 
-def directions_of(result: Any) -> tuple[np.ndarray, list[str]]:
+def directions_of(result: Any, display: str = "LoadingDisplay") -> tuple[np.ndarray, list[str]]:
     """The directions (columns) and variable names of anything with directions: a result, a
-    fitted :class:`~dppca.DPPCA`, a DataFrame or an array."""
-    if hasattr(result, "components_"):  # a fitted DPPCA
-        names = list(getattr(result, "feature_names_in_", []))
-        directions = np.asarray(result.components_).T
-        return directions, [str(n) for n in names] or [
-            f"X{j + 1}" for j in range(directions.shape[0])
-        ]
-    if isinstance(
-        result, result_types("DPPCAResult", "LoadingResult", "ScreeResult", "ScoreResult")
-    ):
-        known: Any = result
-        return np.asarray(known.directions), list(known.feature_names)
+    fitted :class:`~dppca.DPPCA`, a DataFrame or an array (``display`` names the caller in the
+    error for anything else)."""
     try:
-        loadings = as_loadings(result, "result")
+        loadings = as_loadings(result, "result", display)
     except TypeError:
         raise TypeError(
-            "LoadingDisplay draws a DPPCAResult, LoadingResult, ScreeResult, ScoreResult, a "
+            f"{display} draws a DPPCAResult, LoadingResult, ScreeResult, ScoreResult, a "
             f"fitted DPPCA, a DataFrame of loadings or an array of directions; got "
             f"{type(result).__name__}."
         ) from None
@@ -458,9 +427,8 @@ def directions_of(result: Any) -> tuple[np.ndarray, list[str]]:
 
 def plotted_axes(result: Any) -> tuple[int, int]:
     """The components a pipeline or score result plots; PC1 and PC2 for anything else."""
-    if isinstance(result, result_types("DPPCAResult", "ScoreResult")):
-        known: Any = result
-        return (int(known.axes[0]), int(known.axes[1]))
+    if is_result(result, "DPPCAResult", "ScoreResult"):
+        return (int(result.axes[0]), int(result.axes[1]))
     return (1, 2)
 
 
@@ -520,7 +488,7 @@ class LoadingDisplay(_Display):
 
     def __post_init__(self) -> None:
         self.kind = check_option(self.kind, "kind", ("point", "vector", "heatmap"))
-        self.loadings = as_loadings(self.loadings)
+        self.loadings = as_loadings(self.loadings, "loadings", "LoadingDisplay")
         self.labels = check_bool(self.labels, "labels")
         self.values = check_bool(self.values, "values")
         if self.kind != "heatmap":
@@ -606,7 +574,7 @@ class LoadingDisplay(_Display):
 def default_components(result: Any, directions: np.ndarray) -> int:
     """The heatmap's components by default: the released ``k`` of a pipeline or scree result
     (all directions otherwise), at most 5."""
-    known = isinstance(result, result_types("DPPCAResult", "ScreeResult"))
+    known = is_result(result, "DPPCAResult", "ScreeResult")
     return min(int(result.k) if known else directions.shape[1], 5)
 
 
@@ -621,6 +589,8 @@ class VariableDisplay(_Display):
         Index: variables; two columns of correlations.
     variables : None, "all", int or list of str, optional
     kind : {"vector", "point"}, default "vector"
+    circle : bool, default True
+        Draw the unit circle.
     color : str
     title : str, optional
     labels : bool, default True
@@ -637,6 +607,7 @@ class VariableDisplay(_Display):
     coordinates: pd.DataFrame
     variables: Any = None
     kind: str = "vector"
+    circle: bool = True
     color: str = DP_COLOR
     title: str | None = "DP variable plot"
     labels: bool = True
@@ -647,6 +618,7 @@ class VariableDisplay(_Display):
             self.coordinates,
             variables=self.variables,
             kind=self.kind,
+            circle=self.circle,
             title=self.title,
             color=self.color,
             labels=self.labels,
@@ -662,11 +634,13 @@ class VariableDisplay(_Display):
         non_private: bool = False,
         variables: Any = 10,
         kind: str = "vector",
+        circle: bool = True,
         labels: bool = True,
         ax: Any = None,
     ) -> VariableDisplay:
-        """The variable plot of a :class:`~dppca.DPPCAResult` (post-processing of its release);
-        with ``k = 2`` a caption says that every arrow then has length 1."""
+        """The variable plot of a :class:`~dppca.DPPCAResult` (post-processing of its release),
+        in the unit circle unless ``circle=False``; with ``k = 2`` a caption says that every
+        arrow then has length 1."""
         check_result(result, "VariableDisplay", "DPPCAResult")
         prefix, suffix = version_titles(non_private)
         if non_private:
@@ -675,6 +649,7 @@ class VariableDisplay(_Display):
             result.variable_coordinates(non_private=non_private),
             variables=variables,
             kind=kind,
+            circle=check_bool(circle, "circle"),
             color=NONPRIVATE_COLOR if non_private else DP_COLOR,
             title=f"{prefix} variable plot{suffix}",
             labels=labels,

@@ -11,6 +11,7 @@ import pandas as pd
 
 from dppca._validation import check_option, check_positive_int
 from dppca.numerics.linalg import axis_labels, pc_labels
+from dppca.plotting._results import is_result, refuse
 from dppca.plotting._style import (
     DP_COLOR,
     HEATMAP_HIGH,
@@ -23,23 +24,36 @@ from dppca.plotting._style import (
 LOADING_KINDS = ("vector", "point")
 
 
-def as_loadings(loadings: Any, name: str = "loadings") -> pd.DataFrame:
-    """Loadings as a DataFrame (variables by ``PC1..PCq``): a DataFrame as it is, or a 2-D
-    array of directions in columns (variables ``X1..Xp``)."""
+def as_loadings(loadings: Any, name: str, function: str) -> pd.DataFrame:
+    """Loadings as a DataFrame (variables by ``PC1..PCq``): a DataFrame as it is; the private
+    directions of a result (:class:`~dppca.DPPCAResult`, :class:`~dppca.LoadingResult`,
+    :class:`~dppca.ScreeResult`, :class:`~dppca.ScoreResult`) or of a fitted
+    :class:`~dppca.DPPCA`, named by its variables; or a 2-D array of directions in columns
+    (variables ``X1..Xp``). Anything else is a ``TypeError`` naming ``name`` of ``function``."""
     if isinstance(loadings, pd.DataFrame):
         return loadings
-    try:
-        array = np.asarray(loadings, dtype=float)
-    except (TypeError, ValueError):
-        array = None
+    names = None
+    if is_result(loadings):
+        array, names = np.asarray(loadings.directions), list(loadings.feature_names)
+    elif hasattr(loadings, "components_"):  # a fitted DPPCA: components in rows
+        array = np.asarray(loadings.components_).T
+        names = [str(n) for n in getattr(loadings, "feature_names_in_", [])] or None
+    else:
+        try:
+            array = np.asarray(loadings, dtype=float)
+        except (TypeError, ValueError):
+            array = None
     if array is None or array.ndim != 2 or not np.isfinite(array).all():
-        raise TypeError(
-            f"{name} must be a DataFrame or a 2-D array of finite directions (one column per "
-            f"component); got {type(loadings).__name__}."
+        refuse(
+            loadings,
+            name,
+            function,
+            "a DataFrame of loadings, a 2-D array of finite directions (one column per "
+            "component), a DPPCAResult, LoadingResult, ScreeResult, ScoreResult or a fitted DPPCA",
         )
     return pd.DataFrame(
         array,
-        index=[f"X{j + 1}" for j in range(array.shape[0])],
+        index=names or [f"X{j + 1}" for j in range(array.shape[0])],
         columns=pc_labels(array.shape[1]),
     )
 
@@ -83,9 +97,11 @@ def plot_loadings(
 
     Parameters
     ----------
-    loadings : DataFrame or array of shape (p, q)
-        Variables (index) by components ``PC1..PCq`` (for example ``result.loadings``), or
-        directions in columns.
+    loadings : DataFrame, array of shape (p, q), result or fitted DPPCA
+        Variables (index) by components ``PC1..PCq`` (for example ``result.loadings``),
+        directions in columns, or the private directions of a :class:`~dppca.DPPCAResult`,
+        :class:`~dppca.LoadingResult`, :class:`~dppca.ScreeResult`,
+        :class:`~dppca.ScoreResult` or a fitted :class:`~dppca.DPPCA`.
     axes : (int, int), default (1, 2)
     kind : {"point", "vector"}, default "point"
     variables : None, "all", int or list of str, optional
@@ -119,7 +135,7 @@ def plot_loadings(
     ('PC1', 3)
     """
     kind = check_option(kind, "kind", LOADING_KINDS)
-    loadings = as_loadings(loadings)
+    loadings = as_loadings(loadings, "loadings", "plot_loadings")
     columns = list(axis_labels(axes))
     missing = [c for c in columns if c not in loadings.columns]
     if missing:
@@ -206,7 +222,7 @@ def plot_loading_heatmap(
     """
     from matplotlib.colors import LinearSegmentedColormap
 
-    loadings = as_loadings(loadings)
+    loadings = as_loadings(loadings, "loadings", "plot_loading_heatmap")
     columns = heatmap_columns(loadings, components)
     digits = check_positive_int(digits, "digits", minimum=0)
     shown = select_variables(loadings, columns, variables)

@@ -14,6 +14,7 @@ import pandas as pd
 
 from dppca._validation import check_bool, check_choices, check_option
 from dppca.numerics.linalg import axis_labels, pc_labels
+from dppca.plotting._results import check_result
 from dppca.plotting._style import deferred_labels, pyplot
 from dppca.plotting.displays import (
     DISPLAYS,
@@ -23,7 +24,6 @@ from dppca.plotting.displays import (
     ScorePointsDisplay,
     ScreeDisplay,
     VariableDisplay,
-    check_result,
     default_components,
     directions_of,
     plotted_axes,
@@ -64,11 +64,19 @@ class PageDisplay:
         display_k: int | None = None,
         score: str = "histogram",
         loading: str = "point",
+        heatmap_components: Any = None,
         variable: str = "vector",
+        circle: bool = True,
         alpha: float = 0.0,
     ) -> dict[str, tuple[Any, dict[str, Any]]]:
         """Each panel's display and ``from_result`` options from the page's."""
         score_display = check_option(score, "score", ("histogram", "sample"))
+        loading = check_option(loading, "loading", ("point", "vector", "heatmap"))
+        if heatmap_components is not None and loading != "heatmap":
+            raise ValueError(
+                "heatmap_components (components) applies to the heatmap panel, "
+                f"loading='heatmap'; got loading={loading!r}."
+            )
         return {
             "scree": (
                 ScreeDisplay,
@@ -86,11 +94,12 @@ class PageDisplay:
                     "variables": variables,
                     "labels": labels,
                     "uncertainty": uncertainty,
+                    "components": heatmap_components,
                 },
             ),
             "variable": (
                 VariableDisplay,
-                {"variables": variables, "kind": variable, "labels": labels},
+                {"variables": variables, "kind": variable, "circle": circle, "labels": labels},
             ),
             "biplot": (
                 BiplotDisplay,
@@ -125,20 +134,31 @@ class PageDisplay:
         display_k: int | None = None,
         score: str = "histogram",
         loading: str = "point",
+        heatmap_components: Any = None,
+        components: Any = None,
         variable: str = "vector",
+        circle: bool = True,
         alpha: float = 0.0,
     ) -> PageDisplay:
         """Draw every panel (``non_private=True``: the reference's, titled as such).
 
         ``scree``: ``"pve"`` or ``"scree"`` (the variances), ``display_k`` components;
         ``score``: ``"histogram"`` or ``"sample"`` (synthetic points); ``loading``:
-        ``"point"``, ``"vector"`` or ``"heatmap"`` (a tall panel on the right); ``variable``:
-        ``"vector"`` or ``"point"``; ``alpha``: the biplot's; ``variables`` and ``labels``: the
-        variables shown and named in the loading, variable and biplot panels (a number chooses
-        the variables with the longest private loading vectors in the plotted plane, the same
-        for every panel and for the reference page).
+        ``"point"``, ``"vector"`` or ``"heatmap"`` (a tall panel on the right), the heatmap's
+        components given as ``heatmap_components`` (the R package's name) or ``components``
+        (:class:`LoadingDisplay`'s): a number or PC numbers, default up to 5; ``variable``:
+        ``"vector"`` or ``"point"``, in the unit circle unless ``circle=False``; ``alpha``: the
+        biplot's; ``variables`` and ``labels``: the variables shown and named in the loading,
+        variable and biplot panels (a number chooses the variables with the longest private
+        loading vectors in the plotted plane, the same for every panel and for the reference
+        page).
         """
         check_result(result, "PageDisplay", "DPPCAResult")
+        if heatmap_components is not None and components is not None:
+            raise TypeError(
+                "Give the heatmap's components once, as heatmap_components or as components; got "
+                f"heatmap_components={heatmap_components!r} and components={components!r}."
+            )
         # One choice of variables for every panel (and both pages): from the private loadings.
         variables = _named(result.loadings, list(result.axis_labels), variables)
         options = cls.panel_options(
@@ -151,7 +171,9 @@ class PageDisplay:
             display_k=display_k,
             score=score,
             loading=loading,
+            heatmap_components=components if heatmap_components is None else heatmap_components,
             variable=variable,
+            circle=circle,
             alpha=alpha,
         )
         heatmap = options["loading"][1]["kind"] == "heatmap"
@@ -224,7 +246,7 @@ def loading_grid(
     chosen = check_choices(display, "display", order)
     kinds = [kind for kind in order if kind in chosen]
     versions = [True, False] if check_bool(non_private, "non_private") else [False]
-    directions, names = directions_of(result)
+    directions, names = directions_of(result, "loading_grid")
     loadings = pd.DataFrame(directions, index=names, columns=pc_labels(directions.shape[1]))
     shown_axes = check_axes(axes if axes is not None else plotted_axes(result), len(names))
     components = (

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from dppca._groups import label_texts
+from dppca.plotting._results import is_result, refuse
 from dppca.plotting._style import (
     SCORE_COLOR,
     axes_or_new,
@@ -65,7 +66,8 @@ def plot_score_histogram(
     ----------
     cells : DataFrame or dict of label to DataFrame
         Columns ``xmin, xmax, ymin, ymax, prob``; a dict overlays one histogram per group in a
-        colour-blind-safe palette with a legend.
+        colour-blind-safe palette with a legend. A result is refused with a ``TypeError``:
+        :class:`~dppca.plotting.ScoreHistogramDisplay` draws one (its method and centring).
     limits : ((xmin, xmax), (ymin, ymax))
         The frame (for example ``result.frame.limits(center=True)``).
     opacity_max : float, optional
@@ -95,6 +97,18 @@ def plot_score_histogram(
     from matplotlib.patches import Patch
 
     tables = cells if isinstance(cells, dict) else {None: cells}
+    for label, table in tables.items():
+        if not isinstance(table, pd.DataFrame):
+            refuse(
+                table,
+                "cells" if label is None else f"cells[{label!r}]",
+                "plot_score_histogram",
+                "a DataFrame of cells or a dict of label to DataFrame",
+                'ScoreHistogramDisplay.from_result(result) or result.plot("score") draws a '
+                "DPPCAResult or ScoreResult (its method and centring chosen there)."
+                if is_result(table)
+                else "",
+            )
     largest = max((float(t["prob"].max()) for t in tables.values()), default=0.0)
     opacity_max = opacity_max or largest
     ax = axes_or_new(ax)
@@ -141,7 +155,9 @@ def plot_score_points(
     """Score points (synthetic draws from a private histogram, or a reference scatter).
 
     ``points`` has two coordinate columns and, optionally, ``group`` (coloured with a
-    colour-blind-safe palette and a legend); ``caption`` is a note under the panel.
+    colour-blind-safe palette and a legend); ``caption`` is a note under the panel. A result is
+    refused with a ``TypeError``: its points are drawn at random, which
+    :class:`~dppca.plotting.ScorePointsDisplay` does.
 
     Returns
     -------
@@ -154,6 +170,17 @@ def plot_score_points(
     >>> plot_score_points(points).get_title()
     'DP synthetic scores'
     """
+    if not isinstance(points, pd.DataFrame):
+        refuse(
+            points,
+            "points",
+            "plot_score_points",
+            "a DataFrame of score points (for example from dppca.sample_scores)",
+            'ScorePointsDisplay.from_result(result) or result.plot("sample", random_state=...) '
+            "draws synthetic points of a DPPCAResult or ScoreResult."
+            if is_result(points)
+            else "",
+        )
     coordinates = [c for c in points.columns if c != "group"][:2]
     ax = axes_or_new(ax)
     if len(points) == 0:

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from dppca._validation import check_option
+from dppca.plotting._results import is_result, refuse
 from dppca.plotting._style import SCREE_STYLES, axes_or_new, caption_below, finish
 
 SCREE_KINDS = ("pve", "scree")
 
 
+def scree_series(result: Any, kind: str) -> dict[str, np.ndarray]:
+    """The private series of a :class:`~dppca.DPPCAResult` (its scree method's) or of a
+    :class:`~dppca.ScreeResult` (every method's): proportions of variance (``kind="pve"``)
+    or the variances."""
+    if is_result(result, "ScreeResult"):
+        return dict(result.pve if kind == "pve" else result.values)
+    return {result.settings["scree_method"]: result.pve if kind == "pve" else result.scree}
+
+
 def plot_scree(
-    series: dict[str, np.ndarray],
+    series: Any,
     *,
     kind: str = "pve",
     title: str | None = None,
@@ -25,12 +36,13 @@ def plot_scree(
 
     Parameters
     ----------
-    series : dict of str to array
+    series : dict of str to array, DPPCAResult or ScreeResult
         Keys ``"clipped"``, ``"pmwm"``, ``"huber"`` (private) or ``"non_private"`` (reference)
-        pick the colour, marker and legend label; other keys are used as labels.
+        pick the colour, marker and legend label; other keys are used as labels. A result
+        gives its private series (every method of a :class:`~dppca.ScreeResult`).
     kind : {"pve", "scree"}
-        Only the axis label and default title depend on it: pass the matching values
-        (proportions of variance, or the variances themselves).
+        The axis label and default title; pass the matching values (proportions of variance,
+        or the variances themselves). A result's series follow it.
     intervals : dict of str to (lower, upper), optional
         Error bars for some series (for example the noise intervals of
         :meth:`~dppca.DPPCAResult.uncertainty`).
@@ -48,6 +60,16 @@ def plot_scree(
     ['Clipped (DP)', 'Non-private']
     """
     kind = check_option(kind, "kind", SCREE_KINDS)
+    if is_result(series, "DPPCAResult", "ScreeResult"):
+        series = scree_series(series, kind)
+    elif not isinstance(series, Mapping):
+        refuse(
+            series,
+            "series",
+            "plot_scree",
+            "a dict of str to arrays, a DPPCAResult or a ScreeResult",
+            "A scree needs a released scree (dp_pca or dp_scree)." if is_result(series) else "",
+        )
     ax = axes_or_new(ax)
     k = 0
     for name, values in series.items():

@@ -9,6 +9,7 @@ import pandas as pd
 
 from dppca._validation import check_option
 from dppca.numerics.biplot import BiplotCoordinates
+from dppca.plotting._results import is_result, refuse
 from dppca.plotting._style import (
     BIPLOT_ARROW_COLOR,
     BIPLOT_POINT_COLOR,
@@ -26,7 +27,7 @@ from dppca.plotting.loadings import select_variables
 
 
 def plot_variables(
-    coordinates: pd.DataFrame,
+    coordinates: Any,
     *,
     variables: Any = None,
     kind: str = "vector",
@@ -40,9 +41,10 @@ def plot_variables(
     """Variable correlations with two components as arrows (or points), with the unit circle.
 
     ``coordinates`` is a DataFrame of variables by two components (for example
-    ``result.variable_coordinates()``); NaN rows (no variance in the estimated components) are
-    left out. ``variables`` selects the variables shown (see
-    :func:`~dppca.plotting.loadings.plot_loadings`); ``caption`` is a note under the panel.
+    ``result.variable_coordinates()``), or a :class:`~dppca.DPPCAResult`, whose private
+    coordinates are drawn; NaN rows (no variance in the estimated components) are left out.
+    ``variables`` selects the variables shown (see :func:`~dppca.plotting.loadings.plot_loadings`);
+    ``circle`` draws the unit circle; ``caption`` is a note under the panel.
 
     Returns
     -------
@@ -58,6 +60,18 @@ def plot_variables(
     from matplotlib.patches import Circle
 
     kind = check_option(kind, "kind", ("vector", "point"))
+    if is_result(coordinates, "DPPCAResult"):
+        coordinates = coordinates.variable_coordinates()
+    elif not isinstance(coordinates, pd.DataFrame):
+        refuse(
+            coordinates,
+            "coordinates",
+            "plot_variables",
+            "a DataFrame of variables by two components or a DPPCAResult",
+            "Correlations need the private scree values of dp_pca."
+            if is_result(coordinates)
+            else "",
+        )
     columns = list(coordinates.columns[:2])
     shown = select_variables(coordinates.dropna(), columns, variables)
     tips = shown[columns].to_numpy()
@@ -101,8 +115,10 @@ def plot_biplot(
     points_label: str = "synthetic scores (drawn from the private histogram)",
     ax: Any = None,
 ):
-    """Grey score points and variable arrows (coordinates from ``biplot_coordinates``); the
-    points are named in a legend (``points_label``).
+    """Grey score points and variable arrows (coordinates from ``biplot_coordinates`` or
+    :meth:`dppca.DPPCAResult.biplot`); the points are named in a legend (``points_label``).
+    A result is refused: its points are drawn at random, which
+    :class:`~dppca.plotting.BiplotDisplay` does (``result.plot("biplot", random_state=...)``).
 
     Returns
     -------
@@ -118,6 +134,16 @@ def plot_biplot(
     >>> ax.get_legend().get_texts()[0].get_text()
     'synthetic scores (drawn from the private histogram)'
     """
+    if not isinstance(biplot, BiplotCoordinates):
+        refuse(
+            biplot,
+            "biplot",
+            "plot_biplot",
+            "BiplotCoordinates (from DPPCAResult.biplot)",
+            'BiplotDisplay.from_result(result) or result.plot("biplot") draws a DPPCAResult.'
+            if is_result(biplot)
+            else "",
+        )
     ax = axes_or_new(ax)
     if len(biplot.points):
         ax.scatter(
