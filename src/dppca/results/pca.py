@@ -260,8 +260,9 @@ class DPPCAResult:
         reference; ``variables`` (a number or names) and ``labels``; ``center``,
         ``random_state``, ``uncertainty`` (from :meth:`uncertainty`), ``ax``; on the page also
         ``scree="pve" | "scree"``, ``display_k``, ``score="histogram" | "sample"``,
-        ``loading="point" | "vector" | "heatmap"``, ``variable="vector" | "point"`` and the
-        biplot's ``alpha``. Drawing spends no budget.
+        ``loading="point" | "vector" | "heatmap"`` with ``heatmap_components`` (or
+        ``components``: the heatmap's PCs), ``variable="vector" | "point"`` with ``circle``
+        (the unit circle) and the biplot's ``alpha``. Drawing spends no budget.
         """
         from dppca.plotting.pages import display_result  # plotting is imported when used
 
