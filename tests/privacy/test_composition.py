@@ -49,12 +49,13 @@ def _dp_accounting_delta(losses, epsilon, interval):
 @pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0])
 def test_composed_delta_against_dp_accountings_grids(losses, epsilon):
     """Our exact value never exceeds dp-accounting's pessimistic estimates (grids of 1e-3 and
-    1e-4), and the finer grid's is within 2e-3 relative of it (its discretisation error is of
+    1e-4) by more than its rounding margin (1e-8 relative; dp-accounting is exact for pure
+    parts), and the finer grid's is within 2e-3 relative of it (its discretisation error is of
     the grid's order)."""
     ours = composed_delta(losses, epsilon)
     coarse = _dp_accounting_delta(losses, epsilon, 1e-3)
     fine = _dp_accounting_delta(losses, epsilon, 1e-4)
-    assert ours <= min(fine, coarse) * (1 + 1e-9) + 1e-15
+    assert ours <= min(fine, coarse) * (1 + 2e-8) + 1e-15
     assert ours == pytest.approx(fine, rel=2e-3, abs=1e-12)
 
 
@@ -64,7 +65,21 @@ def test_gaussian_parts_compose_to_the_closed_form():
     total = math.sqrt(sum(mu**2 for mu in mus))
     for epsilon in (0.1, 1.0, 3.0):
         exact = gdp_delta(total, epsilon)
-        assert exact <= composed_delta(losses, epsilon) <= exact * (1 + 1e-11) + 1e-300
+        assert exact <= composed_delta(losses, epsilon) <= exact * (1 + 2e-8) + 1e-300
+
+
+@pytest.mark.parametrize(
+    ("mu", "epsilon"), [(0.00299, 0.01376), (0.05, 0.2), (0.3, 2.5), (2.0, 6.0), (0.01, 0.03)]
+)
+def test_the_gaussian_divergence_is_rounded_up_against_80_digit_arithmetic(mu, epsilon):
+    """Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) cancels when mu is small; the rounded
+    result stays at or above the value computed with 80 digits."""
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 80
+    m, e = mpmath.mpf(mu), mpmath.mpf(epsilon)
+    exact = mpmath.ncdf(-e / m + m / 2) - mpmath.exp(e) * mpmath.ncdf(-e / m - m / 2)
+    ours = composed_delta([PrivacyLoss("gaussian", mu=mu)], epsilon)
+    assert ours >= float(exact) and ours <= float(exact) * (1 + 2e-8)
 
 
 def test_pure_parts_against_brute_force_enumeration():
@@ -84,16 +99,16 @@ def test_pure_parts_against_brute_force_enumeration():
             )
             total += max(p - math.exp(epsilon) * q, 0.0)
         ours = composed_delta([PrivacyLoss("pure", epsilon=e) for e in epsilons], epsilon)
-        assert ours == pytest.approx(total, rel=1e-9, abs=1e-15) and ours >= total
+        assert total <= ours <= total * (1 + 2e-8) + 1e-15  # rounded up by its margin
 
 
 def test_zcdp_parts_and_the_choice_of_pure_parts_to_join():
     rho = [PrivacyLoss("zcdp", rho=0.05), PrivacyLoss("zcdp", rho=0.02)]
-    assert composed_delta(rho, 1.0) == pytest.approx(zcdp_delta(0.07, 1.0), rel=1e-11)
+    assert composed_delta(rho, 1.0) == pytest.approx(zcdp_delta(0.07, 1.0), rel=2e-8)
     big = [*rho, PrivacyLoss("pure", epsilon=0.8)]  # better added than converted
     added = zcdp_delta(0.07, 1.0 - 0.8)
     converted = zcdp_delta(0.07 + 0.8**2 / 2, 1.0)
-    assert composed_delta(big, 1.0) == pytest.approx(min(added, converted), rel=1e-11)
+    assert composed_delta(big, 1.0) == pytest.approx(min(added, converted), rel=2e-8)
 
 
 @pytest.mark.parametrize(
@@ -178,8 +193,8 @@ def test_a_tight_accountant_reports_mu_the_curve_and_refuses_an_excess():
     epsilons = [0.5, 1.0, 2.0]
     exact = np.array([gdp_delta(0.4, e) for e in epsilons])
     curve = accountant.delta_curve(epsilons)  # rounded up by at most 1e-12 relative
-    assert np.all(curve >= exact) and np.all(curve <= exact * (1 + 1e-11))
-    assert accountant.spent.delta == pytest.approx(gdp_delta(0.4, 1.0), rel=1e-9)
+    assert np.all(curve >= exact) and np.all(curve <= exact * (1 + 2e-8))
+    assert accountant.spent.delta == pytest.approx(gdp_delta(0.4, 1.0), rel=2e-8)
     with pytest.raises(BudgetExceededError, match="tight composition"):
         accountant.spend(Budget(1.0, 1e-2), losses=[PrivacyLoss("gaussian", mu=2.0)])
     assert len(accountant.ledger) == 4
@@ -219,7 +234,7 @@ def test_a_continuous_pipeline_reports_its_gaussian_parameter_and_curve():
     epsilons = [0.5, 1.0, 3.0]
     exact = np.array([gdp_delta(mu, e) for e in epsilons])
     curve = part.delta_curve(epsilons)
-    assert np.all(curve >= exact * (1 - 1e-12)) and np.all(curve <= exact * (1 + 1e-9))
+    assert np.all(curve >= exact) and np.all(curve <= exact * (1 + 2e-8))
 
 
 def test_an_export_of_the_previous_version_reads_as_basic_composition():
@@ -232,3 +247,36 @@ def test_an_export_of_the_previous_version_reads_as_basic_composition():
     old = dppca.DPPCAResult.from_dict(data)
     assert old.privacy.composition == "basic"
     assert old.privacy.total.isclose(Budget(3.0, 1e-6))
+
+
+def test_tight_composition_refuses_the_classical_calibration():
+    """The classical formula is a guarantee only for epsilon < 1: a tight plan, which gives
+    each release more epsilon, cannot rest on it. None means basic with it."""
+    X, _ = _configurations()
+    arguments = {"calibration": "classical", "random_state": 0}
+    with pytest.raises(ValueError, match="composition='tight' needs calibration='analytic'"):
+        dppca.dp_pca(X, 3.0, 1e-6, composition="tight", **arguments)
+    with pytest.raises(ValueError, match="composition='tight' needs calibration='analytic'"):
+        dppca.DPPCA(2, calibration="classical", composition="tight").fit(X)
+    result = dppca.dp_pca(X, 2.4, 1e-6, **arguments)  # 0.8 per part: the classical range
+    assert result.settings["composition"] == {"rule": "basic", "factor": 1.0}
+
+
+def test_plot_captions_state_what_each_part_spent():
+    """Under tight composition a part spends more than its share: the captions read the
+    ledger, not the split."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    X, _ = _configurations()
+    result = dppca.dp_pca(X, 3.0, 1e-6, random_state=0)
+    scree = result.privacy.select("scree").total
+    score = result.privacy.select("score.frame", "score.histogram").total
+    assert scree.epsilon > 1.0 * 1.2  # more than the share of a third
+    titles = {kind: result.plot(kind).ax_.get_title() for kind in ("scree", "score")}
+    plt.close("all")
+    assert f"ε={scree.epsilon:.3g}, δ={scree.delta:.2g}" in titles["scree"]
+    assert f"ε={score.epsilon:.3g}, δ={score.delta:.2g}" in titles["score"]

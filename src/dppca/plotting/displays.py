@@ -42,9 +42,15 @@ def version_titles(non_private: bool) -> tuple[str, str]:
     return ("Non-private", " (reference)") if non_private else ("DP", "")
 
 
-def _budget(result: Any, component: str) -> str:
-    budget = getattr(result.budgets, component)
-    return f"ε={budget.epsilon:.3g}, δ={budget.delta:.2g}"
+#: The ledger components of each part of a pipeline's budget named in a caption.
+_CAPTIONED = {"scree": ("scree",), "score": ("score.frame", "score.histogram")}
+
+
+def _budget(result: Any, part: str) -> str:
+    """What the releases of ``part`` spent together, from the ledger (under tight composition
+    a part spends more than its share of the total)."""
+    spent = result.privacy.select(*_CAPTIONED[part]).total
+    return f"ε={spent.epsilon:.3g}, δ={spent.delta:.2g}"
 
 
 def _reference(result: Any) -> Any:

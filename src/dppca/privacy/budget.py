@@ -416,10 +416,10 @@ class PrivacyLedger:
         losses = self.losses
         return np.array([composed_delta(losses, float(e)) for e in epsilons])
 
-    def select(self, component: str) -> PrivacyLedger:
-        """A ledger of the entries of one component (composed the same way)."""
+    def select(self, *components: str) -> PrivacyLedger:
+        """A ledger of the entries of the given components (composed the same way)."""
         return PrivacyLedger(
-            [e for e in self._entries if e.component == component],
+            [e for e in self._entries if e.component in components],
             composition=self.composition,
             target_epsilon=self.target_epsilon,
         )
