@@ -169,40 +169,35 @@ def test_plot_variables_refuses_other_releases(results, name):
 # points): they refuse every result and name the display that draws it.
 
 
-@pytest.mark.parametrize("name", ["DPPCAResult", "LoadingResult", "ScreeResult", "ScoreResult"])
-def test_plot_score_histogram_refuses_results(results, name):
-    message = _refused(
+#: Each helper, how it is called, its parameter's name, what it takes and the display named.
+REFUSING = {
+    "plot_score_histogram": (
         lambda value: plot_score_histogram(value, LIMITS),
-        results[name],
         "cells",
-        "plot_score_histogram",
         "a DataFrame of cells or a dict of label to DataFrame",
-    )
-    assert "ScoreHistogramDisplay.from_result(result)" in message
-
-
-@pytest.mark.parametrize("name", ["DPPCAResult", "LoadingResult", "ScreeResult", "ScoreResult"])
-def test_plot_score_points_refuses_results(results, name):
-    message = _refused(
+        "ScoreHistogramDisplay.from_result(result)",
+    ),
+    "plot_score_points": (
         plot_score_points,
-        results[name],
         "points",
-        "plot_score_points",
         "a DataFrame of score points (for example from dppca.sample_scores)",
-    )
-    assert "ScorePointsDisplay.from_result(result)" in message
-
-
-@pytest.mark.parametrize("name", ["DPPCAResult", "LoadingResult", "ScreeResult", "ScoreResult"])
-def test_plot_biplot_refuses_results(results, name):
-    message = _refused(
+        "ScorePointsDisplay.from_result(result)",
+    ),
+    "plot_biplot": (
         lambda value: plot_biplot(value, NAMES),
-        results[name],
         "biplot",
-        "plot_biplot",
         "BiplotCoordinates (from DPPCAResult.biplot)",
-    )
-    assert 'result.plot("biplot")' in message
+        'result.plot("biplot")',
+    ),
+}
+
+
+@pytest.mark.parametrize("helper", sorted(REFUSING))
+@pytest.mark.parametrize("name", ["DPPCAResult", "LoadingResult", "ScreeResult", "ScoreResult"])
+def test_helpers_drawing_a_choice_refuse_results(results, name, helper):
+    call, parameter, takes, display = REFUSING[helper]
+    message = _refused(call, results[name], parameter, helper, takes)
+    assert display in message
 
 
 def test_score_and_biplot_helpers_still_draw_their_own_inputs(results):
