@@ -159,8 +159,9 @@ def _parser() -> _Parser:
     )
     run.add_argument(
         "--composition",
-        help="tight (the default): the releases share the total by their exact composition, "
-        "with less noise; basic: the total is cut into the split's parts, which add up",
+        help="tight (the default): the releases share the total by the composition of their "
+        "privacy losses, with less noise; basic: the total is cut into the split's parts, which "
+        "add up",
     )
     run.add_argument("--seed", type=int, help="random seed (for research only)")
     run.add_argument(
@@ -340,6 +341,7 @@ OPTIONS = {
     "scale": "--scale",
     "score": "--score",
     "sampler": "--sampler",
+    "composition": "--composition",
 }
 
 

@@ -149,11 +149,13 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from dppca import DPPCA
+    >>> from dppca import DPPCA, Budget
     >>> X = np.random.default_rng(0).normal(size=(5000, 4)) * [3, 2, 1, 0.5]
     >>> model = DPPCA(2, epsilon=4.0, delta=1e-7, random_state=1).fit(X)
-    >>> model.transform(X).shape, model.privacy_spent_  # the exact composition of the releases
-    ((5000, 2), Budget(epsilon=4, delta=9.99999e-08))
+    >>> model.transform(X).shape
+    (5000, 2)
+    >>> model.privacy_spent_ <= Budget(4.0, 1e-7)  # the composition of the fit's releases
+    True
     >>> round(model.composition_factor_, 2)  # each share's epsilon times this factor
     1.26
     >>> model.explained_variance_ratio_.round(1).tolist()  # non-private: 0.64, 0.28

@@ -18,7 +18,7 @@ import numpy as np
 
 from dppca.exceptions import BudgetExceededError
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger, budget_losses
-from dppca.privacy.composition import COMPOSITIONS, PrivacyLoss, composed_delta
+from dppca.privacy.composition import PrivacyLoss, composed_delta, resolve_composition
 
 
 class Accountant:
@@ -28,8 +28,9 @@ class Accountant:
     ----------
     total : Budget
         The most that may be spent.
-    composition : {"tight", "basic"}, default "tight"
-        How the charges compose: by their privacy losses, or by adding epsilons and deltas.
+    composition : {"tight", "basic"} or None, default None (tight)
+        How the charges compose: by their privacy losses (a charge made without them counts
+        as its (epsilon, delta)), or by adding epsilons and deltas.
 
     Examples
     --------
@@ -44,13 +45,10 @@ class Accountant:
     0.1732
     """
 
-    def __init__(self, total: Budget, composition: str = "tight") -> None:
+    def __init__(self, total: Budget, composition: str | None = None) -> None:
         if not isinstance(total, Budget):
             raise TypeError(f"total must be a Budget; got {type(total).__name__}.")
-        if composition not in COMPOSITIONS:
-            raise ValueError(
-                f"composition must be one of {', '.join(COMPOSITIONS)}; got {composition!r}."
-            )
+        composition = resolve_composition(composition)
         self.total = total
         self.composition = composition
         self.ledger = PrivacyLedger(

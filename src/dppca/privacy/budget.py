@@ -312,7 +312,7 @@ class PrivacyLedger:
     Entries are appended with :meth:`record` and never removed. With ``composition="basic"``
     :attr:`total` composes them sequentially (sums of epsilons and deltas). With
     ``composition="tight"`` each entry's (epsilon, delta) is that release's own guarantee, and
-    the entries do not add up: :attr:`total` is their exact composition by privacy losses
+    the entries do not add up: :attr:`total` is their composition by privacy losses
     (:mod:`dppca.privacy.composition`) at ``target_epsilon`` (the call's total epsilon, or the
     entries' summed epsilon if smaller, as for one component).
 
@@ -371,14 +371,14 @@ class PrivacyLedger:
     def total(self) -> Budget:
         """Total spent: by basic composition the exact sums of the entries, rounded up; by
         tight composition the composed delta at the target epsilon (see the class)."""
-        summed = Budget.compose([entry.budget for entry in self._entries])
         if self.composition == "basic" or not self._entries:
-            return summed
+            return Budget.compose([entry.budget for entry in self._entries])
         assert self.target_epsilon is not None  # checked in __init__
-        epsilon = min(self.target_epsilon, summed.epsilon)
+        summed_epsilon = _sum_up([entry.epsilon for entry in self._entries])
+        epsilon = min(self.target_epsilon, summed_epsilon)
         delta = composed_delta(self.losses, epsilon)
-        if epsilon >= summed.epsilon:  # basic composition bounds it too
-            delta = min(delta, summed.delta)
+        if epsilon >= summed_epsilon:  # basic composition bounds it too
+            delta = min(delta, _sum_up([entry.delta for entry in self._entries]))
         return Budget(epsilon, delta)
 
     @property
@@ -397,8 +397,8 @@ class PrivacyLedger:
 
     def delta_curve(self, epsilons: Sequence[float]) -> np.ndarray:
         """The spent guarantee as a whole curve: for each epsilon the smallest delta of the
-        entries' exact composition (tight), or the sums' delta where epsilon covers the summed
-        epsilon and 1 below it (basic).
+        entries' composition by privacy losses (tight), or the sums' delta where epsilon covers
+        the summed epsilon and 1 below it (basic).
 
         Examples
         --------
@@ -437,9 +437,9 @@ class PrivacyLedger:
 
     def budget_table(self) -> pd.DataFrame:
         """Epsilon, delta and privacy loss of every release (index: its name) and their total
-        (tight: the exact composition at the total epsilon; basic: the sums)."""
+        (tight: the composition of the privacy losses at the total epsilon; basic: the sums)."""
         total = self.total
-        rule = "composed exactly" if self.composition == "tight" else "sums (basic composition)"
+        rule = "composed (tight)" if self.composition == "tight" else "sums (basic composition)"
         rows = [(e.epsilon, e.delta, _describe(e)) for e in self._entries]
         return pd.DataFrame(
             [*rows, (total.epsilon, total.delta, rule)],

@@ -19,6 +19,7 @@ So the analytic multiplier is ``1 / mu(epsilon, delta)``; this module solves tha
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Callable
@@ -220,8 +221,11 @@ def zcdp_rho(epsilon: float, delta: float) -> float:
     return zcdp_rho_kernel(check_epsilon(epsilon), check_delta(delta))
 
 
+@functools.lru_cache(maxsize=4096)
 def zcdp_rho_kernel(epsilon: float, delta: float) -> float:
-    """:func:`zcdp_rho` of validated values (the discrete sampler's calibration; no checks)."""
+    """:func:`zcdp_rho` of validated values (the discrete sampler's calibration; no checks).
+    Cached: a mechanism's scale and its privacy loss, and the plans a tight composition
+    searches through, ask for the same values again."""
     target = delta * (1.0 - 1e-9)  # a margin for the rounding of the conversion itself
     low, high = _RHO_RANGE
     if _zcdp_delta_kernel(high, epsilon) <= target:

@@ -320,7 +320,7 @@ def dp_score(
     composition : {"tight", "basic"} or None, default None
         None means ``"tight"``, or ``"basic"`` with the classical calibration. ``"tight"``:
         the frame, the histograms (and the directions' release) are planned so that their
-        exact composition meets the cost of the Notes (see
+        composition meets the cost of the Notes (see
         :func:`dppca.dp_pca`); ``"basic"``: each gets its part of it.
     sampler : {"discrete", "continuous"} or None, default None
         ``"discrete"`` (what None means, unless the classical calibration is asked for): exact

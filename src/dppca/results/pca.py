@@ -118,7 +118,7 @@ class DPPCAResult:
     Loading            2.133    0.0
     Scree              2.133    0.0
     Score frame        0.747    0.0
-    Score histogram    1.387    0.0
+    Score histogram    1.386    0.0
     Total              4.000    0.0
     >>> again = dppca.DPPCAResult.from_json(result.to_json())
     >>> bool(np.array_equal(again.directions, result.directions))
@@ -318,8 +318,8 @@ class DPPCAResult:
             factor = self.settings["composition"]["factor"]
             note = (
                 "Tight composition: each part's row is that part's own guarantee, and the rows "
-                "do not add up; the Total row is their exact composition. Each part got "
-                f"{factor:.3g} times its share of epsilon, so less noise than cutting the "
+                "do not add up; the Total row is their composition by privacy losses. Each part "
+                f"got {factor:.3g} times its share of epsilon, so less noise than cutting the "
                 "total into shares that add up."
             )
         return PCASummary(importance, budget, header, note)
