@@ -17,8 +17,9 @@ its counterpart:
   scores on the private directions, ``centre_noise``); and empty group histograms.
 
 Tight against basic composition: the same seeds, data sets and totals with
-``composition="tight"`` (the default: the releases planned so that their exact composition meets
-the total) and ``composition="basic"`` (the total cut into the split's parts, which add up),
+``composition="tight"`` (the default: the releases planned so that the composition of their
+privacy losses meets the total) and ``composition="basic"`` (the total cut into the split's
+parts, which add up),
 thresholded histograms, side by side: the medians of sin Theta, of the largest PVE error and of
 the histogram distance, and the ratio of the directions' noise sd (tight over basic).
 
@@ -116,6 +117,7 @@ def measure(X, groups, epsilon, seed, score="thresholded", composition=None) -> 
         "tv": float(tv),
         "tv_noise": float(0.5 * np.abs(result.histogram["prob"].to_numpy() - own).sum()),
         "warnings": len(caught),
+        "warning_texts": " | ".join(str(w.message) for w in caught),
         "kendall_sigma": float(result.noise["kendall_sigma"]),
         "factor": float(result.settings["composition"]["factor"]),
     }

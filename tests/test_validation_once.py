@@ -1,5 +1,6 @@
 """Validation happens once, at the public boundary: after the budget is charged, the release
-kernels check nothing (only the value types Budget and Noise keep their invariants), and the
+kernels check nothing (only the value types Budget, PrivacyLoss and Noise keep their
+invariants), and the
 data are converted once."""
 
 from __future__ import annotations
@@ -16,9 +17,14 @@ import dppca
 import dppca._validation as validation
 import dppca.privacy.accountant as accountant_module
 
-#: Value types whose constructors keep an invariant (a Budget's epsilon and delta, a noise
-#: source's sampler): they run on every entry and source, before or after the charge.
-INVARIANTS = {("privacy/budget.py", "__post_init__"), ("privacy/mechanisms.py", "__init__")}
+#: Value types whose constructors keep an invariant (a Budget's epsilon and delta, a privacy
+#: loss's kind and parameters, a noise source's sampler): they run on every entry and source,
+#: before or after the charge, on public values.
+INVARIANTS = {
+    ("privacy/budget.py", "__post_init__"),
+    ("privacy/composition.py", "__post_init__"),
+    ("privacy/mechanisms.py", "__init__"),
+}
 
 
 def _calls_after_the_charge(monkeypatch, run):
