@@ -40,3 +40,16 @@ def test_notes_and_text_are_escaped():
 
     text = card("<b>", [("a<", "b>")], [], notes=["x < y & z"])
     assert "&lt;b&gt;" in text and "x &lt; y &amp; z" in text
+
+
+def test_an_accountant_renders_its_total_spend_and_charges():
+    from dppca.privacy.composition import PrivacyLoss
+
+    accountant = dppca.Accountant(dppca.Budget(2.0, 1e-5))
+    assert "Privacy accountant (0 charges)" in accountant._repr_html_()
+    for name in ("first fit", "second fit"):
+        accountant.spend(dppca.Budget(1.0, 1e-6), name, [PrivacyLoss("gaussian", mu=0.3)])
+    page = accountant._repr_html_()
+    assert "Privacy accountant (2 charges)" in page
+    assert "<b>composition</b>: tight" in page and "mu = 0.4243" in page
+    assert "<th>first fit</th>" in page and "<th>Total</th>" in page

@@ -129,6 +129,21 @@ class Accountant:
             f"composition={self.composition!r})"
         )
 
+    def _repr_html_(self) -> str:
+        """The total, what is spent (and mu where it applies) and every charge, for notebooks."""
+        from dppca._html import card
+
+        spent = self.spent
+        facts = [
+            ("total", f"epsilon = {self.total.epsilon:.4g}, delta = {self.total.delta:.4g}"),
+            ("spent", f"epsilon = {spent.epsilon:.4g}, delta = {spent.delta:.4g}"),
+            ("composition", self.composition),
+        ]
+        if self.mu is not None:
+            facts.append(("Gaussian DP", f"mu = {self.mu:.4g}"))
+        tables = [("Charges", self.ledger.budget_table())] if len(self.ledger) else []
+        return card(f"Privacy accountant ({len(self.ledger)} charges)", facts, tables)
+
 
 def charge(
     accountant: Accountant | None,
