@@ -87,7 +87,9 @@ class DPPCAResult:
     n_samples, k : int
     axes, bins : tuple of int
     budgets : PCASplit
-        The allocation to loading, scree and score.
+        How the total is shared between the parts (scale, loading, scree, score). Under tight
+        composition each part's releases spend its epsilon times
+        ``settings["composition"]["factor"]``, and ``privacy`` records what they spent.
     settings : dict
     privacy : PrivacyLedger
         Every release; its total never exceeds the requested (epsilon, delta).
