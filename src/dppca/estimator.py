@@ -283,10 +283,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         names = [str(name) for name in getattr(self, "feature_names_in_", [])] or [
             f"X{j + 1}" for j in range(n_features)
         ]
-        ledger = PrivacyLedger(
-            composition=composition,
-            target_epsilon=total.epsilon if composition == "tight" else None,
-        )
+        ledger = PrivacyLedger.for_total(total.epsilon, composition)
         scales, notes = public_scales, []
         if scale_plan is not None:
             scales, details = scale_release(data, names, scale_plan, rng, ledger)

@@ -317,10 +317,7 @@ def dp_pca(
     )
     charge(accountant, total, "dp_pca", plan_losses(plans) if composition == "tight" else None)
 
-    ledger = PrivacyLedger(
-        composition=composition,
-        target_epsilon=total.epsilon if composition == "tight" else None,
-    )
+    ledger = PrivacyLedger.for_total(total.epsilon, composition)
     scales, scale_details = public_scales, None
     if scale_plan is not None:
         scales, scale_details = scale_release(data, names, scale_plan, rng, ledger)

@@ -51,10 +51,7 @@ class Accountant:
         composition = resolve_composition(composition)
         self.total = total
         self.composition = composition
-        self.ledger = PrivacyLedger(
-            composition=composition,
-            target_epsilon=total.epsilon if composition == "tight" else None,
-        )
+        self.ledger = PrivacyLedger.for_total(total.epsilon, composition)
 
     @property
     def spent(self) -> Budget:

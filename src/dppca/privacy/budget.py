@@ -342,6 +342,13 @@ class PrivacyLedger:
         self.composition = composition
         self.target_epsilon = target_epsilon
 
+    @classmethod
+    def for_total(cls, total_epsilon: float, composition: str) -> PrivacyLedger:
+        """An empty ledger for a call (or an accountant) whose total epsilon is
+        ``total_epsilon``: tight ledgers compose their entries at it, basic ones add them up."""
+        target = total_epsilon if composition == "tight" else None
+        return cls(composition=composition, target_epsilon=target)
+
     def record(
         self,
         name: str,

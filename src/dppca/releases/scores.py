@@ -391,10 +391,7 @@ def dp_score(
         plan_losses(plan, loading_plan) if composition == "tight" else None,
     )
 
-    ledger = PrivacyLedger(
-        composition=composition,
-        target_epsilon=cost.epsilon if composition == "tight" else None,
-    )
+    ledger = PrivacyLedger.for_total(cost.epsilon, composition)
     loading = None
     if loading_plan is not None:
         loading = loading_release(data, names, loading_plan, rng)
