@@ -14,7 +14,7 @@ PACKAGE = Path(dppca.__file__).parent
 
 #: Layers from the bottom; a module may import its own layer and those below it.
 LAYERS = [
-    {"_validation", "exceptions", "_groups", "_html"},
+    {"_validation", "_progress", "exceptions", "_groups", "_html"},
     {"numerics"},
     {"privacy"},
     {"releases"},
@@ -51,7 +51,7 @@ DRAWS = {
 NOT_NOISE = {
     ("numerics/pairs.py", "random_pairs"): "the data-independent random pairing",
     ("numerics/pairs.py", "random_halves"): "the data-independent random split",
-    ("numerics/kendall.py", "_regular_design"): "the data-independent regular design",
+    ("numerics/kendall.py", "unit_kendall"): "the data-independent permutation of the design",
     ("releases/sampling.py", "_draw"): "synthetic points from a released histogram",
     ("results/uncertainty.py", "direction_redraws"): "simulation from released noise scales",
     ("results/uncertainty.py", "scree_redraws"): "simulation from released noise scales",

@@ -455,6 +455,7 @@ def _release(
             random_state=noise_seed,
             sampler=args.sampler,
             composition=getattr(args, "composition", None),
+            progress=progress.enabled,
         )
         uncertainty = result.uncertainty(draws=200, random_state=redraw_seed)
     sampling_rng = np.random.default_rng(figure_seed)

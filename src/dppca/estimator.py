@@ -11,6 +11,7 @@ from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from dppca._validation import (
+    check_bool,
     check_delta,
     check_epsilon,
     check_option,
@@ -64,8 +65,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Winsorization radius or the declared bound of a callable ``sign_transform``.
     sensitivity : {"tight", "paper"}, default "tight"
     calibration : {"analytic", "classical"}, default "analytic"
-    pairs : "all" or even int, default "all"
-        All pairs or a ``k``-regular incomplete design (linear in ``n_samples``).
+    pairs : "auto", "all" or even int, default "auto"
+        All pairs or a ``k``-regular incomplete design (linear in ``n_samples``); ``"auto"``:
+        all pairs up to 20,000 rows, ``pairs=64`` above.
     scale : None, "private" or array-like of shape (n_features,), default None
         Divide each variable by a scale before everything else, for data in mixed units:
         ``"private"`` releases robust scales (:func:`dppca.dp_scale`) with ``scale_share`` of
@@ -102,6 +104,8 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         ``(epsilon, delta)``: every share's epsilon is multiplied by the largest common factor
         that keeps it, ``composition_factor_``, so each release gets less noise than its share
         alone would give. ``"basic"``: each release gets its share, and the shares add up.
+    progress : bool, default True
+        A progress bar on stderr while the Kendall matrix takes more than two seconds.
 
     Attributes
     ----------
@@ -174,7 +178,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         radius: Any = None,
         sensitivity: str = "tight",
         calibration: str = "analytic",
-        pairs: Any = "all",
+        pairs: Any = "auto",
         scale: Any = None,
         scale_share: float = 0.1,
         scree: str | None = "clipped",
@@ -184,6 +188,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         accountant: Accountant | None = None,
         sampler: str | None = None,
         composition: str | None = None,
+        progress: bool = True,
     ) -> None:
         self.n_components = n_components
         self.epsilon = epsilon
@@ -202,6 +207,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.accountant = accountant
         self.sampler = sampler
         self.composition = composition
+        self.progress = progress
 
     def fit(self, X: Any, y: Any = None) -> DPPCA:
         """Spend the budget once and set the private directions.
@@ -250,6 +256,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             method = check_option(self.scree, "scree", SCREE_METHODS)
             control = check_scree_control(method, self.scree_control, n_features, "scree_control")
         composition = resolve_composition(self.composition, self.calibration)
+        progress = check_bool(self.progress, "progress")
         data = np.asarray(X, dtype=np.float64)
 
         def plan_at(factor: float) -> _FitPlans:
@@ -291,7 +298,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             emit(notes)
         if scales is not None:
             data = scaled(data, scales)
-        result, scree = directions_and_scree(data, names, plan, scree_plan, rng, ledger)
+        result, scree = directions_and_scree(
+            data, names, plan, scree_plan, rng, ledger, progress=progress
+        )
         if scree is not None:
             values, _ = scree
             self.explained_variance_ = values[:n_components]

@@ -99,7 +99,7 @@ def dp_pca(
     directions: Any = None,
     transform: Any = "spherical",
     radius: Any = None,
-    pairs: Any = "all",
+    pairs: Any = "auto",
     sensitivity: Any = "tight",
     calibration: str = "analytic",
     mechanism: str = "gaussian",
@@ -108,6 +108,7 @@ def dp_pca(
     random_state: Any = None,
     accountant: Accountant | None = None,
     sampler: str | None = None,
+    progress: bool = True,
 ) -> DPPCAResult:
     """Differentially private PCA: directions, scree and score histogram in one release.
 
@@ -166,9 +167,10 @@ def dp_pca(
         spent, the split shares the total between scree and score.
     transform, radius : optional
         The generalized spatial sign of the directions (see :func:`dp_loading`).
-    pairs : "all" or int, default "all"
+    pairs : "auto", "all" or int, default "auto"
         All pairs in the Kendall matrix, or the ``pairs``-regular incomplete U-statistic (linear
-        in n, same sensitivity; see :func:`dp_loading`).
+        in n, same sensitivity; see :func:`dp_loading`); ``"auto"``: all pairs up to 20,000
+        rows, ``pairs=64`` above.
     sensitivity : {"tight", "paper"}, default "tight"
         The Kendall matrix's Frobenius sensitivity (see :func:`dp_loading`).
     calibration : {"analytic", "classical"}, default "analytic"
@@ -207,6 +209,8 @@ def dp_pca(
         public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
         the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
         through its low bits (Mironov 2012); for studies, not for publication.
+    progress : bool, default True
+        A progress bar on stderr while the Kendall matrix takes more than two seconds.
 
     Returns
     -------
@@ -276,6 +280,7 @@ def dp_pca(
     composition = resolve_composition(composition, calibration)
     mono = check_bool(mono, "mono")
     non_private = check_bool(non_private, "non_private")
+    progress = check_bool(progress, "progress")
 
     planner = PipelinePlanner(
         shape=(n, p),
@@ -324,7 +329,9 @@ def dp_pca(
     if scales is not None:
         data = scaled(data, scales)
     if loading_plan is not None:
-        loading, released = directions_and_scree(data, names, loading_plan, scree_plan, rng, ledger)
+        loading, released = directions_and_scree(
+            data, names, loading_plan, scree_plan, rng, ledger, progress=progress
+        )
         assert released is not None  # dp_pca always plans a scree
         scree_values, scree_details = released
         directions = loading.directions
@@ -486,11 +493,13 @@ def directions_and_scree(
     scree_plan: ScreePlan | None,
     rng: np.random.Generator,
     ledger: PrivacyLedger,
+    *,
+    progress: bool = False,
 ) -> tuple[LoadingResult, tuple[np.ndarray, dict[str, Any]] | None]:
     """The releases shared by :func:`dp_pca` and :class:`~dppca.DPPCA`: the private directions,
     then (with a scree plan) the scree of the scores on their first ``k``; entries go to
     ``ledger``. Plans are validated and the budget charged by the caller."""
-    loading = loading_release(data, names, loading_plan, rng)
+    loading = loading_release(data, names, loading_plan, rng, progress=progress)
     ledger.extend(loading.privacy)
     if scree_plan is None:
         return loading, None

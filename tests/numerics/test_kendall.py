@@ -176,12 +176,121 @@ def test_incomplete_design_matches_direct_sum_over_its_pairs(name, k):
     assert np.max(np.abs(fast - reference)) <= TOLERANCE
 
 
-def test_incomplete_design_is_k_regular_with_distinct_pairs():
-    n, k = 31, 10
-    rows, cols = circulant_pairs(n, k, seed=0)
+@pytest.mark.parametrize(("n", "k"), [(31, 10), (32, 10), (3, 2), (4, 2), (9, 8), (10, 8)])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_incomplete_design_is_k_regular_with_distinct_pairs(n, k, seed):
+    """Odd and even n, up to the largest degree each allows (n - 1 odd, n - 2 even)."""
+    rows, cols = circulant_pairs(n, k, seed=seed)
     degrees = np.bincount(np.concatenate([rows, cols]), minlength=n)
     assert np.all(degrees == k)
     assert len({frozenset(pair) for pair in zip(rows, cols, strict=True)}) == n * k // 2
+    assert np.all(rows != cols)
+
+
+def test_design_tasks_cover_its_pairs_exactly_once():
+    """The blocks the kernel sums hold exactly the design's n k / 2 pairs: a block's pair
+    (t, t + c) is read off the rows it gathers."""
+    from dppca.numerics.kendall import design_tasks
+    from dppca.numerics.signs import SphericalSign
+
+    for n, k, block in [(31, 10, 4), (1000, 64, 97), (7, 6, 1), (12, 10, 12)]:
+        order = np.random.default_rng(n).permutation(n)
+        pairs = []
+        for task in design_tasks(np.zeros((n, 1)), SphericalSign(), order, k, block):
+            rows, count, half = task.args[1], task.args[2], task.args[3]
+            pairs += [
+                frozenset((rows[t], rows[t + c])) for c in range(1, half + 1) for t in range(count)
+            ]
+        rows, cols = circulant_pairs(n, k, seed=n)
+        assert len(pairs) == n * k // 2
+        assert set(pairs) == {frozenset(pair) for pair in zip(rows, cols, strict=True)}
+
+
+def test_design_takes_the_careful_path_for_extreme_rows():
+    """One row at 1e300 among rows at 1e-300, subnormal differences and duplicates: the direct
+    path hands those pairs to the rescaled one, and the sum matches the reference."""
+    rng = np.random.default_rng(12)
+    X = rng.standard_normal((40, 3)) * 1e-300
+    X[5] = [1e300, -1e300, 1e300]
+    X[6] = X[7]
+    X[8] = X[9] + 5e-324
+    X[10] = rng.standard_normal(3) * 1e-160
+    for k in (2, 10, 38):
+        expected = pair_outer_sum(X, *circulant_pairs(40, k, seed=3)) / (40 * k / 2)
+        assert np.max(np.abs(kendall_matrix(X, pairs=k, random_state=3) - expected)) <= TOLERANCE
+
+
+def test_result_does_not_depend_on_the_number_of_threads():
+    from dppca.numerics.kendall import unit_kendall
+    from dppca.numerics.signs import SphericalSign, WinsorizedSign
+
+    X = _cauchy(n=3000, p=4)
+    for sign in (SphericalSign(), WinsorizedSign(2.0)):
+        for degree in (None, 16):
+            single, double, quad = (
+                unit_kendall(X, sign, degree, np.random.default_rng(0), threads=t, tile_rows=256)
+                for t in (1, 2, 4)
+            )
+            assert np.array_equal(single, double) and np.array_equal(single, quad)
+
+
+def test_design_on_a_file_sorted_by_group_is_as_accurate_as_on_shuffled_rows():
+    """1000 Genomes genotypes sorted by population: the design's error against the full
+    statistic is the same as on shuffled rows (20 draws each), while the same circulant design
+    on the file's own order, which pairs people of one population with each other, is far
+    off."""
+    from dppca.datasets import load_1kg_aisnps
+    from dppca.numerics.kendall import design_tasks, sum_tasks
+    from dppca.numerics.signs import SphericalSign
+
+    genotypes, labels = load_1kg_aisnps("kidd")
+    X = genotypes.to_numpy(dtype=float)[np.argsort(labels["population"], kind="stable")]
+    n, k = X.shape[0], 16
+    full = np.linalg.eigh(kendall_matrix(X, pairs="all"))[1][:, -2:]
+
+    def error(K):
+        top = np.linalg.eigh(K)[1][:, -2:]
+        return np.linalg.norm(top - full @ (full.T @ top), 2)
+
+    sorted_errors, shuffled_errors = [], []
+    for seed in range(20):
+        shuffled = X[np.random.default_rng(seed + 100).permutation(n)]
+        sorted_errors.append(error(kendall_matrix(X, pairs=k, random_state=seed)))
+        shuffled_errors.append(error(kendall_matrix(shuffled, pairs=k, random_state=seed)))
+    assert np.median(sorted_errors) <= 1.3 * np.median(shuffled_errors)
+    assert np.median(shuffled_errors) <= 1.3 * np.median(sorted_errors)
+    file_order = design_tasks(X, SphericalSign(), np.arange(n), k, 8192)
+    assert error(sum_tasks(file_order, X.shape[1])) > 3 * np.median(sorted_errors)
+
+
+def test_pairs_auto_is_a_rule_on_n():
+    from dppca.numerics.kendall import AUTO_ALL_PAIRS_ROWS, AUTO_DEGREE, check_pairs
+
+    assert check_pairs("auto", AUTO_ALL_PAIRS_ROWS) is None
+    assert check_pairs("auto", AUTO_ALL_PAIRS_ROWS + 1) == AUTO_DEGREE
+    assert check_pairs("auto", 10**8) == AUTO_DEGREE
+    X = _random()
+    assert np.array_equal(kendall_matrix(X), kendall_matrix(X, pairs="all"))
+
+
+def test_progress_bar_appears_only_for_long_computations(capsys):
+    import io
+
+    from dppca._progress import ProgressBar
+
+    kendall_matrix(_random(), progress=True)
+    assert capsys.readouterr().err == ""
+    stream = io.StringIO()
+    bar = ProgressBar(3, "Kendall matrix", delay=0.0, stream=stream)
+    for _ in range(3):
+        bar.advance()
+    bar.close()
+    assert stream.getvalue().endswith("100 % (0 s)\n")
+    silent = io.StringIO()
+    bar = ProgressBar(3, "Kendall matrix", enabled=False, delay=0.0, stream=silent)
+    bar.advance(3)
+    bar.close()
+    assert silent.getvalue() == ""
 
 
 def test_complete_incomplete_design_equals_the_u_statistic():
@@ -213,8 +322,9 @@ def test_input_is_not_modified_and_dataframes_work():
         ({"pairs": 3}, ValueError, "even integer"),
         ({"pairs": 0}, ValueError, "even integer"),
         ({"pairs": 200}, ValueError, "2 <= pairs <= n - 1"),
-        ({"pairs": "some"}, TypeError, 'pairs must be "all"'),
-        ({"pairs": 2.0}, TypeError, 'pairs must be "all"'),
+        ({"pairs": "some"}, TypeError, 'pairs must be "auto", "all"'),
+        ({"pairs": 2.0}, TypeError, 'pairs must be "auto", "all"'),
+        ({"progress": "yes"}, TypeError, "progress"),
     ],
 )
 def test_parameter_errors(kwargs, error, message):
@@ -249,8 +359,8 @@ def test_callable_h_failing_on_the_data_counts_as_its_bound():
 
     expected = direct_kendall(X, lambda s: np.where(s > 2.5, 1.0, 0.25))
     assert np.max(np.abs(kendall_matrix(X, nan_between, 1.0) - expected)) <= TOLERANCE
-    capped_everywhere = direct_kendall(X, lambda s: np.ones_like(s))
-    assert np.max(np.abs(kendall_matrix(X, raising_between, 1.0) - capped_everywhere)) <= TOLERANCE
+    # A failing call is asked again norm by norm: only the norms it fails on count as h_max.
+    assert np.max(np.abs(kendall_matrix(X, raising_between, 1.0) - expected)) <= TOLERANCE
 
 
 @settings(max_examples=150, deadline=None)
@@ -354,3 +464,51 @@ def test_error_bound_is_tiny_against_the_sensitivity():
     assert 1e-10 < laplacian < 1e-9 and 1e-12 < explicit < 1e-11
     assert 2 * laplacian / (2 * np.sqrt(2) / 1e5) < 1e-4
     assert 2 * explicit / (2 * np.sqrt(2) / 1e8) < 2e-4
+
+
+def test_callable_h_failing_on_some_norms_moves_the_matrix_by_at_most_its_sensitivity():
+    """An h that raises whenever one of its norms is special: each pair's weight still comes
+    from its own norm (asked one by one), so neighbouring data sets differ by at most the
+    sensitivity, whichever pairs share a chunk with the special ones."""
+    from dppca.numerics.sensitivity import kendall_sensitivity
+
+    def picky(s):
+        if np.any((s > 1.0) & (s < 1.5)) or np.any(np.abs(s - np.sqrt(0.5)) < 1e-15):
+            raise ValueError("a norm in [1, 1.5]")
+        return np.minimum(s, 1.0)
+
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((200, 3)) * 0.1
+    neighbour = X.copy()
+    neighbour[0] = X[1]  # a duplicate pair, whose norm 0 is never asked for
+    far = X.copy()
+    far[0] = [1.7, 0.0, 0.0]  # its pairs' norms land in [1, 1.5], where h raises
+    n = X.shape[0]
+    for pairs in ("all", 10):
+        K = kendall_matrix(X, picky, 1.0, pairs=pairs, random_state=0)
+        for other in (neighbour, far):
+            moved = kendall_matrix(other, picky, 1.0, pairs=pairs, random_state=0)
+            assert np.linalg.norm(moved - K) <= kendall_sensitivity(1.0, n) * (1 + 1e-9)
+
+
+def test_callable_h_runs_on_one_thread_and_its_warnings_stay_inside(recwarn):
+    import threading
+    import time
+
+    from dppca.numerics.kendall import unit_kendall
+    from dppca.numerics.signs import CustomSign
+
+    seen = set()
+
+    def slow(s):
+        seen.add(threading.get_ident())
+        time.sleep(0.001)
+        import warnings
+
+        warnings.warn(f"largest norm {np.max(s)}", stacklevel=1)
+        return np.minimum(s, 1.0)
+
+    X = np.random.default_rng(5).standard_normal((400, 3))
+    unit_kendall(X, CustomSign(slow, 1.0), 8, np.random.default_rng(0), threads=2, chunk_pairs=16)
+    assert len(seen) == 1
+    assert not [w for w in recwarn if "largest norm" in str(w.message)]

@@ -62,10 +62,10 @@ def test_audit_flags_a_kernel_scaled_by_a_global_statistic(monkeypatch):
 
     exact_kernel = directions.unit_kendall
 
-    def globally_scaled(X, sign, k=None, rng=None):
+    def globally_scaled(X, sign, k=None, rng=None, **options):
         exponent = math.frexp(float(np.max(np.abs(X))))[1]
         with np.errstate(under="ignore"):
-            return exact_kernel(np.ldexp(X, -exponent), sign, k, rng)
+            return exact_kernel(np.ldexp(X, -exponent), sign, k, rng, **options)
 
     monkeypatch.setattr(directions, "unit_kendall", globally_scaled)
     result = audit(scenarios()["Kendall matrix, mixed extreme scales"], 2000, seed=13)

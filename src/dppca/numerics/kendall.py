@@ -8,9 +8,11 @@ incomplete U-statistic) (Kim and Jung 2025, Section 3). Everything here works in
 Two ways to add up pairs:
 
 * **explicit** (any ``h``; the incomplete design; near-duplicates): each pair's difference is
-  formed from the caller's values, scaled by its own largest entry (halved first if it
-  overflows) and normalised, so a pair's contribution ``h^2 u u^T`` depends on that pair alone;
-  chunks of at most ``CHUNK_PAIRS`` pairs are summed by one product ``U^T diag(h^2) U``;
+  formed from the caller's values. When its squared norm ``q`` lies in ``SAFE_SQUARED`` (the
+  common case) the pair's vector is ``v = (x_i - x_j) sqrt(h_unit^2 / q)``; otherwise the
+  difference is scaled by its own largest entry (halved first if it overflows) and normalised.
+  Either way a pair's contribution ``v v^T = h^2 u u^T`` depends on that pair alone; chunks of
+  at most ``CHUNK_PAIRS`` pairs are summed by one product ``V^T V``;
 * **graph-Laplacian** (all pairs, Lipschitz ``h``): ``sum c_ij (y_i - y_j)(y_i - y_j)^T =
   Y^T diag(C 1) Y - Y^T C Y`` with ``c = h^2 / ||y_i - y_j||^2``, ``O(n^2 d + n^2 d^2 / B)``
   instead of ``O(n^2 d^2)``, in tiles of ``B = TILE_ROWS`` rows against ``B`` rows. Each tile is
@@ -20,15 +22,34 @@ Two ways to add up pairs:
   larger squared norm of its two rows (after the shift), or at most ``TINY_SQUARED_DISTANCE``,
   would cancel catastrophically or underflow: it is computed explicitly instead.
 
-Tile and chunk sums are accumulated with Neumaier's compensated summation.
+The incomplete design is circulant on a random permutation of the rows: the row at position
+``v`` of the permutation meets the rows at positions ``v +- c`` (mod n), ``c = 1 .. k / 2``. Every
+row is in exactly ``k`` pairs, all distinct (``c <= k / 2 <= (n - 1) / 2``, so ``+c`` and ``-c``
+of different offsets never coincide), and each row's partners are random rows of the whole
+file, so the result's accuracy does not depend on how the file is sorted (a circulant design on
+the file's own order would pair rows of one group with each other in a sorted file). Each task
+gathers ``B + k / 2`` consecutive positions of the permutation once and forms their pairs.
+
+The work is cut into tasks (a tile, a run of design pairs) whose partial sums are added in a
+fixed order with Neumaier's compensated summation; tasks run side by side on as many threads
+as BLAS may use, each with a one-thread BLAS, and the result does not depend on the number of
+threads.
 
 **Error bound.** With unit roundoff ``u = 2^-53`` and ``gamma_m = m u / (1 - m u)`` (Higham 2002,
 Chapter 3), the computed unit-space matrix ``K_hat`` and the exact one satisfy
 ``||K_hat - K||_F <= E`` for every finite input, with ``E`` from :func:`kendall_error_bound`:
 
 * explicit pairs: forming and normalising a difference costs at most ``(p + 8) u`` in each
-  entry's relative error (the difference of two floats, or of their halves, is correctly
-  rounded; scaling by the largest entry avoids overflow and underflow), so a pair's computed
+  entry's relative error, plus an absolute error below ``2^-1074`` where an entry underflows.
+  Rescaled by the largest entry: the difference of two floats, or of their halves, is correctly
+  rounded, and scaling by the largest entry avoids overflow and underflow. Direct
+  (``2^-960 <= q <= 2^1000``): the difference is correctly rounded, ``q`` is within
+  ``gamma_p`` of its exact value (terms that underflow add below ``p 2^-1074``, negligible
+  against ``q``); ``h`` is evaluated at ``sqrt(q / 2)``, whose relative error (below
+  ``gamma_p / 2 + 2 u``) is at most doubled in a winsorized ``h^2``, which adds ``3 u`` of its
+  own (the ratio ``s / r`` and the square; a callable ``h`` is compared at the computed norm,
+  see below), and the quotient, square root and product add ``3 u``: each entry of ``v`` is
+  within ``(p + 8) u`` of ``h u_j``. So a pair's computed
   ``h^2 u u^T`` is within ``3 (p + 8) u`` of the exact one in Frobenius norm; a product over
   ``R`` pairs adds at most ``gamma_R`` times the sum of the entrywise absolute terms, whose
   Frobenius norm is at most its trace, ``sum h^2 <= R``. Per pair: ``2 gamma_{R + 2p + 40}``;
@@ -59,11 +80,16 @@ within the stated errors of the exact ones.)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_info, threadpool_limits
 
-from dppca._validation import check_data, check_random_state
+from dppca._progress import ProgressBar
+from dppca._validation import check_bool, check_data, check_random_state
 from dppca.numerics.signs import SignTransform, make_sign_transform
 
 #: ``tau``: pairs with ``||y_i - y_j||^2 <= tau max(||y_i||^2, ||y_j||^2)`` (after a tile's shift)
@@ -74,9 +100,16 @@ NEAR_DUPLICATE_RATIO = 5e-3
 TINY_SQUARED_DISTANCE = 1e-100
 #: ``B``: rows of a Laplacian tile (a tile holds ``B x B`` pairs, 8 MiB of weights).
 TILE_ROWS = 1024
+#: ``pairs="auto"``: all pairs up to this many rows (about a second at d = 50 on two cores),
+#: the circulant design of degree ``AUTO_DEGREE`` above (benchmarks/results/scale_pairs.md).
+AUTO_ALL_PAIRS_ROWS = 20_000
+AUTO_DEGREE = 64
 #: ``R``: the most pairs summed by one product in the explicit path.
 CHUNK_PAIRS = 8192
 UNIT_ROUNDOFF = 2.0**-53
+#: Squared difference norms an explicit pair may have to be computed directly (no rescaling):
+#: their square roots and reciprocals are normal floats and the terms' underflow is negligible.
+SAFE_SQUARED = (2.0**-960, 2.0**1000)
 
 
 def _gamma(m: int) -> float:
@@ -138,19 +171,18 @@ class CompensatedSum:
         return self.total + self.carry
 
 
-def _explicit_chunk(
-    X: np.ndarray, rows: np.ndarray, cols: np.ndarray, sign: SignTransform
-) -> np.ndarray:
-    """``sum h_unit^2 u u^T`` over the given pairs, each from its own explicit difference."""
+def _careful_pair_sum(first: np.ndarray, second: np.ndarray, sign: SignTransform) -> np.ndarray:
+    """``sum h_unit^2 u u^T`` over the pairs ``(first[i], second[i])``, each difference scaled
+    by its own largest entry (halved first where it overflows): safe for any finite rows."""
     with np.errstate(over="ignore", invalid="ignore"):
-        diffs = X[rows] - X[cols]
+        diffs = first - second
     halved = ~np.isfinite(diffs).all(axis=1)
     if halved.any():  # |x_i - x_j| beyond the largest float: halving is exact at that scale
-        diffs[halved] = X[rows[halved]] * 0.5 - X[cols[halved]] * 0.5
+        diffs[halved] = first[halved] * 0.5 - second[halved] * 0.5
     largest = np.max(np.abs(diffs), axis=1)
     keep = largest > 0  # exact duplicates contribute 0
     if not keep.any():
-        return np.zeros((X.shape[1], X.shape[1]))
+        return np.zeros((first.shape[1], first.shape[1]))
     diffs, largest, halved = diffs[keep], largest[keep], halved[keep]
     with np.errstate(under="ignore"):
         units = diffs / largest[:, None]
@@ -162,17 +194,49 @@ def _explicit_chunk(
     return units.T @ (weights[:, None] * units)
 
 
-def _add_explicit(
-    X: np.ndarray,
+def _pair_sum(first: np.ndarray, second: np.ndarray, sign: SignTransform) -> np.ndarray:
+    """``sum h_unit^2 u u^T`` over the pairs ``(first[i], second[i])`` (equal shapes).
+
+    A pair whose squared difference norm lies in ``SAFE_SQUARED`` (the common case) is computed
+    directly: ``v = (x_i - x_j) sqrt(h_unit^2 / ||x_i - x_j||^2)``, summed as ``V^T V``; every
+    other pair (an overflowing difference, a duplicate, a norm whose square would underflow)
+    takes :func:`_careful_pair_sum`. Which path a pair takes depends on that pair alone.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        diffs = first - second
+        squared = np.einsum("ij,ij->i", diffs, diffs)
+    direct = (squared >= SAFE_SQUARED[0]) & (squared <= SAFE_SQUARED[1])
+    careful = None
+    if not direct.all():
+        rest = ~direct
+        careful = _careful_pair_sum(first[rest], second[rest], sign)
+        diffs, squared = diffs[direct], squared[direct]
+    if sign.name == "spherical":
+        factors = 1.0 / np.sqrt(squared)
+    else:  # h at the direct pairs' own norms only
+        mantissas, exponents = np.frexp(np.sqrt(squared * 0.5))
+        factors = np.sqrt(sign.unit_h2(mantissas, exponents) / squared)
+    with np.errstate(under="ignore"):
+        np.multiply(diffs, factors[:, None], out=diffs)
+    total = diffs.T @ diffs
+    return total if careful is None else total + careful
+
+
+def _chunked_pair_sum(
+    first: np.ndarray,
     rows: np.ndarray,
+    second: np.ndarray,
     cols: np.ndarray,
     sign: SignTransform,
-    total: CompensatedSum,
     chunk_pairs: int,
-) -> None:
+) -> np.ndarray:
+    """:func:`_pair_sum` over the pairs ``(first[rows], second[cols])``, gathered and summed in
+    chunks of at most ``chunk_pairs`` pairs, compensated."""
+    total = CompensatedSum((first.shape[1], first.shape[1]))
     for start in range(0, len(rows), chunk_pairs):
         stop = start + chunk_pairs
-        total.add(_explicit_chunk(X, rows[start:stop], cols[start:stop], sign))
+        total.add(_pair_sum(first[rows[start:stop]], second[cols[start:stop]], sign))
+    return total.value()
 
 
 def _working_tile(
@@ -197,21 +261,27 @@ def _working_tile(
         return np.ldexp(a, -exponent), np.ldexp(b, -exponent), exponent + extra
 
 
-def _laplacian_tile(
-    X: np.ndarray,
-    first: tuple[int, int],
-    second: tuple[int, int],
+def block_shift(rows: np.ndarray) -> np.ndarray:
+    """A Laplacian tile's shift: the lower coordinate medians of its first row block (values of
+    the block: finite, never an overflowing average)."""
+    return np.quantile(rows, 0.5, axis=0, method="lower")
+
+
+def laplacian_tile_sum(
+    first: np.ndarray,
+    second: np.ndarray | None,
     shift: np.ndarray,
     sign: SignTransform,
-    total: CompensatedSum,
-    chunk_pairs: int,
-) -> None:
-    """Add the pairs of row block ``first`` with row block ``second`` (``i < j`` when they are
-    the same block)."""
-    same = first == second
-    tile = _working_tile(X[slice(*first)], X[slice(*second)], shift)
+    chunk_pairs: int = CHUNK_PAIRS,
+) -> np.ndarray:
+    """``sum h_unit^2 u u^T`` over the pairs of row block ``first`` with row block ``second``
+    (``second=None``: the pairs ``i < j`` within ``first``), in the graph-Laplacian form, its
+    near pairs explicitly. ``shift`` is :func:`block_shift` of ``first``."""
+    p = first.shape[1]
+    same = second is None
+    tile = _working_tile(first, first if second is None else second, shift)
     if tile is None:
-        return
+        return np.zeros((p, p))
     A, B, exponent = tile
     squared_a = np.einsum("ij,ij->i", A, A)
     squared_b = squared_a if same else np.einsum("ij,ij->i", B, B)
@@ -226,6 +296,7 @@ def _laplacian_tile(
     )
     if same:
         rho2[np.diag_indices(len(A))] = np.inf  # a row with itself: weight 0
+    near_sum = None
     # Near pairs are rare: one pass finds whether the tile has any before the full test.
     if rho2.min() <= max(limit_a.max(), limit_b.max()):
         near = rho2 <= limit_a[:, None]
@@ -236,64 +307,149 @@ def _laplacian_tile(
         if same:
             once = rows < cols
             rows, cols = rows[once], cols[once]
-        _add_explicit(X, rows + first[0], cols + second[0], sign, total, chunk_pairs)
+        partner = first if second is None else second
+        near_sum = _chunked_pair_sum(first, rows, partner, cols, sign, chunk_pairs)
         np.putmask(rho2, near, np.inf)
     weights = sign.unit_weights(rho2, exponent)
     products = weights @ np.hstack([B, ones_b])  # the weighted sums and the row sums
     row_sums, col_sums = products[:, -1], weights.sum(axis=0)
     cross = A.T @ products[:, :-1]
     if same:  # every pair appears in both orders: half of the full form
-        part = A.T @ ((row_sums + col_sums)[:, None] * A) - cross - cross.T
-        total.add(0.5 * part)
+        part = 0.5 * (A.T @ ((row_sums + col_sums)[:, None] * A) - cross - cross.T)
     else:
-        total.add(A.T @ (row_sums[:, None] * A) + B.T @ (col_sums[:, None] * B) - cross - cross.T)
+        part = A.T @ (row_sums[:, None] * A) + B.T @ (col_sums[:, None] * B) - cross - cross.T
+    return part if near_sum is None else part + near_sum
 
 
-def _all_pairs(
-    X: np.ndarray, sign: SignTransform, total: CompensatedSum, tile_rows: int, chunk_pairs: int
-) -> None:
-    n = X.shape[0]
-    blocks = [(start, min(start + tile_rows, n)) for start in range(0, n, tile_rows)]
-    for index, first in enumerate(blocks):
-        if sign.laplacian:
-            # The lower median is a value of the block: finite, never an overflowing average.
-            shift = np.quantile(X[slice(*first)], 0.5, axis=0, method="lower")
-            for second in blocks[index:]:
-                _laplacian_tile(X, first, second, shift, sign, total, chunk_pairs)
-            continue
-        for second in blocks[index:]:
-            grid_rows, grid_cols = np.meshgrid(np.arange(*first), np.arange(*second), indexing="ij")
-            rows, cols = grid_rows.ravel(), grid_cols.ravel()
-            if first == second:
-                rows, cols = rows[rows < cols], cols[rows < cols]
-            _add_explicit(X, rows, cols, sign, total, chunk_pairs)
+def explicit_tile_sum(
+    first: np.ndarray, second: np.ndarray | None, sign: SignTransform, chunk_pairs: int
+) -> np.ndarray:
+    """:func:`laplacian_tile_sum`'s pairs, every one from its own explicit difference."""
+    same = second is None
+    partner = first if second is None else second
+    grid_rows, grid_cols = np.meshgrid(
+        np.arange(len(first)), np.arange(len(partner)), indexing="ij"
+    )
+    rows, cols = grid_rows.ravel(), grid_cols.ravel()
+    if same:
+        rows, cols = rows[rows < cols], cols[rows < cols]
+    return _chunked_pair_sum(first, rows, partner, cols, sign, chunk_pairs)
 
 
-def _regular_design(
-    X: np.ndarray,
-    sign: SignTransform,
-    degree: int,
-    rng: np.random.Generator,
-    total: CompensatedSum,
-    chunk_pairs: int,
-) -> None:
-    """The circulant ``degree``-regular design on a random permutation: ``n degree / 2``
-    explicit pairs."""
-    order = rng.permutation(X.shape[0])
-    for offset in range(1, degree // 2 + 1):
-        _add_explicit(X, order, np.roll(order, -offset), sign, total, chunk_pairs)
+def _blocks(n: int, size: int) -> list[tuple[int, int]]:
+    return [(start, min(start + size, n)) for start in range(0, n, size)]
+
+
+def all_pairs_tasks(
+    X: np.ndarray, sign: SignTransform, tile_rows: int, chunk_pairs: int
+) -> list[Callable[[], np.ndarray]]:
+    """The tiles of the U-statistic over all pairs as tasks: row block ``a`` against every
+    block ``b >= a``, in a fixed order."""
+    tasks: list[Callable[[], np.ndarray]] = []
+    blocks = _blocks(X.shape[0], tile_rows)
+    for index, (a0, a1) in enumerate(blocks):
+        first = X[a0:a1]
+        shift = block_shift(first) if sign.laplacian else None
+        for b0, b1 in blocks[index:]:
+            second = None if b0 == a0 else X[b0:b1]
+            if shift is not None:
+                tasks.append(partial(laplacian_tile_sum, first, second, shift, sign, chunk_pairs))
+            else:
+                tasks.append(partial(explicit_tile_sum, first, second, sign, chunk_pairs))
+    return tasks
+
+
+def _design_block_sum(
+    X: np.ndarray, rows: np.ndarray, count: int, half: int, sign: SignTransform
+) -> np.ndarray:
+    """The design's pairs that start in one block of the permuted order: ``rows`` are the rows
+    at positions ``v .. v + count + half - 1`` of the order (mod n), and position ``v + t``
+    meets ``v + t + c`` for ``c = 1 .. half``."""
+    block = X[rows]
+    total = CompensatedSum((X.shape[1], X.shape[1]))
+    for offset in range(1, half + 1):
+        total.add(_pair_sum(block[:count], block[offset : offset + count], sign))
+    return total.value()
+
+
+def design_tasks(
+    X: np.ndarray, sign: SignTransform, order: np.ndarray, degree: int, block_rows: int
+) -> list[Callable[[], np.ndarray]]:
+    """The circulant design on ``order`` as tasks: each takes ``block_rows`` consecutive
+    positions of the order and their pairs at offsets ``1 .. degree / 2`` (one gather of
+    ``block_rows + degree / 2`` rows per task)."""
+    n, half = len(order), degree // 2
+    tasks: list[Callable[[], np.ndarray]] = []
+    for start, stop in _blocks(n, block_rows):
+        rows = order[np.arange(start, stop + half) % n]
+        tasks.append(partial(_design_block_sum, X, rows, stop - start, half, sign))
+    return tasks
+
+
+def worker_threads(sign: SignTransform) -> int:
+    """Threads for the kernel's tasks: as many as the BLAS library may use (its own limit, so
+    ``OMP_NUM_THREADS`` and ``threadpoolctl`` limits are respected), one for a callable ``h``
+    (user code need not be thread-safe)."""
+    if not sign.thread_safe:
+        return 1
+    counts = [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"]
+    return max(1, min(counts, default=1))
+
+
+def sum_tasks(
+    tasks: Sequence[Callable[[], np.ndarray]],
+    p: int,
+    *,
+    threads: int = 1,
+    progress: bool = False,
+    label: str = "Kendall matrix",
+) -> np.ndarray:
+    """The compensated sum of the tasks' partial sums, in the tasks' order.
+
+    Every task runs with a one-thread BLAS (for the whole process while the sum runs), on
+    ``threads`` threads side by side; the partial sums are added in the same fixed order, so
+    the result does not depend on the number of threads, bit for bit.
+    """
+    total = CompensatedSum((p, p))
+    bar = ProgressBar(len(tasks), label, enabled=progress)
+    try:
+        with threadpool_limits(1, user_api="blas"):
+            if threads > 1 and len(tasks) > 1:
+                with ThreadPoolExecutor(threads) as pool:
+                    for part in pool.map(lambda task: task(), tasks):
+                        total.add(part)
+                        bar.advance()
+            else:
+                for task in tasks:
+                    total.add(task())
+                    bar.advance()
+    finally:
+        bar.close()
+    return total.value()
+
+
+def auto_degree(n: int) -> int | None:
+    """``pairs="auto"``: all pairs up to ``AUTO_ALL_PAIRS_ROWS`` rows, the circulant design of
+    degree ``AUTO_DEGREE`` above (a rule on the public n alone).
+
+    Examples
+    --------
+    >>> auto_degree(5_000), auto_degree(1_000_000)
+    (None, 64)
+    """
+    return None if n <= AUTO_ALL_PAIRS_ROWS else AUTO_DEGREE
 
 
 def check_pairs(pairs: Any, n: int) -> int | None:
-    """Validate ``pairs``: ``"all"`` (returns None) or an even integer in ``[2, n - 1]``, the
-    degree of the regular design (each row in that many pairs)."""
-    if isinstance(pairs, str) and pairs == "all":
-        return None
+    """Validate ``pairs``: ``"all"`` (returns None), ``"auto"`` (:func:`auto_degree`) or an
+    even integer in ``[2, n - 1]``, the degree of the design (each row in that many pairs)."""
+    if isinstance(pairs, str) and pairs in ("all", "auto"):
+        return None if pairs == "all" else auto_degree(n)
     if isinstance(pairs, bool | np.bool_) or not isinstance(pairs, int | np.integer):
-        raise TypeError(f'pairs must be "all" or an even integer; got {pairs!r}.')
+        raise TypeError(f'pairs must be "auto", "all" or an even integer; got {pairs!r}.')
     if pairs < 2 or pairs % 2 or pairs > n - 1:
         raise ValueError(
-            f'pairs must be "all" or an even integer with 2 <= pairs <= n - 1 = {n - 1}; '
+            f'pairs must be "auto", "all" or an even integer with 2 <= pairs <= n - 1 = {n - 1}; '
             f"got {pairs!r}."
         )
     return int(pairs)
@@ -317,21 +473,25 @@ def unit_kendall(
     *,
     tile_rows: int = TILE_ROWS,
     chunk_pairs: int = CHUNK_PAIRS,
+    threads: int | None = None,
+    progress: bool = False,
 ) -> np.ndarray:
     """The Kendall matrix of ``g / h_max`` for validated float64 data (unit space).
 
     Within :func:`unit_error_bound` of the exact matrix in Frobenius norm, for any finite input.
-    Multiply by ``sign.bound**2`` for the caller's units.
+    Multiply by ``sign.bound**2`` for the caller's units. ``degree`` selects the circulant
+    design on a random permutation of the rows drawn from ``rng``.
     """
     n, p = X.shape
-    total = CompensatedSum((p, p))
     if degree is None:
-        _all_pairs(X, sign, total, tile_rows, chunk_pairs)
+        tasks = all_pairs_tasks(X, sign, tile_rows, chunk_pairs)
     else:
         if rng is None:
             raise ValueError("An incomplete design (an integer degree) needs a random generator.")
-        _regular_design(X, sign, degree, rng, total, chunk_pairs)
-    matrix = total.value() / pair_count(n, degree)
+        order = rng.permutation(n)
+        tasks = design_tasks(X, sign, order, degree, chunk_pairs)
+    threads = worker_threads(sign) if threads is None or not sign.thread_safe else threads
+    matrix = sum_tasks(tasks, p, threads=threads, progress=progress) / pair_count(n, degree)
     return (matrix + matrix.T) / 2.0
 
 
@@ -339,8 +499,10 @@ def kendall_matrix(
     X: Any,
     transform: Any = "spherical",
     radius: Any = None,
-    pairs: Any = "all",
+    pairs: Any = "auto",
     random_state: Any = None,
+    *,
+    progress: bool = True,
 ) -> np.ndarray:
     """The generalized multivariate Kendall's tau matrix (non-private, for study).
 
@@ -356,13 +518,16 @@ def kendall_matrix(
         ``O(n^2 d^2)``).
     radius : float, optional
         The winsorization radius, or the declared bound of a callable ``h``.
-    pairs : "all" or int, default "all"
+    pairs : "auto", "all" or int, default "auto"
         ``"all"``: the U-statistic over all ``n(n-1)/2`` pairs, ``O(n^2 d + n d^2)`` time.
         An even integer: the incomplete U-statistic over a circulant regular graph of that
-        degree on a random permutation of the rows (every row in exactly ``pairs`` pairs,
-        ``N = n pairs / 2``), ``O(n pairs d^2)`` time.
+        degree on a random permutation of the rows (every row in exactly ``pairs`` pairs with
+        random partners, ``N = n pairs / 2``, whatever the order of the file),
+        ``O(n pairs d^2)`` time. ``"auto"``: all pairs up to 20,000 rows, ``pairs=64`` above.
     random_state : None, int, SeedSequence or Generator
         Draws the permutation of the incomplete design (data-independent).
+    progress : bool, default True
+        A progress bar on stderr for a computation that lasts more than two seconds.
 
     Returns
     -------
@@ -381,5 +546,6 @@ def kendall_matrix(
     data, _ = check_data(X)
     sign = make_sign_transform(transform, radius)
     degree = check_pairs(pairs, data.shape[0])
+    progress = check_bool(progress, "progress")
     rng = check_random_state(random_state) if degree is not None else None
-    return unit_kendall(data, sign, degree, rng) * sign.bound**2
+    return unit_kendall(data, sign, degree, rng, progress=progress) * sign.bound**2

@@ -60,6 +60,8 @@ class SignTransform:
     #: weight with a tiny relative error). A callable ``h`` may jump anywhere: every pair is then
     #: computed from its own explicit difference.
     laplacian: bool = True
+    #: Whether ``h`` may run on several threads at once (a callable ``h`` is user code).
+    thread_safe: bool = True
 
     def unit_h2(self, mantissas: np.ndarray, exponents: Any) -> np.ndarray:
         """``(h(s) / h_max)^2`` at ``s = mantissas * 2**exponents``, each in ``[0, 1]``."""
@@ -129,11 +131,13 @@ class CustomSign(SignTransform):
     ``h`` is tried on public norms (0 to +inf) before any budget is charged, and must return an
     array of its input's shape without NaN there (an infinite value is capped like any other).
     On the data, anything ``h`` cannot give (an exception, NaN, a wrong shape) counts as
-    ``h_max``: an error at that point would itself reveal something about the data.
+    ``h_max``, norm by norm: an error at that point would itself reveal something about the
+    data. ``h`` runs on one thread.
     """
 
     name = "custom"
     laplacian = False
+    thread_safe = False
 
     def __init__(self, h: Callable[[np.ndarray], Any], bound: float) -> None:
         self.h = h
@@ -163,11 +167,15 @@ class CustomSign(SignTransform):
             )
 
     def unit_h2(self, mantissas: np.ndarray, exponents: Any) -> np.ndarray:
+        """``min(|h(s)|, h_max)^2 / h_max^2``, each value from its own norm: where ``h`` cannot
+        give the whole array, it is asked norm by norm, so that no pair's weight depends on
+        another pair's norm."""
         with np.errstate(all="ignore"):
             norms = np.ldexp(mantissas, exponents)
             values = self._values(norms)
             if values is None:
-                return np.ones_like(mantissas)
+                singles = [self._values(norms[i : i + 1]) for i in range(norms.size)]
+                values = np.array([np.nan if v is None else v[0] for v in singles])
             capped = np.where(np.isnan(values), self.bound, np.minimum(np.abs(values), self.bound))
             return np.minimum(capped / self.bound, 1.0) ** 2
 

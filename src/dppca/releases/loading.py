@@ -292,13 +292,14 @@ def dp_loading(
     sensitivity: str = "tight",
     calibration: str = "analytic",
     mechanism: str = "gaussian",
-    pairs: Any = "all",
+    pairs: Any = "auto",
     radius_share: float = DEFAULT_RADIUS_SHARE,
     radius_level: float = DEFAULT_RADIUS_LEVEL,
     random_state: Any = None,
     non_private: bool = False,
     accountant: Accountant | None = None,
     sampler: str | None = None,
+    progress: bool = True,
 ) -> LoadingResult:
     """Differentially private principal directions (g-DPPCA).
 
@@ -327,9 +328,10 @@ def dp_loading(
     mechanism : {"gaussian", "paper"}, default "gaussian"
         ``"paper"`` sets ``sensitivity="paper"`` and ``calibration="classical"``, reproducing the
         R package's ``sigma = 4 sqrt(2 ln(1.25/delta)) / (n epsilon)`` exactly.
-    pairs : "all" or even int, default "all"
-        All pairs, or the incomplete U-statistic over a regular design in which every row is in
-        ``pairs`` pairs (linear in n, same sensitivity).
+    pairs : "auto", "all" or even int, default "auto"
+        All pairs, or the incomplete U-statistic over a circulant design in which every row is
+        in ``pairs`` pairs (linear in n, same sensitivity; see :func:`dppca.kendall_matrix`).
+        ``"auto"``: all pairs up to 20,000 rows, ``pairs=64`` above.
     radius_share : float, default 0.1
         With ``radius="auto"``: the share of epsilon (no delta) spent on the radius.
     radius_level : float, default 0.5
@@ -351,6 +353,8 @@ def dp_loading(
         public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
         the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
         through its low bits (Mironov 2012); for studies, not for publication.
+    progress : bool, default True
+        A progress bar on stderr while the Kendall matrix takes more than two seconds.
 
     Returns
     -------
@@ -401,10 +405,11 @@ def dp_loading(
         sampler=sampler,
     )
     non_private = check_bool(non_private, "non_private")
+    progress = check_bool(progress, "progress")
     rng = check_random_state(random_state)
     warn_weak_budget(plan.epsilon, plan.delta, plan.n)
     charge(accountant, Budget(plan.epsilon, plan.delta), "dp_loading")
-    return loading_release(data, names, plan, rng, non_private=non_private)
+    return loading_release(data, names, plan, rng, non_private=non_private, progress=progress)
 
 
 @dataclass(frozen=True)
@@ -459,7 +464,7 @@ def plan_loading(
     sensitivity: Any = "tight",
     calibration: Any = "analytic",
     mechanism: Any = "gaussian",
-    pairs: Any = "all",
+    pairs: Any = "auto",
     radius_share: Any = DEFAULT_RADIUS_SHARE,
     radius_level: Any = DEFAULT_RADIUS_LEVEL,
     sampler: Any = None,
@@ -547,6 +552,7 @@ def loading_release(
     rng: np.random.Generator,
     *,
     non_private: bool = False,
+    progress: bool = False,
 ) -> LoadingResult:
     """The releases of a validated plan on validated data (the caller has charged the budget)."""
     n = data.shape[0]
@@ -562,7 +568,7 @@ def loading_release(
         sign = WinsorizedSign(radius)
     assert sign is not None  # a given transform, or the automatic radius's
 
-    unit = unit_kendall(data, sign, degree, rng)
+    unit = unit_kendall(data, sign, degree, rng, progress=progress)
     noisy = plan.mechanism.randomise_symmetric(unit, noise)
     plan.mechanism.record(ledger, "loading: Kendall matrix", "loading")
     unit_eigenvalues, directions = descending_eigh(noisy)
