@@ -52,6 +52,7 @@ NOT_NOISE = {
     ("numerics/pairs.py", "random_pairs"): "the data-independent random pairing",
     ("numerics/pairs.py", "random_halves"): "the data-independent random split",
     ("numerics/kendall.py", "unit_kendall"): "the data-independent permutation of the design",
+    ("numerics/dask_rows.py", "dask_unit_kendall"): "the same permutation, on Dask data",
     ("releases/sampling.py", "_draw"): "synthetic points from a released histogram",
     ("results/uncertainty.py", "direction_redraws"): "simulation from released noise scales",
     ("results/uncertainty.py", "scree_redraws"): "simulation from released noise scales",

@@ -1,4 +1,4 @@
-"""``import dppca`` stays light: scikit-learn and matplotlib load only when used."""
+"""``import dppca`` stays light: scikit-learn, matplotlib and Dask load only when used."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import pytest
 from packaging.version import Version
 
 
-def test_import_does_not_load_scikit_learn_or_matplotlib():
+def test_import_does_not_load_scikit_learn_matplotlib_or_dask():
     code = (
-        "import sys, dppca; "
-        "print(','.join(m for m in ('sklearn', 'matplotlib') if m in sys.modules)); "
+        "import sys, dppca, numpy; "
+        "dppca.dp_loading(numpy.eye(30, 3), 1.0, 1e-6, random_state=0); "
+        "print(','.join(m for m in ('sklearn', 'matplotlib', 'dask') if m in sys.modules)); "
         "dppca.DPPCA; print('sklearn' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -340,36 +340,62 @@ def _blocks(n: int, size: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, n)) for start in range(0, n, size)]
 
 
-def all_pairs_tasks(
-    X: np.ndarray, sign: SignTransform, tile_rows: int, chunk_pairs: int
+def pair_block_tasks(
+    first: np.ndarray,
+    second: np.ndarray | None,
+    sign: SignTransform,
+    tile_rows: int,
+    chunk_pairs: int,
 ) -> list[Callable[[], np.ndarray]]:
-    """The tiles of the U-statistic over all pairs as tasks: row block ``a`` against every
-    block ``b >= a``, in a fixed order."""
+    """The pairs of row block ``first`` with row block ``second`` (``None``: the pairs within
+    ``first``) as tiles of ``tile_rows`` rows against ``tile_rows`` rows, in a fixed order."""
     tasks: list[Callable[[], np.ndarray]] = []
-    blocks = _blocks(X.shape[0], tile_rows)
-    for index, (a0, a1) in enumerate(blocks):
-        first = X[a0:a1]
-        shift = block_shift(first) if sign.laplacian else None
-        for b0, b1 in blocks[index:]:
-            second = None if b0 == a0 else X[b0:b1]
+    first_tiles = _blocks(first.shape[0], tile_rows)
+    for index, (a0, a1) in enumerate(first_tiles):
+        rows = first[a0:a1]
+        shift = block_shift(rows) if sign.laplacian else None
+        partners: list[np.ndarray | None]
+        if second is None:
+            partners = [None if b0 == a0 else first[b0:b1] for b0, b1 in first_tiles[index:]]
+        else:
+            partners = [second[b0:b1] for b0, b1 in _blocks(second.shape[0], tile_rows)]
+        for partner in partners:
             if shift is not None:
-                tasks.append(partial(laplacian_tile_sum, first, second, shift, sign, chunk_pairs))
+                tasks.append(partial(laplacian_tile_sum, rows, partner, shift, sign, chunk_pairs))
             else:
-                tasks.append(partial(explicit_tile_sum, first, second, sign, chunk_pairs))
+                tasks.append(partial(explicit_tile_sum, rows, partner, sign, chunk_pairs))
     return tasks
+
+
+def block_pair_sum(
+    first: np.ndarray,
+    second: np.ndarray | None,
+    sign: SignTransform,
+    tile_rows: int = TILE_ROWS,
+    chunk_pairs: int = CHUNK_PAIRS,
+) -> np.ndarray:
+    """``sum h_unit^2 u u^T`` over the pairs of two row blocks (or within one), on one thread:
+    the task of a pair of chunks on a cluster."""
+    return sum_tasks(pair_block_tasks(first, second, sign, tile_rows, chunk_pairs), first.shape[1])
+
+
+def gathered_design_sum(
+    rows: np.ndarray, count: int, half: int, sign: SignTransform, chunk_pairs: int = CHUNK_PAIRS
+) -> np.ndarray:
+    """The design's pairs that start in one run of the permuted order: ``rows`` holds the rows
+    at positions ``v .. v + count + half - 1`` of the order (mod n), and position ``v + t``
+    meets ``v + t + c`` for ``c = 1 .. half``, summed ``chunk_pairs`` starts at a time."""
+    total = CompensatedSum((rows.shape[1], rows.shape[1]))
+    for start, stop in _blocks(count, chunk_pairs):
+        for offset in range(1, half + 1):
+            total.add(_pair_sum(rows[start:stop], rows[start + offset : stop + offset], sign))
+    return total.value()
 
 
 def _design_block_sum(
     X: np.ndarray, rows: np.ndarray, count: int, half: int, sign: SignTransform
 ) -> np.ndarray:
-    """The design's pairs that start in one block of the permuted order: ``rows`` are the rows
-    at positions ``v .. v + count + half - 1`` of the order (mod n), and position ``v + t``
-    meets ``v + t + c`` for ``c = 1 .. half``."""
-    block = X[rows]
-    total = CompensatedSum((X.shape[1], X.shape[1]))
-    for offset in range(1, half + 1):
-        total.add(_pair_sum(block[:count], block[offset : offset + count], sign))
-    return total.value()
+    return gathered_design_sum(X[rows], count, half, sign)
 
 
 def design_tasks(
@@ -484,7 +510,7 @@ def unit_kendall(
     """
     n, p = X.shape
     if degree is None:
-        tasks = all_pairs_tasks(X, sign, tile_rows, chunk_pairs)
+        tasks = pair_block_tasks(X, None, sign, tile_rows, chunk_pairs)
     else:
         if rng is None:
             raise ValueError("An incomplete design (an integer degree) needs a random generator.")
@@ -511,7 +537,9 @@ def kendall_matrix(
 
     Parameters
     ----------
-    X : array-like or DataFrame of shape (n_samples, n_features)
+    X : array-like, DataFrame or Dask array of shape (n_samples, n_features)
+        A Dask array (or Dask data frame) chunked by rows is computed chunk by chunk on the
+        active Dask scheduler (:mod:`dppca.numerics.dask_rows`).
     transform : {"spherical", "winsorized"} or callable, default "spherical"
         ``h = 1`` (spatial signs), ``h(s) = min(radius, s)``, or a vectorised callable ``h`` whose
         values are capped at its declared bound ``radius`` (computed pair by pair,
@@ -543,9 +571,14 @@ def kendall_matrix(
     >>> round(float(np.trace(K)), 12), bool(K[0, 0] > K[1, 1])
     (1.0, True)
     """
-    data, _ = check_data(X)
+    from dppca.numerics import dask_rows  # the Dask path (imports Dask only when used)
+
+    chunked = dask_rows.is_dask_collection(X)
+    data = dask_rows.check_dask_data(X) if chunked else check_data(X)[0]
     sign = make_sign_transform(transform, radius)
     degree = check_pairs(pairs, data.shape[0])
     progress = check_bool(progress, "progress")
     rng = check_random_state(random_state) if degree is not None else None
+    if isinstance(data, dask_rows.DaskRows):
+        return dask_rows.dask_unit_kendall(data, sign, degree, rng) * sign.bound**2
     return unit_kendall(data, sign, degree, rng, progress=progress) * sign.bound**2

@@ -115,5 +115,11 @@ def ordinary_pca(data: np.ndarray, directions: np.ndarray) -> tuple[np.ndarray, 
     """Ordinary PCA of validated data (**not private**; for references only): the eigenvalues
     of the sample covariance (descending, clipped at 0) and its eigenvectors, each
     sign-aligned to the column of ``directions`` of the same rank."""
-    eigenvalues, vectors = descending_eigh(sample_covariance(data))
+    return covariance_pca(sample_covariance(data), directions)
+
+
+def covariance_pca(covariance: np.ndarray, directions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The eigenvalues (descending, clipped at 0) and eigenvectors of a covariance matrix, each
+    vector sign-aligned to the column of ``directions`` of the same rank."""
+    eigenvalues, vectors = descending_eigh(covariance)
     return np.maximum(eigenvalues, 0.0), align_columns(vectors, directions)

@@ -57,13 +57,24 @@ def half_squared_differences(values: np.ndarray, rng: np.random.Generator) -> np
 
 
 def pair_half_distances(X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``||x_a - x_b|| / sqrt(2)`` over disjoint pairs of a random permutation (each row once).
+    """``||x_a - x_b|| / sqrt(2)`` over disjoint pairs of a random permutation (each row once),
+    by :func:`half_distances`."""
+    first_rows, second_rows = random_pairs(X.shape[0], rng)
+    return half_distances(X[first_rows], X[second_rows])
+
+
+def half_distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``||first_i - second_i|| / sqrt(2)`` row by row.
 
     Each distance is computed from its own pair (halved first where the difference overflows,
     scaled by its largest entry); distances beyond the largest float become the largest float.
+
+    Examples
+    --------
+    >>> half_distances(np.array([[3.0, 4.0]]), np.array([[0.0, 0.0]])).round(4).tolist()
+    [3.5355]
     """
-    first_rows, second_rows = random_pairs(X.shape[0], rng)
-    first, second = X[first_rows], X[second_rows]
+    first, second = np.asarray(first), np.asarray(second)
     with np.errstate(over="ignore", invalid="ignore"):
         diffs = first - second
     halved = ~np.isfinite(diffs).all(axis=1)

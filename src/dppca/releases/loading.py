@@ -28,12 +28,21 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.numerics.dask_rows import (
+    DaskRows,
+    check_dask_data,
+    dask_pair_half_distances,
+    dask_sample_covariance,
+    dask_unit_kendall,
+    is_dask_collection,
+)
 from dppca.numerics.kendall import check_pairs, unit_error_bound, unit_kendall
 from dppca.numerics.linalg import (
     align_columns,
+    covariance_pca,
     descending_eigh,
-    ordinary_pca,
     pc_labels,
+    sample_covariance,
 )
 from dppca.numerics.pairs import pair_half_distances
 from dppca.numerics.sensitivity import SENSITIVITIES, unit_kendall_sensitivity
@@ -390,7 +399,7 @@ def dp_loading(
     >>> result.privacy.total
     Budget(epsilon=2, delta=1e-06)
     """
-    data, names = check_data(X)
+    data, names = checked_rows(X)
     plan = plan_loading(
         data.shape,
         Budget(check_epsilon(epsilon), check_delta(delta)),
@@ -545,8 +554,17 @@ def plan_loading(
     )
 
 
+def checked_rows(X: Any) -> tuple[np.ndarray | DaskRows, list[str]]:
+    """:func:`~dppca._validation.check_data` for NumPy data and data frames, and its Dask
+    counterpart for row-chunked Dask data (computed chunk by chunk)."""
+    if is_dask_collection(X):
+        rows = check_dask_data(X)
+        return rows, rows.names
+    return check_data(X)
+
+
 def loading_release(
-    data: np.ndarray,
+    data: np.ndarray | DaskRows,
     names: list[str],
     plan: LoadingPlan,
     rng: np.random.Generator,
@@ -561,14 +579,21 @@ def loading_release(
     ledger = PrivacyLedger()
     sign = plan.sign
     if plan.radius_quantile is not None:  # an automatic radius
-        distances = pair_half_distances(data, rng)
+        distances = (
+            dask_pair_half_distances(data, rng)
+            if isinstance(data, DaskRows)
+            else pair_half_distances(data, rng)
+        )
         quantile = plan.radius_quantile.release(distances, noise)
         radius = min(max(quantile, plan.radius_range[0]), plan.radius_range[1])  # public clamp
         plan.radius_quantile.record(ledger, "loading: winsorization radius", "loading")
         sign = WinsorizedSign(radius)
     assert sign is not None  # a given transform, or the automatic radius's
 
-    unit = unit_kendall(data, sign, degree, rng, progress=progress)
+    if isinstance(data, DaskRows):
+        unit = dask_unit_kendall(data, sign, degree, rng)
+    else:
+        unit = unit_kendall(data, sign, degree, rng, progress=progress)
     noisy = plan.mechanism.randomise_symmetric(unit, noise)
     plan.mechanism.record(ledger, "loading: Kendall matrix", "loading")
     unit_eigenvalues, directions = descending_eigh(noisy)
@@ -577,7 +602,10 @@ def loading_release(
     reference = None
     if non_private:
         _, kendall_vectors = descending_eigh(unit)
-        eigenvalues, pca_vectors = ordinary_pca(data, directions)
+        covariance = (
+            dask_sample_covariance(data) if isinstance(data, DaskRows) else sample_covariance(data)
+        )
+        eigenvalues, pca_vectors = covariance_pca(covariance, directions)
         reference = NonPrivateLoading(
             kendall=unit * scale,
             kendall_directions=align_columns(kendall_vectors, directions),

@@ -1,0 +1,182 @@
+"""Data held by Dask, chunked by rows: the same statistics as the NumPy path, as tasks over
+chunks whose small results are added on the client.
+
+Dask is imported here only, and only when a Dask array reaches a function of the package; the
+rest of the package never imports it. No row leaves its worker except as part of a task's
+input, and no worker needs all rows:
+
+* the U-statistic over all pairs is one task per pair of row chunks ``(a, b)``, ``a <= b``,
+  each returning a ``p x p`` partial sum (:func:`dppca.numerics.kendall.block_pair_sum`);
+* the incomplete design draws the same permutation as the NumPy path, moves the rows into
+  that order with Dask's own shuffle (``X[order]``), and makes one task per chunk of the
+  permuted rows with the first ``k / 2`` rows of the next positions
+  (:func:`dppca.numerics.kendall.gathered_design_sum`);
+* the pair half-distances of disjoint random pairs are computed chunk by chunk after the same
+  shuffle and brought to the client (one value per pair).
+
+The partial sums are added on the client in a fixed order with compensated summation, so the
+result equals the NumPy path's to rounding (the same pairs, summed in other groups).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dppca.numerics.kendall import (
+    CHUNK_PAIRS,
+    TILE_ROWS,
+    CompensatedSum,
+    block_pair_sum,
+    gathered_design_sum,
+    pair_count,
+)
+from dppca.numerics.pairs import half_distances, random_pairs
+from dppca.numerics.signs import SignTransform
+
+
+def is_dask_collection(X: Any) -> bool:
+    """Whether ``X`` is a Dask array or data frame (checked without importing Dask)."""
+    return type(X).__module__.split(".")[0] in ("dask", "dask_expr")
+
+
+@dataclass(frozen=True)
+class DaskRows:
+    """A validated float64 Dask array of shape (n, p), chunked by rows only, with known chunk
+    sizes, and its variable names."""
+
+    array: Any
+    names: list[str]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        n, p = self.array.shape
+        return int(n), int(p)
+
+    def chunk_starts(self) -> np.ndarray:
+        return np.concatenate([[0], np.cumsum(self.array.chunks[0])])
+
+
+def check_dask_data(X: Any, name: str = "X", *, min_rows: int = 2) -> DaskRows:
+    """Validate a Dask array or data frame as :func:`dppca._validation.check_data` does a NumPy
+    one: 2-D real data, at least ``min_rows`` rows, every value finite (one pass over the data,
+    before anything private is computed). Columns are gathered into one chunk per row chunk.
+    """
+    import dask.array as da
+
+    names: list[str] | None = None
+    if not hasattr(X, "chunks"):  # a data frame: its partitions become row chunks
+        bad = [str(c) for c, dtype in X.dtypes.items() if dtype.kind not in "biuf"]
+        if bad:
+            raise TypeError(f"All columns of {name} must be real numeric; not numeric: {bad[:5]}.")
+        names = [str(column) for column in X.columns]
+        X = X.to_dask_array(lengths=True)
+    if X.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D (rows = observations, columns = variables); got a Dask array "
+            f"of shape {X.shape}."
+        )
+    if X.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold real numbers; got a Dask array of dtype {X.dtype}.")
+    if any(np.isnan(size) for size in X.chunks[0]):
+        X = X.compute_chunk_sizes()
+    X = X.astype(np.float64).rechunk({1: -1})
+    n, p = X.shape
+    if n < min_rows:
+        raise ValueError(f"{name} must have at least {min_rows} rows; got {n}.")
+    if p < 1:
+        raise ValueError(f"{name} must have at least 1 column; got {p}.")
+    if not bool(da.isfinite(X).all().compute()):
+        raise ValueError(f"{name} must contain only finite values; it has NaN or infinite entries.")
+    return DaskRows(X, names or [f"X{j + 1}" for j in range(p)])
+
+
+def _compute(*collections: Any) -> tuple[Any, ...]:
+    import dask
+
+    return dask.compute(*collections)
+
+
+def dask_unit_kendall(
+    rows: DaskRows,
+    sign: SignTransform,
+    degree: int | None = None,
+    rng: np.random.Generator | None = None,
+    *,
+    tile_rows: int = TILE_ROWS,
+    chunk_pairs: int = CHUNK_PAIRS,
+) -> np.ndarray:
+    """:func:`dppca.numerics.kendall.unit_kendall` on row-chunked Dask data, on the active
+    scheduler (a ``dask.distributed.Client`` when one is set up)."""
+    import dask
+
+    n, p = rows.shape
+    task = dask.delayed(block_pair_sum, pure=True)
+    if degree is None:
+        blocks = rows.array.to_delayed().ravel().tolist()
+        tasks = [
+            task(blocks[a], None if a == b else blocks[b], sign, tile_rows, chunk_pairs)
+            for a in range(len(blocks))
+            for b in range(a, len(blocks))
+        ]
+    else:
+        if rng is None:
+            raise ValueError("An incomplete design (an integer degree) needs a random generator.")
+        order = rng.permutation(n)  # the NumPy path's draw, so both use the same pairs
+        half = degree // 2
+        permuted = rows.array[order]
+        starts = np.concatenate([[0], np.cumsum(permuted.chunks[0])])
+        design = dask.delayed(_design_chunk_sum, pure=True)
+        tasks = []
+        for index, block in enumerate(permuted.to_delayed().ravel().tolist()):
+            stop = int(starts[index + 1])
+            following = permuted[np.arange(stop, stop + half) % n]
+            tasks.append(design(block, following, half, sign, chunk_pairs))
+    total = CompensatedSum((p, p))
+    for part in _compute(*tasks):
+        total.add(part)
+    matrix = total.value() / pair_count(n, degree)
+    return (matrix + matrix.T) / 2.0
+
+
+def _design_chunk_sum(
+    block: np.ndarray, following: np.ndarray, half: int, sign: SignTransform, chunk_pairs: int
+) -> np.ndarray:
+    rows = np.concatenate([block, following])
+    return gathered_design_sum(rows, block.shape[0], half, sign, chunk_pairs)
+
+
+def dask_pair_half_distances(rows: DaskRows, rng: np.random.Generator) -> np.ndarray:
+    """:func:`dppca.numerics.pairs.pair_half_distances` on Dask data: the same pairs, each
+    distance computed on a worker from its own two rows, one value per pair to the client."""
+    import dask.array as da
+
+    first_rows, second_rows = random_pairs(rows.shape[0], rng)
+    first = rows.array[first_rows]
+    second = rows.array[second_rows].rechunk(first.chunks)
+    distances = da.map_blocks(half_distances, first, second, drop_axis=1, dtype=np.float64)
+    (values,) = _compute(distances)
+    return np.asarray(values)
+
+
+def dask_sample_covariance(rows: DaskRows) -> np.ndarray:
+    """The sample covariance (**not private**; for references only) of Dask data, scaled by a
+    power of two from the largest absolute value so that nothing overflows, as the NumPy
+    reference is."""
+    import dask.array as da
+
+    X = rows.array
+    (largest,) = _compute(da.max(da.abs(X)))
+    exponent = int(np.frexp(float(largest))[1]) if largest > 0 else 0
+    with np.errstate(under="ignore"):
+        scaled = X.map_blocks(np.ldexp, -exponent, dtype=np.float64)
+        (mean,) = _compute(scaled.mean(axis=0))
+        centred = scaled - mean
+        (gram,) = _compute(centred.T @ centred)
+    covariance = gram / (rows.shape[0] - 1)
+    with np.errstate(over="ignore", under="ignore"):
+        covariance = np.ldexp(covariance, 2 * exponent)
+    largest_float = np.finfo(np.float64).max
+    return np.clip((covariance + covariance.T) / 2.0, -largest_float, largest_float)
