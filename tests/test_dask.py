@@ -106,3 +106,37 @@ def test_dask_data_stay_where_they_are_and_are_not_modified(client):
     dp_loading(chunked, 1.0, 1e-6, pairs=6, random_state=0)
     assert np.array_equal(X, copy)
     assert np.array_equal(chunked.compute(), copy)
+
+
+@pytest.mark.parametrize("pairs", ["all", 4])
+def test_neighbours_differ_by_at_most_the_sensitivity_on_dask(client, pairs):
+    """The worst replacement (all other rows at one point, the replaced row moved from e1 to
+    e2) and one row at 1e300 among rows at 1e-300: on Dask data the computed matrices of
+    neighbouring data sets differ by at most the sensitivity with its floating-point allowance."""
+    from dppca.numerics.kendall import unit_error_bound
+    from dppca.numerics.sensitivity import kendall_sensitivity
+    from dppca.numerics.signs import SphericalSign
+
+    n, p = 401, 3
+    rng = np.random.default_rng(2)
+    cases = []
+    clustered = np.zeros((n, p)) + 1e-9 * rng.standard_normal((n, p))
+    moved = clustered.copy()
+    clustered[0], moved[0] = [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]
+    cases.append((clustered, moved))
+    tiny = rng.standard_normal((n, p)) * 1e-300
+    huge = tiny.copy()
+    huge[0] = [1e300, -1e300, 1e300]
+    cases.append((tiny, huge))
+    degree = None if pairs == "all" else pairs
+    allowance = unit_error_bound(p, SphericalSign(), degree)
+    bound = kendall_sensitivity(1.0, n, float_error=allowance)
+    changes = []
+    for first, second in cases:
+        K, L = (
+            kendall_matrix(_chunked(data, (100, 1, 150, 150)), pairs=pairs, random_state=3)
+            for data in (first, second)
+        )
+        changes.append(np.linalg.norm(K - L))
+    assert max(changes) <= bound
+    assert changes[0] >= 0.99 * 2 * np.sqrt(2) / n  # the worst case reaches the bound
