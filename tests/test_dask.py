@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import dppca
@@ -75,7 +76,6 @@ def test_loading_release_equals_numpy_for_a_seed(client, options):
 
 def test_data_frames_keep_their_column_names(client):
     dd = pytest.importorskip("dask.dataframe")
-    import pandas as pd
 
     frame = pd.DataFrame(_heavy_tailed(n=300)[:, :3], columns=["height", "weight", "age"])
     result = dp_loading(dd.from_pandas(frame, npartitions=3), 2.0, 1e-6, random_state=0)
@@ -140,3 +140,99 @@ def test_neighbours_differ_by_at_most_the_sensitivity_on_dask(client, pairs):
         changes.append(np.linalg.norm(K - L))
     assert max(changes) <= bound
     assert changes[0] >= 0.99 * 2 * np.sqrt(2) / n  # the worst case reaches the bound
+
+
+def _assert_same_release(got, expected, path="release"):
+    """Two JSON-like releases agree: the same keys, texts and shapes, numbers to 1e-10."""
+    if isinstance(expected, dict):
+        assert isinstance(got, dict) and got.keys() == expected.keys(), path
+        for key in expected:
+            _assert_same_release(got[key], expected[key], f"{path}.{key}")
+    elif isinstance(expected, list):
+        assert isinstance(got, list) and len(got) == len(expected), path
+        for index, (left, right) in enumerate(zip(got, expected, strict=True)):
+            _assert_same_release(left, right, f"{path}[{index}]")
+    elif isinstance(expected, float) and not isinstance(expected, bool):
+        assert got == pytest.approx(expected, rel=1e-10, abs=1e-12, nan_ok=True), path
+    else:
+        assert got == expected, path
+
+
+def _ancestry_like(n=1203, seed=5):
+    """Three groups apart along the first two variables, sorted by group (as such files are)."""
+    rng = np.random.default_rng(seed)
+    labels = np.repeat(np.array(["AFR", "EAS", "EUR"]), [n // 3, n // 3, n - 2 * (n // 3)])
+    centres = {"AFR": [6.0, 0.0], "EAS": [-3.0, 5.0], "EUR": [-3.0, -5.0]}
+    X = rng.standard_t(4, size=(n, 5))
+    X[:, :2] += np.array([centres[label] for label in labels])
+    return X, labels
+
+
+@pytest.mark.parametrize("with_groups", [False, True])
+def test_pca_release_equals_numpy_for_a_seed(client, with_groups):
+    X, labels = _ancestry_like()
+    chunks = (1, 500, 1, 701)
+    groups = labels if with_groups else None
+    options = {"k": 3, "groups": groups, "random_state": 11, "non_private": True}
+    expected = dppca.dp_pca(X, 3.0, 1e-6, **options)
+    got = dppca.dp_pca(_chunked(X, chunks), 3.0, 1e-6, **options)
+    _assert_same_release(got.to_dict(True), expected.to_dict(True))
+    if with_groups:  # the labels held by Dask too, gathered on the client
+        options["groups"] = da.from_array(labels, chunks=(chunks,))
+        again = dppca.dp_pca(_chunked(X, chunks), 3.0, 1e-6, **options)
+        _assert_same_release(again.to_dict(True), expected.to_dict(True))
+
+
+#: The budget of the private directions a scree or score release estimates first.
+LOADING_BUDGET = {"loading_epsilon": 1.0, "loading_delta": 1e-6}
+
+
+@pytest.mark.parametrize(
+    ("method", "control"),
+    [
+        ("clipped", None),
+        ("pmwm", {"a": 0.0, "b": 30.0, "trim_const": 10, "eta": 0.01}),
+        ("huber", None),
+    ],
+)
+def test_scree_release_equals_numpy_for_a_seed(client, method, control):
+    X, _ = _ancestry_like(n=900)
+    options = {"method": method, "control": control, "random_state": 2, **LOADING_BUDGET}
+    options["non_private"] = True
+    expected = dppca.dp_scree(X, 3, 2.0, 1e-6, **options)
+    got = dppca.dp_scree(_chunked(X, (450, 1, 449)), 3, 2.0, 1e-6, **options)
+    pd.testing.assert_frame_equal(got.to_frame(), expected.to_frame(), rtol=1e-10, atol=1e-12)
+    assert got.privacy.to_frame().equals(expected.privacy.to_frame())
+    assert np.allclose(got.non_private.eigenvalues, expected.non_private.eigenvalues, rtol=1e-10)
+
+
+def test_score_release_with_a_group_column_of_a_dask_frame(client):
+    dd = pytest.importorskip("dask.dataframe")
+
+    X, labels = _ancestry_like()
+    frame = pd.DataFrame(X, columns=[f"snp{j}" for j in range(5)]).assign(population=labels)
+    options = {"groups": "population", "random_state": 3, "non_private": True, **LOADING_BUDGET}
+    expected = dppca.dp_score(frame, 2.0, 1e-6, **options)
+    got = dppca.dp_score(dd.from_pandas(frame, npartitions=4), 2.0, 1e-6, **options)
+    assert np.allclose(got.frame.center, expected.frame.center, rtol=1e-10)
+    assert got.frame.half_width == pytest.approx(expected.frame.half_width, rel=1e-10)
+    for name, table in expected.histograms.items():
+        pd.testing.assert_frame_equal(got.histograms[name], table, rtol=1e-10, atol=1e-12)
+    assert got.group_sizes == expected.group_sizes
+    assert got.privacy.to_frame().equals(expected.privacy.to_frame())
+
+
+def test_private_scaling_of_dask_data_is_refused_before_any_charge():
+    X, _ = _ancestry_like(n=200)
+    accountant = dppca.Accountant(dppca.Budget(5.0, 1e-5))
+    with pytest.raises(ValueError, match="scale='private' needs the data in memory"):
+        dppca.dp_pca(_chunked(X, (100, 100)), 2.0, 1e-6, scale="private", accountant=accountant)
+    assert accountant.spent.epsilon == 0
+
+
+def test_public_scales_apply_chunk_by_chunk(client):
+    X, _ = _ancestry_like(n=600)
+    scales = np.array([2.0, 1.0, 0.5, 4.0, 1e-3])
+    expected = dppca.dp_pca(X, 2.0, 1e-6, scale=scales, k=2, random_state=4)
+    got = dppca.dp_pca(_chunked(X, (300, 300)), 2.0, 1e-6, scale=scales, k=2, random_state=4)
+    _assert_same_release(got.to_dict(), expected.to_dict())

@@ -19,20 +19,26 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dppca._validation import is_dask_collection
+
 
 def take_group_column(X: Any, groups: Any) -> tuple[Any, Any]:
     """If ``groups`` names a column of the DataFrame ``X``, remove it and return its labels (a
-    categorical column keeps its categories, the declared levels)."""
+    categorical column keeps its categories, the declared levels). Labels held by Dask (a
+    column of a Dask data frame, or a Dask array or series) are gathered on the client."""
     if not isinstance(groups, str):
+        if is_dask_collection(groups):  # one label per row, gathered on the client
+            groups = groups.compute()
         return X, groups
-    if not isinstance(X, pd.DataFrame):
+    chunked_frame = is_dask_collection(X) and hasattr(X, "columns")
+    if not (isinstance(X, pd.DataFrame) or chunked_frame):
         raise TypeError(
             f"groups={groups!r} names a column, which needs X to be a DataFrame; pass the labels "
             "as an array instead."
         )
     if groups not in X.columns:
         raise ValueError(f"groups={groups!r} is not a column of X.")
-    column = X[groups]
+    column = X[groups].compute() if chunked_frame else X[groups]
     labels = column.array if isinstance(column.dtype, pd.CategoricalDtype) else column.to_numpy()
     return X.drop(columns=groups), labels
 

@@ -196,6 +196,11 @@ def _array_to_float(array: np.ndarray, name: str) -> np.ndarray:
     raise TypeError(f"{name} must hold real numbers; got an array of dtype {array.dtype}.")
 
 
+def is_dask_collection(X: Any) -> bool:
+    """Whether ``X`` is a Dask array or data frame (checked without importing Dask)."""
+    return type(X).__module__.split(".")[0] in ("dask", "dask_expr")
+
+
 def check_data(X: Any, name: str = "X", *, min_rows: int = 2) -> tuple[np.ndarray, list[str]]:
     """Validate a data matrix and return a float64 copy and its variable names.
 

@@ -17,13 +17,13 @@ import numpy as np
 from dppca._groups import encode_groups, take_group_column
 from dppca._validation import (
     check_bool,
-    check_data,
     check_delta,
     check_epsilon,
     check_option,
     check_positive_int,
     check_random_state,
 )
+from dppca.numerics.dask_rows import DaskRows, Rows, checked_rows
 from dppca.numerics.linalg import (
     ordinary_pca,
     project,
@@ -253,7 +253,7 @@ def dp_pca(
     1.6
     """
     X, labels = take_group_column(X, groups)
-    data, names = check_data(X)
+    data, names = checked_rows(X)
     n, p = data.shape
     if p < 2:
         raise ValueError(f"X must have at least 2 variables for dp_pca; got {p}.")
@@ -261,6 +261,11 @@ def dp_pca(
         raise ValueError("X must have unique variable names.")
     total = Budget(check_epsilon(epsilon), check_delta(delta))
     private_scale, public_scales = check_scale(scale, p)
+    if private_scale and isinstance(data, DaskRows):
+        raise ValueError(
+            "scale='private' needs the data in memory (its clip levels use every variable's "
+            "pair differences); for Dask data pass public scales (p positive numbers) or None."
+        )
     given = None if directions is None else check_directions(directions, p)
     parts = ("scale",) * private_scale + ("loading",) * (given is None) + ("scree", "score")
     budgets = PCASplit.from_total(total, split, parts=parts)
@@ -325,6 +330,7 @@ def dp_pca(
     ledger = PrivacyLedger.for_total(total.epsilon, composition)
     scales, scale_details = public_scales, None
     if scale_plan is not None:
+        assert isinstance(data, np.ndarray)  # Dask data were refused above
         scales, scale_details = scale_release(data, names, scale_plan, rng, ledger)
     if scales is not None:
         data = scaled(data, scales)
@@ -487,7 +493,7 @@ def _scale_settings(
 
 
 def directions_and_scree(
-    data: np.ndarray,
+    data: Rows,
     names: list[str],
     loading_plan: LoadingPlan,
     scree_plan: ScreePlan | None,
@@ -508,7 +514,7 @@ def directions_and_scree(
 
 
 def _non_private_pca(
-    data: np.ndarray,
+    data: Rows,
     directions: np.ndarray,
     k: int,
     plan: ScorePlan,

@@ -12,7 +12,10 @@ input, and no worker needs all rows:
   permuted rows with the first ``k / 2`` rows of the next positions
   (:func:`dppca.numerics.kendall.gathered_design_sum`);
 * the pair half-distances of disjoint random pairs are computed chunk by chunk after the same
-  shuffle and brought to the client (one value per pair).
+  shuffle and brought to the client (one value per pair);
+* scores on ``k`` directions are computed chunk by chunk and gathered on the client (``k``
+  numbers per row, ``k / p`` of the data), where the score and scree releases run as for
+  NumPy data.
 
 The partial sums are added on the client in a fixed order with compensated summation, so the
 result equals the NumPy path's to rounding (the same pairs, summed in other groups).
@@ -20,11 +23,13 @@ result equals the NumPy path's to rounding (the same pairs, summed in other grou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from dppca._validation import check_data, is_dask_collection
 from dppca.numerics.kendall import (
     CHUNK_PAIRS,
     TILE_ROWS,
@@ -33,13 +38,9 @@ from dppca.numerics.kendall import (
     gathered_design_sum,
     pair_count,
 )
+from dppca.numerics.linalg import project
 from dppca.numerics.pairs import half_distances, random_pairs
 from dppca.numerics.signs import SignTransform
-
-
-def is_dask_collection(X: Any) -> bool:
-    """Whether ``X`` is a Dask array or data frame (checked without importing Dask)."""
-    return type(X).__module__.split(".")[0] in ("dask", "dask_expr")
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,10 @@ class DaskRows:
 
     def chunk_starts(self) -> np.ndarray:
         return np.concatenate([[0], np.cumsum(self.array.chunks[0])])
+
+
+#: Validated rows: a NumPy array or row-chunked Dask data.
+Rows = np.ndarray | DaskRows
 
 
 def check_dask_data(X: Any, name: str = "X", *, min_rows: int = 2) -> DaskRows:
@@ -91,6 +96,15 @@ def check_dask_data(X: Any, name: str = "X", *, min_rows: int = 2) -> DaskRows:
     if not bool(da.isfinite(X).all().compute()):
         raise ValueError(f"{name} must contain only finite values; it has NaN or infinite entries.")
     return DaskRows(X, names or [f"X{j + 1}" for j in range(p)])
+
+
+def checked_rows(X: Any) -> tuple[Rows, list[str]]:
+    """:func:`~dppca._validation.check_data` for NumPy data and data frames, and its Dask
+    counterpart for row-chunked Dask data (computed chunk by chunk)."""
+    if is_dask_collection(X):
+        rows = check_dask_data(X)
+        return rows, rows.names
+    return check_data(X)
 
 
 def _compute(*collections: Any) -> tuple[Any, ...]:
@@ -159,6 +173,26 @@ def dask_pair_half_distances(rows: DaskRows, rng: np.random.Generator) -> np.nda
     distances = da.map_blocks(half_distances, first, second, drop_axis=1, dtype=np.float64)
     (values,) = _compute(distances)
     return np.asarray(values)
+
+
+def dask_project(rows: DaskRows, directions: np.ndarray) -> np.ndarray:
+    """:func:`dppca.numerics.linalg.project` on Dask data: each chunk's ``(rows, k)`` scores are
+    computed on its worker and gathered, in row order, on the client."""
+    columns = np.ascontiguousarray(directions, dtype=np.float64)
+    scores = rows.array.map_blocks(
+        project,
+        columns,
+        chunks=(rows.array.chunks[0], (columns.shape[1],)),
+        dtype=np.float64,
+    )
+    (values,) = _compute(scores)
+    return np.asarray(values)
+
+
+def map_rows(rows: DaskRows, function: Callable[..., np.ndarray], *args: Any) -> DaskRows:
+    """``function(chunk, *args)`` on every row chunk, lazily, for a row-wise ``function`` that
+    keeps the chunk's shape (the variables keep their names)."""
+    return DaskRows(rows.array.map_blocks(function, *args, dtype=np.float64), rows.names)
 
 
 def dask_sample_covariance(rows: DaskRows) -> np.ndarray:

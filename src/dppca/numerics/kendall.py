@@ -89,7 +89,7 @@ import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from dppca._progress import ProgressBar
-from dppca._validation import check_bool, check_data, check_random_state
+from dppca._validation import check_bool, check_data, check_random_state, is_dask_collection
 from dppca.numerics.signs import SignTransform, make_sign_transform
 
 #: ``tau``: pairs with ``||y_i - y_j||^2 <= tau max(||y_i||^2, ||y_j||^2)`` (after a tile's shift)
@@ -573,7 +573,7 @@ def kendall_matrix(
     """
     from dppca.numerics import dask_rows  # the Dask path (imports Dask only when used)
 
-    chunked = dask_rows.is_dask_collection(X)
+    chunked = is_dask_collection(X)
     data = dask_rows.check_dask_data(X) if chunked else check_data(X)[0]
     sign = make_sign_transform(transform, radius)
     degree = check_pairs(pairs, data.shape[0])

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from dppca.numerics.dask_rows import DaskRows
 
 
 def orient_columns(vectors: np.ndarray) -> np.ndarray:
@@ -21,11 +25,16 @@ def align_columns(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return vectors * signs
 
 
-def project(data: np.ndarray, directions: np.ndarray) -> np.ndarray:
+def project(data: np.ndarray | DaskRows, directions: np.ndarray) -> np.ndarray:
     """Scores ``data @ directions`` of validated rows, each finite (see :func:`finite_scores`).
 
-    A row's scores depend on that row alone, so replacing a row changes one row of scores.
+    A row's scores depend on that row alone, so replacing a row changes one row of scores. For
+    Dask data each chunk's scores are computed on its worker and the ``(n, k)`` scores gathered.
     """
+    if not isinstance(data, np.ndarray):
+        from dppca.numerics.dask_rows import dask_project
+
+        return dask_project(data, directions)
     with np.errstate(over="ignore", invalid="ignore"):
         return finite_scores(data @ directions)
 
@@ -40,9 +49,13 @@ def finite_scores(scores: np.ndarray) -> np.ndarray:
     return np.nan_to_num(scores, nan=0.0, posinf=largest, neginf=-largest)
 
 
-def sample_covariance(data: np.ndarray) -> np.ndarray:
+def sample_covariance(data: np.ndarray | DaskRows) -> np.ndarray:
     """The sample covariance (**not private**; for references only), computed on the data scaled
     by a power of two so that nothing overflows; entries beyond the largest float are clamped."""
+    if not isinstance(data, np.ndarray):
+        from dppca.numerics.dask_rows import dask_sample_covariance
+
+        return dask_sample_covariance(data)
     largest = float(np.max(np.abs(data)))
     exponent = math.frexp(largest)[1] if largest > 0 else 0
     p = data.shape[1]
@@ -111,7 +124,9 @@ def axis_labels(axes: tuple[int, int]) -> tuple[str, str]:
     return (f"PC{axes[0]}", f"PC{axes[1]}")
 
 
-def ordinary_pca(data: np.ndarray, directions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def ordinary_pca(
+    data: np.ndarray | DaskRows, directions: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Ordinary PCA of validated data (**not private**; for references only): the eigenvalues
     of the sample covariance (descending, clipped at 0) and its eigenvectors, each
     sign-aligned to the column of ``directions`` of the same rank."""

@@ -30,11 +30,9 @@ from dppca._validation import (
 )
 from dppca.numerics.dask_rows import (
     DaskRows,
-    check_dask_data,
+    checked_rows,
     dask_pair_half_distances,
-    dask_sample_covariance,
     dask_unit_kendall,
-    is_dask_collection,
 )
 from dppca.numerics.kendall import check_pairs, unit_error_bound, unit_kendall
 from dppca.numerics.linalg import (
@@ -554,15 +552,6 @@ def plan_loading(
     )
 
 
-def checked_rows(X: Any) -> tuple[np.ndarray | DaskRows, list[str]]:
-    """:func:`~dppca._validation.check_data` for NumPy data and data frames, and its Dask
-    counterpart for row-chunked Dask data (computed chunk by chunk)."""
-    if is_dask_collection(X):
-        rows = check_dask_data(X)
-        return rows, rows.names
-    return check_data(X)
-
-
 def loading_release(
     data: np.ndarray | DaskRows,
     names: list[str],
@@ -602,9 +591,7 @@ def loading_release(
     reference = None
     if non_private:
         _, kendall_vectors = descending_eigh(unit)
-        covariance = (
-            dask_sample_covariance(data) if isinstance(data, DaskRows) else sample_covariance(data)
-        )
+        covariance = sample_covariance(data)
         eigenvalues, pca_vectors = covariance_pca(covariance, directions)
         reference = NonPrivateLoading(
             kendall=unit * scale,

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import pandas as pd
@@ -52,6 +52,7 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.numerics.dask_rows import DaskRows, Rows, map_rows
 from dppca.numerics.pairs import random_pairs
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
@@ -368,13 +369,24 @@ def check_public_scales(scale: Any, p: int) -> np.ndarray:
 SCALED_LIMIT = 1e300
 
 
-def scaled(data: np.ndarray, scales: np.ndarray, limit: float = SCALED_LIMIT) -> np.ndarray:
-    """``data / scales`` column by column (a new array), clamped to ``+-limit``.
+@overload
+def scaled(data: np.ndarray, scales: np.ndarray, limit: float = ...) -> np.ndarray: ...
+
+
+@overload
+def scaled(data: DaskRows, scales: np.ndarray, limit: float = ...) -> DaskRows: ...
+
+
+def scaled(data: Rows, scales: np.ndarray, limit: float = SCALED_LIMIT) -> Rows:
+    """``data / scales`` column by column (a new array), clamped to ``+-limit`` (for Dask data,
+    lazily, chunk by chunk).
 
     Examples
     --------
     >>> scaled(np.array([[2.0, 1e-10]]), np.array([2.0, 1e-311])).tolist()
     [[1.0, 1e+300]]
     """
+    if isinstance(data, DaskRows):
+        return map_rows(data, scaled, scales, limit)
     with np.errstate(over="ignore"):
         return np.clip(data / scales, -limit, limit)

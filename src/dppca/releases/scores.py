@@ -22,7 +22,6 @@ from dppca._html import card
 from dppca._validation import (
     check_bool,
     check_choices,
-    check_data,
     check_delta,
     check_epsilon,
     check_option,
@@ -30,6 +29,7 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.numerics.dask_rows import Rows, checked_rows
 from dppca.numerics.linalg import axis_labels, project
 from dppca.numerics.monotone import largest_remainder
 from dppca.privacy.accountant import Accountant, charge
@@ -354,7 +354,7 @@ def dp_score(
     ((12, 12), 1.0)
     """
     X, labels = take_group_column(X, groups)
-    data, names = check_data(X)
+    data, names = checked_rows(X)
     n, p = data.shape
     budget = Budget(check_epsilon(epsilon), check_delta(delta))
     with warnings.catch_warnings():  # the final plan, below, warns
@@ -540,7 +540,7 @@ class ScoreRelease:
 
 
 def score_release(
-    data: np.ndarray,
+    data: Rows,
     directions: np.ndarray,
     plan: ScorePlan,
     codes: np.ndarray | None,

@@ -43,7 +43,6 @@ from dppca._html import card
 from dppca._validation import (
     check_bool,
     check_choices,
-    check_data,
     check_delta,
     check_epsilon,
     check_option,
@@ -52,6 +51,7 @@ from dppca._validation import (
     check_real,
 )
 from dppca.exceptions import DurfeeStepLimitWarning
+from dppca.numerics.dask_rows import Rows, checked_rows
 from dppca.numerics.linalg import (
     ordinary_pca,
     pc_labels,
@@ -736,9 +736,7 @@ class NonPrivateScree:
     variances: np.ndarray
 
 
-def non_private_scree(
-    data: np.ndarray, directions: np.ndarray, Y: np.ndarray, k: int
-) -> NonPrivateScree:
+def non_private_scree(data: Rows, directions: np.ndarray, Y: np.ndarray, k: int) -> NonPrivateScree:
     """Ordinary PCA's top ``k`` eigenvalues and proportions, and the sample variances of the
     scores ``Y`` along the directions used (**not private**)."""
     eigenvalues, _ = ordinary_pca(data, directions)
@@ -895,7 +893,7 @@ def dp_scree(
     >>> (result.values["clipped"] / [9.0, 4.0]).round(1).tolist()  # true variances 9 and 4
     [1.0, 1.0]
     """
-    data, names = check_data(X)
+    data, names = checked_rows(X)
     n, p = data.shape
     k = check_positive_int(k, "k")
     if k > p:
