@@ -236,3 +236,56 @@ def test_public_scales_apply_chunk_by_chunk(client):
     expected = dppca.dp_pca(X, 2.0, 1e-6, scale=scales, k=2, random_state=4)
     got = dppca.dp_pca(_chunked(X, (300, 300)), 2.0, 1e-6, scale=scales, k=2, random_state=4)
     _assert_same_release(got.to_dict(), expected.to_dict())
+
+
+def _cli_run(data, out, *extra):
+    from dppca.cli import main
+
+    argv = ["run", str(data), "--epsilon", "3", "--delta", "1e-6", "--group", "site"]
+    code = main([*argv, "--seed", "5", "--k", "3", "--out", str(out), "--quiet", *extra])
+    return code, (out / "release.json")
+
+
+@pytest.fixture
+def site_table(tmp_path):
+    rng = np.random.default_rng(1)
+    table = pd.DataFrame(rng.standard_t(4, size=(900, 4)) * [3, 2, 1, 1], columns=list("abcd"))
+    table["site"] = rng.choice(["north", "south", "west"], size=900)
+    path = tmp_path / "data.csv"
+    table.to_csv(path, index=False)
+    return table, path
+
+
+def test_command_line_on_a_scheduler_reads_csv_and_parquet_in_blocks(client, site_table, tmp_path):
+    import json
+
+    dd = pytest.importorskip("dask.dataframe")
+    table, csv = site_table
+    folder = tmp_path / "data.parquet"
+    dd.from_pandas(table, npartitions=3).to_parquet(folder)  # three files, read as three blocks
+    code, expected = _cli_run(csv, tmp_path / "memory")
+    assert code == 0
+    address = client.scheduler.address
+    for data, name in ((csv, "csv"), (folder, "parquet")):
+        code, got = _cli_run(data, tmp_path / name, "--scheduler", address)
+        assert code == 0
+        _assert_same_release(json.loads(got.read_text()), json.loads(expected.read_text()))
+
+
+def test_command_line_scheduler_errors_are_one_line(client, site_table, tmp_path, capsys):
+    table, csv = site_table
+    table.loc[400, "c"] = np.nan
+    bad = tmp_path / "bad.csv"
+    table.to_csv(bad, index=False)
+    address = client.scheduler.address
+    code, _ = _cli_run(bad, tmp_path / "nan", "--scheduler", address)
+    assert code == 2
+    assert capsys.readouterr().err.strip() == (
+        f"dppca: error: {bad}: column 'c' has missing or infinite values; remove or impute them "
+        "first"
+    )
+    code, _ = _cli_run(csv, tmp_path / "nowhere", "--scheduler", "tcp://127.0.0.1:9")
+    error = capsys.readouterr().err
+    assert code == 2 and error.count("\n") == 1
+    assert "cannot connect to the Dask scheduler at tcp://127.0.0.1:9" in error
+    assert not (tmp_path / "nan").exists() and not (tmp_path / "nowhere").exists()

@@ -89,7 +89,10 @@ def _parser() -> _Parser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    run.add_argument("data", help="CSV file with a header row (one row per person)")
+    run.add_argument(
+        "data",
+        help="CSV file with a header row, or Parquet file or folder (one row per person)",
+    )
     run.add_argument("--epsilon", type=float, required=True, help="total epsilon (> 0)")
     run.add_argument("--delta", type=float, required=True, help="total delta in (0, 1)")
     run.add_argument(
@@ -173,6 +176,13 @@ def _parser() -> _Parser:
         metavar="DIR",
         help="also write the NON-private ordinary PCA reference into DIR (outside --out)",
     )
+    run.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="compute on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' "
+        "for a cluster of this machine's cores; the file is read in blocks by the workers, "
+        "which must see it at the same path (needs pip install 'dppca[dask]')",
+    )
     run.add_argument("--out", required=True, help="output folder (new or empty)")
     run.add_argument(
         "--overwrite",
@@ -203,27 +213,22 @@ def _parser() -> _Parser:
     return parser
 
 
-def _read_csv(
+def _read_table(
     path: str,
     columns: Sequence[str] | None,
     group: str | None,
     *,
     sep: str = ",",
     index_col: str | None = None,
+    chunked: bool = False,
 ):
-    """The variables (and the group column) of a CSV file, with every format problem named by
-    file and column, before anything is computed."""
+    """The variables (and the group column) of a CSV or Parquet file, with every format problem
+    named by file and column, before anything is computed. ``chunked``: a Dask data frame read
+    block by block on the active scheduler (its values are checked in one pass over the data)."""
     import pandas as pd
 
     sep = "\t" if sep in ("\\t", "tab") else sep
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", pd.errors.ParserWarning)
-            table = pd.read_csv(path, sep=sep, dtype=None if group is None else {group: str})
-    except FileNotFoundError:
-        raise UsageError(f"data file not found: {path}") from None
-    except (OSError, ValueError, pd.errors.ParserError, pd.errors.ParserWarning) as error:
-        raise UsageError(f"cannot read {path} as CSV: {' '.join(str(error).split())}") from None
+    table = _open_table(path, sep, group, chunked)
     if len(table.columns) == 1:
         header = str(table.columns[0])
         for mark, name in (("\t", "tab"), (",", ","), (";", ";"), ("|", "|")):
@@ -248,24 +253,72 @@ def _read_csv(
     unknown = [name for name in wanted if name not in table.columns]
     if unknown:
         raise UsageError(f"column(s) not in {path}: {', '.join(map(str, unknown))}")
-    for name in wanted:
-        column = table[name]
-        if name == group:
-            if column.isna().any():
-                raise UsageError(f"{path}: group column '{name}' has missing labels")
-            continue
-        if not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column):
+    variables = [name for name in wanted if name != group]
+    for name in variables:
+        dtype = table.dtypes[name]
+        if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
             raise UsageError(
                 f"{path}: column '{name}' is not numeric; leave it out with --columns, or pass "
                 "it as --group if it holds labels"
             )
-        finite = np.isfinite(column.to_numpy(dtype=float))
+    table = table[wanted]
+    missing_labels, first_bad = _value_problems(table, variables, group, chunked)
+    if missing_labels:
+        raise UsageError(f"{path}: group column '{group}' has missing labels")
+    if first_bad is not None:
+        name, row = first_bad
+        where = "" if row is None else f" (first at data row {row})"
+        raise UsageError(
+            f"{path}: column '{name}' has missing or infinite values{where}; remove or impute "
+            "them first"
+        )
+    return table
+
+
+def _open_table(path: str, sep: str, group: str | None, chunked: bool):
+    """The file as a pandas (or, ``chunked``, a Dask) data frame: Parquet for a ``.parquet``
+    file or a folder of them, else CSV."""
+    import pandas as pd
+
+    parquet = path.endswith((".parquet", ".pq")) or Path(path).is_dir()
+    kind = "Parquet" if parquet else "CSV"
+    dtype = None if group is None else {group: str}
+    readers: Any = pd
+    if chunked:
+        import dask.dataframe as readers
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)  # the readers' own, not the user's
+            if parquet:
+                return readers.read_parquet(path)
+            return readers.read_csv(path, sep=sep, dtype=dtype)
+    except FileNotFoundError:
+        raise UsageError(f"data file not found: {path}") from None
+    except (OSError, ValueError, ImportError, pd.errors.ParserError, pd.errors.ParserWarning) as e:
+        raise UsageError(f"cannot read {path} as {kind}: {' '.join(str(e).split())}") from None
+
+
+def _value_problems(
+    table: Any, variables: list[str], group: str | None, chunked: bool
+) -> tuple[bool, tuple[str, int | None] | None]:
+    """Whether the group column misses a label, and the first variable with a missing or
+    infinite value (with its data row in memory; chunked data are checked in one pass)."""
+    if chunked:
+        import dask
+
+        missing = table[group].isna().any() if group is not None else False
+        finite = [table[name].map_partitions(np.isfinite).all() for name in variables]
+        missing, *all_finite = dask.compute(missing, *finite)
+        bad = [name for name, ok in zip(variables, all_finite, strict=True) if not ok]
+        return bool(missing), ((bad[0], None) if bad else None)
+    if group is not None and table[group].isna().any():
+        return True, None
+    for name in variables:
+        finite = np.isfinite(table[name].to_numpy(dtype=float))
         if not finite.all():
-            raise UsageError(
-                f"{path}: column '{name}' has missing or infinite values (first at data row "
-                f"{int(np.flatnonzero(~finite)[0]) + 1}); remove or impute them first"
-            )
-    return table[wanted]
+            return False, (name, int(np.flatnonzero(~finite)[0]) + 1)
+    return False, None
 
 
 def _index_column(table: Any, index_col: str, path: str) -> str:
@@ -487,14 +540,56 @@ def _release(
     return target / "report.html", None if reference is None else reference / "report.html"
 
 
+@contextmanager
+def _scheduler(address: str | None) -> Iterator[None]:
+    """A Dask client connected to ``address`` (``"local"``: a cluster of this machine's cores,
+    one single-threaded worker process each, on loopback) for the duration of a run."""
+    if address is None:
+        yield
+        return
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError("--scheduler needs Dask: pip install 'dppca[dask]'") from None
+    if address == "local":
+        cluster = distributed.LocalCluster(
+            n_workers=os.cpu_count() or 1,
+            threads_per_worker=1,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
+        with cluster, distributed.Client(cluster):
+            yield
+        return
+    try:
+        client = distributed.Client(address, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as error:
+        message = " ".join(str(error).split())
+        raise UsageError(f"cannot connect to the Dask scheduler at {address}: {message}") from None
+    with client:
+        yield
+
+
 def _run(args: argparse.Namespace) -> tuple[Path, Path | None]:
+    with _scheduler(args.scheduler):
+        return _run_on(args)
+
+
+def _run_on(args: argparse.Namespace) -> tuple[Path, Path | None]:
     progress = Progress(4, not args.quiet)
     if args.group_levels is not None and args.group is None:
         raise UsageError("--group-levels needs --group")
     if args.group_levels is not None:
         args.group_levels_list = [level.strip() for level in args.group_levels.split(",")]
     progress.step("reading data")
-    table = _read_csv(args.data, args.columns, args.group, sep=args.sep, index_col=args.index_col)
+    table = _read_table(
+        args.data,
+        args.columns,
+        args.group,
+        sep=args.sep,
+        index_col=args.index_col,
+        chunked=args.scheduler is not None,
+    )
     variables = [str(name) for name in table.columns if name != args.group]
     scales = _scale_option(args.scale)
     if isinstance(scales, list) and len(scales) != len(variables):
@@ -503,7 +598,9 @@ def _run(args: argparse.Namespace) -> tuple[Path, Path | None]:
             f"variable ({', '.join(variables)}); got {len(scales)}"
         )
     if args.group_levels is not None:
-        undeclared = sorted(set(table[args.group]) - set(args.group_levels_list))
+        labels = table[args.group].unique()
+        labels = labels.compute() if args.scheduler is not None else labels
+        undeclared = sorted(set(labels) - set(args.group_levels_list))
         if undeclared:
             raise UsageError(
                 f"--group-levels must list every label of --group {args.group}; missing "

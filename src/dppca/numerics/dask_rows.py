@@ -77,7 +77,7 @@ def check_dask_data(X: Any, name: str = "X", *, min_rows: int = 2) -> DaskRows:
         if bad:
             raise TypeError(f"All columns of {name} must be real numeric; not numeric: {bad[:5]}.")
         names = [str(column) for column in X.columns]
-        X = X.to_dask_array(lengths=True)
+        X = X.to_dask_array()  # chunk sizes computed below (after any optimisation)
     if X.ndim != 2:
         raise ValueError(
             f"{name} must be 2-D (rows = observations, columns = variables); got a Dask array "
