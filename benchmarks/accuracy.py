@@ -311,26 +311,31 @@ def _headline_epsilon(summary: pd.DataFrame) -> float:
     return 1.0 if 1.0 in values else values[0]
 
 
-#: One colour per method family (blues for g-DPPCA); a baseline's oracle-tuned run shares its
-#: colour with a dashed line, the non-private ceiling is dotted.
-COLOURS = {
-    "g-DPPCA spherical (ours)": "#08306b",
-    "g-DPPCA spherical, paper calibration": "#6baed6",
-    "g-DPPCA winsorized, auto radius": "#2171b5",
-    "AG": "tab:orange",
-    "NSGGD": "tab:green",
-    "projector PCA": "tab:purple",
-    "diffprivlib PCA": "tab:red",
-    "OpenDP PCA": "tab:brown",
-    "PCA (non-private)": "0.35",
+#: The methods the figures draw (every variant is in the tables): one colour per family (blues
+#: for g-DPPCA), dash-dot for a baseline run after private centring, dashed for an oracle, dotted
+#: for the non-private ceiling. Guessed and oracle clips, and SGPCA's other variants, are left
+#: out of the figures to keep them legible.
+STYLES = {
+    "g-DPPCA spherical (ours)": ("#08306b", "-"),
+    "g-DPPCA spherical, paper calibration": ("#6baed6", "-"),
+    "g-DPPCA winsorized, auto radius": ("#2171b5", "-"),
+    "AG, private clip": ("tab:orange", "-"),
+    "AG, private clip and centre": ("tab:orange", "-."),
+    "NSGGD": ("tab:green", "-"),
+    "NSGGD, private centre": ("tab:green", "-."),
+    "SGPCA, oracle model": ("tab:purple", "--"),
+    "projector PCA": ("tab:pink", "-"),
+    "diffprivlib PCA": ("tab:red", "-"),
+    "OpenDP PCA": ("tab:brown", "-"),
+    "PCA (non-private)": ("0.35", ":"),
 }
 
 
 def _line_style(name: str) -> dict:
-    family = name.removesuffix(", oracle tuning")
+    colour, linestyle = STYLES[name]
     return {
-        "color": COLOURS.get(family, "0.6"),
-        "linestyle": "--" if "oracle" in name else ":" if "non-private" in name else "-",
+        "color": colour,
+        "linestyle": linestyle,
         "linewidth": 3.0 if "ours" in name else 1.3,
         "marker": "o",
         "markersize": 3.5,
@@ -375,7 +380,7 @@ def figures(summary: pd.DataFrame, folder: Path, label: str) -> list[Path]:
                 & (summary["epsilon"] == epsilon)
                 & (summary["shift"] == shift)
             ]
-            for name, line in part.groupby("method", sort=False):
+            for name, line in part[part["method"].isin(STYLES)].groupby("method", sort=False):
                 ax.plot(line["n"], line["mean"], label=name, **_line_style(name))
             ax.set(xscale="log", xlabel="n", ylabel="sin Theta (top-2 subspace)", ylim=(0, 1.02))
             ax.set_title(f"d = {d}, centre {shift:g}", fontsize=10)
@@ -409,7 +414,7 @@ def figures(summary: pd.DataFrame, folder: Path, label: str) -> list[Path]:
             & (summary["n"] == n)
             & (summary["shift"] == shift)
         ]
-        for name, line in part.groupby("method", sort=False):
+        for name, line in part[part["method"].isin(STYLES)].groupby("method", sort=False):
             ax.plot(line["epsilon"], line["mean"], label=name, **_line_style(name))
         ax.set(xscale="log", xlabel="epsilon", ylabel="sin Theta", ylim=(0, 1.02))
         ax.set_xticks(budgets, [f"{value:g}" for value in budgets])
