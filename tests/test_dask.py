@@ -289,3 +289,102 @@ def test_command_line_scheduler_errors_are_one_line(client, site_table, tmp_path
     assert code == 2 and error.count("\n") == 1
     assert "cannot connect to the Dask scheduler at tcp://127.0.0.1:9" in error
     assert not (tmp_path / "nan").exists() and not (tmp_path / "nowhere").exists()
+
+
+def test_labels_stay_with_their_rows_when_every_read_reorders_them():
+    """A shuffled frame read with the disk shuffle comes back in another row order on each
+    compute: the labels must still be those of their own rows."""
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(0)
+    n = 20_000
+    x, y = rng.normal(size=n), rng.normal(size=n)
+    frame = pd.DataFrame({"key": rng.integers(0, 500, n).astype(float), "x": x, "y": y})
+    frame["g"] = np.where(x > 0, "pos", "neg")
+    with dask.config.set({"scheduler": "threads", "dataframe.shuffle.method": "disk"}):
+        shuffled = dd.from_pandas(frame, npartitions=8).shuffle("key", npartitions=4)
+        for groups in ("g", shuffled["g"]):
+            X = shuffled if isinstance(groups, str) else shuffled.drop(columns="g")
+            result = dppca.dp_score(
+                X,
+                2.0,
+                1e-6,
+                directions=np.eye(3)[:, [1, 2, 0]],  # PC1 is x
+                groups=groups,
+                random_state=1,
+                non_private=True,
+            )
+            scores = result.non_private.scores
+            assert ((scores.iloc[:, 0] > 0) == (scores["group"] == "pos")).all()
+
+
+def test_categories_known_only_from_the_data_are_sorted_not_taken_by_appearance(tmp_path):
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(4000, 3)) * [3, 2, 1]
+    path = tmp_path / "cat.csv"
+    labels = np.array(["south"] * 2000 + ["north"] * 2000)
+    pd.DataFrame(X, columns=list("xyz")).assign(g=labels).to_csv(path, index=False)
+    options = {"directions": np.eye(3), "groups": "g", "random_state": 3}
+    expected = dppca.dp_score(pd.read_csv(path, dtype={"g": "category"}), 2.0, 1e-6, **options)
+    chunked = dd.read_csv(path, dtype={"g": "category"}, blocksize=60_000)
+    got = dppca.dp_score(chunked, 2.0, 1e-6, **options)
+    assert list(got.groups) == list(expected.groups) == ["north", "south"]
+    assert got.group_sizes == expected.group_sizes
+
+
+def test_projection_gathers_rows_in_order_to_rounding(client):
+    """With directions in Fortran order (as a column selection gives) and p = 60: every score as
+    the NumPy path's to a few units in the last place (BLAS's kernels and threads differ between
+    a chunk on a single-threaded worker, a 1-row chunk and the whole matrix)."""
+    from dppca.numerics.dask_rows import check_dask_data, dask_project
+    from dppca.numerics.linalg import project
+
+    X = np.random.default_rng(3).standard_normal((3001, 60))
+    directions = np.linalg.qr(np.random.default_rng(4).standard_normal((60, 60)))[0][:, [3, 0]]
+    assert directions.flags.f_contiguous
+    expected = project(X, directions)
+    got = dask_project(check_dask_data(_chunked(X, (1000, 1, 2000))), directions)
+    assert np.max(np.abs(got - expected)) <= 4 * np.finfo(float).eps * np.max(np.abs(expected))
+
+
+def test_command_line_blocks_name_a_text_cell_without_its_value(client, tmp_path, capsys):
+    """A text cell far into a column that looks numeric in its first block: the in-memory
+    message, no value; a column left out with --columns is not read at all."""
+    rng = np.random.default_rng(2)
+    table = pd.DataFrame(rng.integers(0, 9, size=(60_000, 3)), columns=list("abc")).astype(object)
+    table["d"] = table["a"].astype(str)
+    table.loc[59_000, "c"] = "SECRET-4711"
+    table.loc[59_001, "b"] = 3.25  # a float late in an integer-looking column is fine
+    table.loc[59_002, "d"] = "SECRET-0815"
+    path = tmp_path / "text.csv"
+    table.to_csv(path, index=False)
+    address = client.scheduler.address
+    argv = ["run", str(path), "--epsilon", "3", "--delta", "1e-6", "--quiet"]
+    from dppca.cli import main
+
+    code = main([*argv, "--out", str(tmp_path / "all"), "--scheduler", address])
+    error = capsys.readouterr().err
+    assert code == 2 and "SECRET" not in error
+    assert error.strip() == (
+        f"dppca: error: {path}: column 'c' is not numeric; leave it out with --columns, or pass "
+        "it as --group if it holds labels"
+    )
+    code = main(
+        [*argv, "--columns", "a", "b", "--out", str(tmp_path / "ab"), "--scheduler", address]
+    )
+    assert code == 0, capsys.readouterr().err
+
+
+def test_command_line_names_missing_values_of_nullable_parquet_columns(client, tmp_path, capsys):
+    table = pd.DataFrame({"a": pd.array([1, 2, None, 4] * 100, dtype="Int64")})
+    table["b"] = np.arange(400.0) % 7
+    path = tmp_path / "na.parquet"
+    table.to_parquet(path)
+    from dppca.cli import main
+
+    argv = ["run", str(path), "--epsilon", "3", "--delta", "1e-6", "--quiet"]
+    for extra in ([], ["--scheduler", client.scheduler.address]):
+        code = main([*argv, "--out", str(tmp_path / f"out{len(extra)}"), *extra])
+        assert code == 2
+        assert f"{path}: column 'a' has missing or infinite values" in capsys.readouterr().err

@@ -24,11 +24,20 @@ from dppca._validation import is_dask_collection
 
 def take_group_column(X: Any, groups: Any) -> tuple[Any, Any]:
     """If ``groups`` names a column of the DataFrame ``X``, remove it and return its labels (a
-    categorical column keeps its categories, the declared levels). Labels held by Dask (a
-    column of a Dask data frame, or a Dask array or series) are gathered on the client."""
+    categorical column keeps its categories, the declared levels).
+
+    Labels held by Dask (a column of a Dask data frame, or a Dask array or series) are gathered
+    on the client from the same read as the rows: the data and the labels are persisted
+    together first, so that a source that returns rows in another order on each read (a
+    shuffle, a query) cannot give a row another row's label.
+    """
     if not isinstance(groups, str):
-        if is_dask_collection(groups):  # one label per row, gathered on the client
-            groups = groups.compute()
+        if is_dask_collection(groups):
+            if is_dask_collection(X):
+                import dask
+
+                X, groups = dask.persist(X, groups)
+            groups = _gathered(groups)
         return X, groups
     chunked_frame = is_dask_collection(X) and hasattr(X, "columns")
     if not (isinstance(X, pd.DataFrame) or chunked_frame):
@@ -38,9 +47,23 @@ def take_group_column(X: Any, groups: Any) -> tuple[Any, Any]:
         )
     if groups not in X.columns:
         raise ValueError(f"groups={groups!r} is not a column of X.")
-    column = X[groups].compute() if chunked_frame else X[groups]
+    if chunked_frame:
+        X = X.persist()
+        column = _gathered(X[groups])
+    else:
+        column = X[groups]
     labels = column.array if isinstance(column.dtype, pd.CategoricalDtype) else column.to_numpy()
     return X.drop(columns=groups), labels
+
+
+def _gathered(labels: Any) -> Any:
+    """Dask-held labels on the client. A Dask categorical whose categories are not known ahead
+    lists them by first appearance, which is private: its labels become plain values, whose set
+    is then taken sorted, as for any undeclared labels."""
+    dtype = getattr(labels, "dtype", None)
+    unknown = isinstance(dtype, pd.CategoricalDtype) and not labels.cat.known
+    values = labels.compute()
+    return values.astype(object) if unknown else values
 
 
 def label_texts(levels: list[Any]) -> dict[Any, str]:

@@ -27,13 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from dppca.cli_input import UsageError, read_table
+
 EXIT_USAGE = 2
 #: Written into every output folder: only folders holding it may be replaced (--overwrite).
 MARKER = ".dppca-output"
-
-
-class UsageError(Exception):
-    """A problem with the command line or its input, shown in one line."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -211,123 +209,6 @@ def _parser() -> _Parser:
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
     commands.add_parser("datasets", help="list the embedded data sets")
     return parser
-
-
-def _read_table(
-    path: str,
-    columns: Sequence[str] | None,
-    group: str | None,
-    *,
-    sep: str = ",",
-    index_col: str | None = None,
-    chunked: bool = False,
-):
-    """The variables (and the group column) of a CSV or Parquet file, with every format problem
-    named by file and column, before anything is computed. ``chunked``: a Dask data frame read
-    block by block on the active scheduler (its values are checked in one pass over the data)."""
-    import pandas as pd
-
-    sep = "\t" if sep in ("\\t", "tab") else sep
-    table = _open_table(path, sep, group, chunked)
-    if len(table.columns) == 1:
-        header = str(table.columns[0])
-        for mark, name in (("\t", "tab"), (",", ","), (";", ";"), ("|", "|")):
-            if mark in header and mark != sep:
-                raise UsageError(
-                    f"{path} has one column, {header!r}, which looks separated by {name!r}; "
-                    f"pass --sep {name!r}"
-                )
-    if index_col is not None:
-        name = _index_column(table, index_col, path)
-        table = table.drop(columns=name)
-    elif "Unnamed: 0" in table.columns and not columns:
-        raise UsageError(
-            f"{path}: column 'Unnamed: 0' has no name, as the row index of a CSV saved by "
-            "pandas; pass --index-col 0 to leave it out, or name the variables with --columns"
-        )
-    if group is not None and group not in table.columns:
-        raise UsageError(f"--group {group} is not a column of {path}")
-    wanted = list(columns) if columns else [c for c in table.columns if c != group]
-    if group is not None:
-        wanted.append(group)
-    unknown = [name for name in wanted if name not in table.columns]
-    if unknown:
-        raise UsageError(f"column(s) not in {path}: {', '.join(map(str, unknown))}")
-    variables = [name for name in wanted if name != group]
-    for name in variables:
-        dtype = table.dtypes[name]
-        if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
-            raise UsageError(
-                f"{path}: column '{name}' is not numeric; leave it out with --columns, or pass "
-                "it as --group if it holds labels"
-            )
-    table = table[wanted]
-    missing_labels, first_bad = _value_problems(table, variables, group, chunked)
-    if missing_labels:
-        raise UsageError(f"{path}: group column '{group}' has missing labels")
-    if first_bad is not None:
-        name, row = first_bad
-        where = "" if row is None else f" (first at data row {row})"
-        raise UsageError(
-            f"{path}: column '{name}' has missing or infinite values{where}; remove or impute "
-            "them first"
-        )
-    return table
-
-
-def _open_table(path: str, sep: str, group: str | None, chunked: bool):
-    """The file as a pandas (or, ``chunked``, a Dask) data frame: Parquet for a ``.parquet``
-    file or a folder of them, else CSV."""
-    import pandas as pd
-
-    parquet = path.endswith((".parquet", ".pq")) or Path(path).is_dir()
-    kind = "Parquet" if parquet else "CSV"
-    dtype = None if group is None else {group: str}
-    readers: Any = pd
-    if chunked:
-        import dask.dataframe as readers
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", pd.errors.ParserWarning)
-            warnings.simplefilter("ignore", DeprecationWarning)  # the readers' own, not the user's
-            if parquet:
-                return readers.read_parquet(path)
-            return readers.read_csv(path, sep=sep, dtype=dtype)
-    except FileNotFoundError:
-        raise UsageError(f"data file not found: {path}") from None
-    except (OSError, ValueError, ImportError, pd.errors.ParserError, pd.errors.ParserWarning) as e:
-        raise UsageError(f"cannot read {path} as {kind}: {' '.join(str(e).split())}") from None
-
-
-def _value_problems(
-    table: Any, variables: list[str], group: str | None, chunked: bool
-) -> tuple[bool, tuple[str, int | None] | None]:
-    """Whether the group column misses a label, and the first variable with a missing or
-    infinite value (with its data row in memory; chunked data are checked in one pass)."""
-    if chunked:
-        import dask
-
-        missing = table[group].isna().any() if group is not None else False
-        finite = [table[name].map_partitions(np.isfinite).all() for name in variables]
-        missing, *all_finite = dask.compute(missing, *finite)
-        bad = [name for name, ok in zip(variables, all_finite, strict=True) if not ok]
-        return bool(missing), ((bad[0], None) if bad else None)
-    if group is not None and table[group].isna().any():
-        return True, None
-    for name in variables:
-        finite = np.isfinite(table[name].to_numpy(dtype=float))
-        if not finite.all():
-            return False, (name, int(np.flatnonzero(~finite)[0]) + 1)
-    return False, None
-
-
-def _index_column(table: Any, index_col: str, path: str) -> str:
-    """The name of ``--index-col``: a column name, or a position counted from 0."""
-    if index_col in table.columns:
-        return index_col
-    if index_col.isdigit() and int(index_col) < len(table.columns):
-        return str(table.columns[int(index_col)])
-    raise UsageError(f"--index-col {index_col} is not a column of {path}")
 
 
 def _scale_option(value: str | None) -> Any:
@@ -552,12 +433,15 @@ def _scheduler(address: str | None) -> Iterator[None]:
     except ImportError:
         raise UsageError("--scheduler needs Dask: pip install 'dppca[dask]'") from None
     if address == "local":
-        cluster = distributed.LocalCluster(
-            n_workers=os.cpu_count() or 1,
-            threads_per_worker=1,
-            host="127.0.0.1",
-            dashboard_address=None,
-        )
+        from dask.system import CPU_COUNT  # the cores this process may use
+
+        try:
+            cluster = distributed.LocalCluster(
+                n_workers=CPU_COUNT, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+            )
+        except (OSError, TimeoutError, RuntimeError) as error:
+            message = " ".join(str(error).split())
+            raise UsageError(f"cannot start a local Dask cluster: {message}") from None
         with cluster, distributed.Client(cluster):
             yield
         return
@@ -582,7 +466,7 @@ def _run_on(args: argparse.Namespace) -> tuple[Path, Path | None]:
     if args.group_levels is not None:
         args.group_levels_list = [level.strip() for level in args.group_levels.split(",")]
     progress.step("reading data")
-    table = _read_table(
+    table = read_table(
         args.data,
         args.columns,
         args.group,

@@ -245,7 +245,8 @@ def test_biplot_names_its_points_and_the_variable_plot_explains_k_2(result):
     assert reference.ax_.get_legend().get_texts()[0].get_text() == "observed scores (NOT private)"
 
     def captions(display):
-        return [t.get_text() for t in display.ax_.texts if t.get_gid() == "caption"]
+        texts = [t.get_text() for t in display.ax_.texts if t.get_gid() == "caption"]
+        return [" ".join(text.split()) for text in texts]  # wrapped to the panel's width
 
     assert captions(VariableDisplay.from_result(result)) == []
     X, _ = _data()
@@ -410,3 +411,17 @@ def test_a_noisy_frame_is_stamped_on_the_score_panels():
         assert [t.get_text() for t in ax.texts if t.get_gid() == "caption"] == [WIDE_FRAME_CAPTION]
     ax = plain.plot("score").ax_
     assert not [t for t in ax.texts if t.get_gid() == "caption"]
+
+
+def test_two_variables_lay_out_with_the_caption_inside_the_figure():
+    """p = 2: the k = 2 caption under the variable plot once made the layout engine squeeze
+    every panel to nothing (a warning, an error here); it is now wrapped to its panel."""
+    X = np.random.default_rng(0).normal(size=(3000, 2)) * [3.0, 1.0]
+    result = dppca.dp_pca(X, 3.0, 1e-6, random_state=0)
+    page = result.plot("all")
+    page.figure_.canvas.draw()
+    single = VariableDisplay.from_result(result)
+    single.figure_.canvas.draw()
+    renderer = single.figure_.canvas.get_renderer()
+    caption = next(t for t in single.ax_.texts if t.get_gid() == "caption")
+    assert single.figure_.bbox.contains(*caption.get_window_extent(renderer).p0)

@@ -66,8 +66,12 @@ Rows = np.ndarray | DaskRows
 
 def check_dask_data(X: Any, name: str = "X", *, min_rows: int = 2) -> DaskRows:
     """Validate a Dask array or data frame as :func:`dppca._validation.check_data` does a NumPy
-    one: 2-D real data, at least ``min_rows`` rows, every value finite (one pass over the data,
-    before anything private is computed). Columns are gathered into one chunk per row chunk.
+    one: 2-D real data, at least ``min_rows`` rows, every value finite, before anything private
+    is computed. Columns are gathered into one chunk per row chunk.
+
+    The data are read once and persisted (held by the workers, or in memory without a
+    cluster): every later pass reads the blocks that were checked, in the same row order,
+    whatever the source (a shuffle or a query may return rows in another order each time).
     """
     import dask.array as da
 
@@ -85,9 +89,11 @@ def check_dask_data(X: Any, name: str = "X", *, min_rows: int = 2) -> DaskRows:
         )
     if X.dtype.kind not in "biuf":
         raise TypeError(f"{name} must hold real numbers; got a Dask array of dtype {X.dtype}.")
+    X = X.astype(np.float64).persist()
     if any(np.isnan(size) for size in X.chunks[0]):
         X = X.compute_chunk_sizes()
-    X = X.astype(np.float64).rechunk({1: -1})
+    if X.numblocks[1] > 1:
+        X = X.rechunk({1: -1}).persist()
     n, p = X.shape
     if n < min_rows:
         raise ValueError(f"{name} must have at least {min_rows} rows; got {n}.")
@@ -178,7 +184,7 @@ def dask_pair_half_distances(rows: DaskRows, rng: np.random.Generator) -> np.nda
 def dask_project(rows: DaskRows, directions: np.ndarray) -> np.ndarray:
     """:func:`dppca.numerics.linalg.project` on Dask data: each chunk's ``(rows, k)`` scores are
     computed on its worker and gathered, in row order, on the client."""
-    columns = np.ascontiguousarray(directions, dtype=np.float64)
+    columns = np.asarray(directions, dtype=np.float64)  # the NumPy path's layout, its rounding
     scores = rows.array.map_blocks(
         project,
         columns,

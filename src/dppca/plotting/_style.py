@@ -6,6 +6,7 @@ Matplotlib is imported only here and only when a plot is drawn.
 from __future__ import annotations
 
 import itertools
+import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -51,7 +52,7 @@ def axes_or_new(ax: Any, figsize: tuple[float, float] = (5.0, 5.0)):
     """``ax`` itself, or new Axes on a new figure."""
     if ax is not None:
         return ax
-    _, ax = pyplot().subplots(figsize=figsize)
+    _, ax = pyplot().subplots(figsize=figsize, layout="constrained")
     return ax
 
 
@@ -87,19 +88,26 @@ def note(ax, text: str) -> None:
     )
 
 
+#: The font size of a caption under a panel, in points.
+CAPTION_SIZE = 7
+
+
 def caption_below(ax, text: str) -> None:
-    """A small grey caption under the panel (outside the data area)."""
+    """A small grey caption under the panel (outside the data area), wrapped to the panel's
+    width when drawn (a caption wrapped only at drawing time is one long line to the layout
+    engine, which then squeezes the panels to nothing)."""
+    points = ax.get_position().width * ax.figure.get_figwidth() * 72.0
+    characters = max(30, int(points / (CAPTION_SIZE * 0.5)))
     ax.annotate(
-        text,
+        textwrap.fill(text, characters),
         xy=(0.5, 0),
         xycoords="axes fraction",
         xytext=(0, -30),
         textcoords="offset points",
         ha="center",
         va="top",
-        fontsize=7,
+        fontsize=CAPTION_SIZE,
         color="0.35",
-        wrap=True,
         gid="caption",
     )
 
