@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
+import dppca
 from dppca import (
     Accountant,
     Budget,
@@ -347,3 +349,42 @@ def test_results_of_the_previous_json_version_still_load():
     del data["budgets"]["scale"]
     again = DPPCAResult.from_dict(data)
     assert again.scales is None and again.budgets.scale == Budget(0.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"k": 3},
+        {"k": 2, "scale": "private"},
+        {"split": {"loading": 0.6, "scree": 0.2, "score": 0.2}},
+    ],
+)
+def test_plan_pca_previews_the_budget_each_release_spends(options):
+    X = np.random.default_rng(0).normal(size=(3000, 5)) * [4.0, 3.0, 2.0, 1.0, 1.0]
+    table = dppca.plan_pca(X.shape, 3.0, 1e-6, **options).budget_table()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", dppca.NoiseDominatedWarning)
+        ledger = dppca.dp_pca(X, 3.0, 1e-6, random_state=0, **options).privacy.to_frame()
+    spent = ledger.groupby("component")[["epsilon", "delta"]].sum()
+    names = {
+        "scale": "scales of the variables",
+        "loading": "directions (Kendall matrix)",
+        "scree": "variances along the directions",
+        "score.frame": "score plot: frame",
+        "score.histogram": "score plot: histogram",
+    }
+    planned = table.set_index("release")
+    for component, row in spent.iterrows():
+        assert planned.loc[names[component], "epsilon"] == pytest.approx(row["epsilon"], rel=1e-9)
+        assert planned.loc[names[component], "delta"] == pytest.approx(row["delta"], rel=1e-9)
+    assert len(planned) == len(spent) + 1  # and the composed total
+    assert planned.iloc[-1].tolist() == [3.0, 1e-6]
+
+
+def test_plan_pca_refuses_what_dp_pca_refuses_without_data():
+    with pytest.raises(ValueError, match=r"k must be an integer in \[2, p=4\]; got 9"):
+        dppca.plan_pca((100, 4), 1.0, 1e-6, k=9)
+    with pytest.raises(ValueError, match="n must be at least 2; got 1"):
+        dppca.plan_pca((1, 4), 1.0, 1e-6)
+    with pytest.raises(TypeError, match=r"shape must be a pair \(n, p\)"):
+        dppca.plan_pca(100, 1.0, 1e-6)

@@ -3,6 +3,8 @@
 Public API
 ----------
 dp_pca          directions, scree and score histogram in one call (:class:`DPPCAResult`)
+plan_pca        the budget each of dp_pca's releases will get, from n, p and the settings
+                alone (:class:`PCAPlan`)
 dp_loading      private principal directions (:class:`LoadingResult`)
 dp_scree        private variances along private directions (:class:`ScreeResult`)
 dp_score        a private 2-D histogram of PC scores on a private frame (:class:`ScoreResult`)
@@ -31,7 +33,7 @@ from dppca.exceptions import (
     PrivacyWarning,
 )
 from dppca.numerics.kendall import kendall_matrix
-from dppca.pipeline import dp_pca
+from dppca.pipeline import PCAPlan, dp_pca, plan_pca
 from dppca.privacy.accountant import Accountant
 from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.split import PCASplit
@@ -56,6 +58,7 @@ __all__ = [
     "LoadingResult",
     "NoMassWarning",
     "NoiseDominatedWarning",
+    "PCAPlan",
     "PCASplit",
     "PrivacyLedger",
     "PrivacyWarning",
@@ -75,6 +78,7 @@ __all__ = [
     "dp_scree",
     "dp_scree_plot",
     "kendall_matrix",
+    "plan_pca",
     "sample_scores",
 ]
 __version__ = "0.3.0.dev0"

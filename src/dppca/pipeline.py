@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from dppca._groups import encode_groups, take_group_column
 from dppca._validation import (
@@ -31,7 +32,7 @@ from dppca.numerics.linalg import (
 )
 from dppca.numerics.monotone import proportions
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger, warn_weak_budget
+from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
 from dppca.privacy.mechanisms import HISTOGRAM_METHODS, resolve_sampler
@@ -63,6 +64,7 @@ from dppca.releases.scale import (
     scaled,
 )
 from dppca.releases.scores import (
+    FRAME_SHARE,
     ScorePlan,
     ScoreRelease,
     empirical_scores,
@@ -259,57 +261,51 @@ def dp_pca(
         raise ValueError(f"X must have at least 2 variables for dp_pca; got {p}.")
     if len(set(names)) != len(names):
         raise ValueError("X must have unique variable names.")
-    total = Budget(check_epsilon(epsilon), check_delta(delta))
-    private_scale, public_scales = check_scale(scale, p)
-    if private_scale and isinstance(data, DaskRows):
+    planned = plan_pca(
+        (n, p),
+        epsilon,
+        delta,
+        split=split,
+        k=k,
+        scree=scree,
+        score=score,
+        bins=bins,
+        axes=axes,
+        scree_control=scree_control,
+        mono=mono,
+        scale=scale,
+        directions=directions,
+        transform=transform,
+        radius=radius,
+        pairs=pairs,
+        sensitivity=sensitivity,
+        calibration=calibration,
+        mechanism=mechanism,
+        composition=composition,
+        sampler=sampler,
+    )
+    non_private = check_bool(non_private, "non_private")
+    progress = check_bool(progress, "progress")
+    total, composition, factor, planner = (
+        planned.total,
+        planned.composition,
+        planned.factor,
+        planned.planner,
+    )
+    if planner.private_scale and isinstance(data, DaskRows):
         raise ValueError(
             "scale='private' needs the data in memory (its clip levels use every variable's "
             "pair differences); for Dask data pass public scales (p positive numbers) or None."
         )
-    given = None if directions is None else check_directions(directions, p)
-    parts = ("scale",) * private_scale + ("loading",) * (given is None) + ("scree", "score")
-    budgets = PCASplit.from_total(total, split, parts=parts)
-    k = p if k is None else check_positive_int(k, "k")
-    if not 2 <= k <= p:
-        raise ValueError(f"k must be an integer in [2, p={p}]; got {k}.")
-    scree = check_option(scree, "scree", SCREE_METHODS)
-    score = check_option(score, "score", HISTOGRAM_METHODS)
-    mechanism = check_option(mechanism, "mechanism", MECHANISMS)
-    if mechanism == "paper":
-        sensitivity, calibration = "paper", "classical"
-        if scree == "clipped" and (scree_control is None or isinstance(scree_control, dict)):
-            scree_control = {"clip_by": "component", **(scree_control or {})}
-    control = check_scree_control(scree, scree_control, k, "scree_control")
-    calibration = check_option(calibration, "calibration", CALIBRATIONS)
-    sampler = resolve_sampler(sampler, calibration)
-    composition = resolve_composition(composition, calibration)
-    mono = check_bool(mono, "mono")
-    non_private = check_bool(non_private, "non_private")
-    progress = check_bool(progress, "progress")
-
-    planner = PipelinePlanner(
-        shape=(n, p),
-        budgets=budgets,
-        k=k,
-        private_scale=private_scale,
-        estimate_directions=given is None,
-        loading_options={
-            "transform": transform,
-            "radius": radius,
-            "sensitivity": sensitivity,
-            "pairs": pairs,
-            "calibration": calibration,
-        },
-        scree=scree,
-        scree_control=control,
-        mono=mono,
-        score=score,
-        bins=bins,
-        axes=axes,
-        calibration=calibration,
-        sampler=sampler,
+    k, public_scales, given = planner.k, planned.public_scales, planned.given
+    budgets, private_scale = planner.budgets, planner.private_scale
+    scree, score, control, mono, sampler = (
+        planner.scree,
+        planner.score,
+        planner.scree_control,
+        planner.mono,
+        planner.sampler,
     )
-    factor = planning_factor(planner, total.epsilon, total.delta, composition)
     with public_notes() as planning_notes:  # warnings from public values, kept as notes
         plans = planner(factor)
         codes, levels = (None, None)
@@ -482,6 +478,165 @@ class PipelinePlanner:
                 axes_limit="k",
             ),
         )
+
+
+@dataclass(frozen=True)
+class PCAPlan:
+    """What a :func:`dp_pca` call will release, planned from public facts alone (the number of
+    rows and variables and the settings): no data are read and no noise is drawn.
+
+    Attributes
+    ----------
+    total : Budget
+        The call's total (epsilon, delta).
+    composition : {"tight", "basic"}
+    factor : float
+        Each part's epsilon is its share of the total times this factor (1 for basic
+        composition; above 1 when tight composition of the parts' privacy losses allows it).
+    planner : PipelinePlanner
+        Makes the releases' plans at a factor.
+    public_scales, given : ndarray or None
+        Validated public scales and given directions.
+
+    Examples
+    --------
+    >>> plan = plan_pca((1000, 4), 2.0, 1e-6, composition="basic")
+    >>> plan.factor, plan.planner.k
+    (1.0, 4)
+    """
+
+    total: Budget
+    composition: str
+    factor: float
+    planner: PipelinePlanner
+    public_scales: np.ndarray | None
+    given: np.ndarray | None
+
+    def budget_table(self) -> pd.DataFrame:
+        """One row per release: its own (epsilon, delta) and what it buys; the last row is the
+        total they compose to (tight composition: less than the sum of the rows' epsilons).
+
+        Examples
+        --------
+        >>> plan_pca((5000, 10), 3.0, 1e-6).budget_table().round({"epsilon": 3})
+                                  release  epsilon         delta
+        0     directions (Kendall matrix)    1.607  3.333333e-07
+        1  variances along the directions    1.607  3.333333e-07
+        2               score plot: frame    0.562  0.000000e+00
+        3           score plot: histogram    1.044  3.333333e-07
+        4      total, as composed (tight)    3.000  1.000000e-06
+        """
+        parts = self.planner.budgets.scaled(self.factor)
+        rows = []
+        if parts.scale.epsilon:
+            rows.append(("scales of the variables", parts.scale.epsilon, parts.scale.delta))
+        if parts.loading.epsilon:
+            rows.append(("directions (Kendall matrix)", parts.loading.epsilon, parts.loading.delta))
+        rows.append(("variances along the directions", parts.scree.epsilon, parts.scree.delta))
+        frame_epsilon, histogram_epsilon = split_epsilon(
+            parts.score.epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE]
+        )
+        rows.append(("score plot: frame", frame_epsilon, 0.0))
+        rows.append(("score plot: histogram", histogram_epsilon, parts.score.delta))
+        rows.append(
+            (f"total, as composed ({self.composition})", self.total.epsilon, self.total.delta)
+        )
+        return pd.DataFrame(rows, columns=["release", "epsilon", "delta"])
+
+
+def plan_pca(
+    shape: tuple[int, int],
+    epsilon: float,
+    delta: float,
+    *,
+    split: dict[str, Any] | PCASplit | None = None,
+    k: int | None = None,
+    scree: str = "clipped",
+    score: str = "thresholded",
+    bins: Any = None,
+    axes: Any = (1, 2),
+    scree_control: dict[str, Any] | None = None,
+    mono: bool = True,
+    scale: Any = None,
+    directions: Any = None,
+    transform: Any = "spherical",
+    radius: Any = None,
+    pairs: Any = "auto",
+    sensitivity: Any = "tight",
+    calibration: str = "analytic",
+    mechanism: str = "gaussian",
+    composition: str | None = None,
+    sampler: str | None = None,
+) -> PCAPlan:
+    """Validate :func:`dp_pca`'s settings for data of ``shape = (n, p)`` and plan its releases,
+    without data: a preview of the budget each release gets (:meth:`PCAPlan.budget_table`).
+
+    The parameters are :func:`dp_pca`'s; every setting is checked here, before any data are
+    read, with the same errors.
+
+    Examples
+    --------
+    >>> plan = plan_pca((2504, 55), 4.0, 1e-7, k=10, split={"loading": 0.5, "scree": 0.25,
+    ...                                                      "score": 0.25})
+    >>> plan.budget_table()["epsilon"].round(2).tolist()
+    [3.03, 1.52, 0.53, 0.99, 4.0]
+    """
+    n, p = check_shape(shape)
+    if p < 2:
+        raise ValueError(f"X must have at least 2 variables for dp_pca; got {p}.")
+    total = Budget(check_epsilon(epsilon), check_delta(delta))
+    private_scale, public_scales = check_scale(scale, p)
+    given = None if directions is None else check_directions(directions, p)
+    parts = ("scale",) * private_scale + ("loading",) * (given is None) + ("scree", "score")
+    budgets = PCASplit.from_total(total, split, parts=parts)
+    k = p if k is None else check_positive_int(k, "k")
+    if not 2 <= k <= p:
+        raise ValueError(f"k must be an integer in [2, p={p}]; got {k}.")
+    scree = check_option(scree, "scree", SCREE_METHODS)
+    score = check_option(score, "score", HISTOGRAM_METHODS)
+    mechanism = check_option(mechanism, "mechanism", MECHANISMS)
+    if mechanism == "paper":
+        sensitivity, calibration = "paper", "classical"
+        if scree == "clipped" and (scree_control is None or isinstance(scree_control, dict)):
+            scree_control = {"clip_by": "component", **(scree_control or {})}
+    control = check_scree_control(scree, scree_control, k, "scree_control")
+    calibration = check_option(calibration, "calibration", CALIBRATIONS)
+    sampler = resolve_sampler(sampler, calibration)
+    composition = resolve_composition(composition, calibration)
+    planner = PipelinePlanner(
+        shape=(n, p),
+        budgets=budgets,
+        k=k,
+        private_scale=private_scale,
+        estimate_directions=given is None,
+        loading_options={
+            "transform": transform,
+            "radius": radius,
+            "sensitivity": sensitivity,
+            "pairs": pairs,
+            "calibration": calibration,
+        },
+        scree=scree,
+        scree_control=control,
+        mono=check_bool(mono, "mono"),
+        score=score,
+        bins=bins,
+        axes=axes,
+        calibration=calibration,
+        sampler=sampler,
+    )
+    factor = planning_factor(planner, total.epsilon, total.delta, composition)
+    return PCAPlan(total, composition, factor, planner, public_scales, given)
+
+
+def check_shape(shape: Any) -> tuple[int, int]:
+    """``(n, p)``: at least 2 rows and 1 variable."""
+    if isinstance(shape, str) or not isinstance(shape, tuple | list) or len(shape) != 2:
+        raise TypeError(f"shape must be a pair (n, p); got {shape!r}.")
+    n, p = (check_positive_int(value, name) for value, name in zip(shape, "np", strict=True))
+    if n < 2:
+        raise ValueError(f"n must be at least 2; got {n}.")
+    return n, p
 
 
 def _scale_settings(
