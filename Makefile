@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 
 demo: $(VENV)/.installed-base
 	$(BIN)/dppca demo --out dppca-demo
+
+# The web app on http://127.0.0.1:8000 (Ctrl-C stops it).
+app: $(VENV)/.installed-app
+	$(BIN)/dppca app
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

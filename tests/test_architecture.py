@@ -22,7 +22,7 @@ LAYERS = [
     {"pipeline"},
     {"plotting", "estimator", "datasets", "baselines", "audit"},
     {"report", "figures"},
-    {"cli", "cli_input", "__main__", "__init__"},
+    {"cli", "cli_input", "app", "__main__", "__init__"},
 ]
 
 #: Random draws of a numpy Generator (or of the package's noise source).

@@ -14,7 +14,6 @@ next to the report a user will publish.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -208,6 +207,15 @@ def _parser() -> _Parser:
     demo.add_argument("--seed", type=int, help="random seed (for research only)")
     demo.add_argument("--quiet", action="store_true", help="no progress bar")
     commands.add_parser("datasets", help="list the embedded data sets")
+    app = commands.add_parser(
+        "app",
+        help="the web app: private PCA in the browser",
+        description="Serve the web app (needs pip install 'dppca[app]'). Uploaded data stay in "
+        "the server's memory and are dropped when the browser session ends.",
+    )
+    app.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    app.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    app.add_argument("--browser", action="store_true", help="open a browser tab")
     return parser
 
 
@@ -345,7 +353,7 @@ def _release(
     data, args: Any, *, title: str, source: str, groups: Any, seed, progress
 ) -> tuple[Path, Path | None]:
     from dppca.pipeline import dp_pca
-    from dppca.report import write_figures, write_non_private_report, write_report
+    from dppca.report import write_non_private_report, write_release
 
     target = _check_out(args.out, args.overwrite, "--out", getattr(args, "data", None))
     reference = None
@@ -395,13 +403,15 @@ def _release(
     sampling_rng = np.random.default_rng(figure_seed)
 
     def produce(folder: Path) -> None:
-        release = result.to_dict()
-        release["uncertainty"] = uncertainty.to_dict()
-        (folder / "release.json").write_text(json.dumps(release, indent=1))
-        progress.step("drawing figures")
-        images = write_figures(result, folder, random_state=sampling_rng, uncertainty=uncertainty)
-        progress.step("writing the report")
-        write_report(result, folder, images, title=title, source=source, uncertainty=uncertainty)
+        write_release(
+            result,
+            folder,
+            uncertainty=uncertainty,
+            random_state=sampling_rng,
+            title=title,
+            source=source,
+            on_step=progress.step,
+        )
 
     def produce_reference(folder: Path) -> None:
         write_non_private_report(
@@ -534,6 +544,17 @@ def _demo(args: argparse.Namespace) -> tuple[Path, Path | None]:
     )
 
 
+def _app(args: argparse.Namespace) -> int:
+    try:
+        import shiny  # noqa: F401 (the extra's check, before serving)
+
+        from dppca.app import run_app
+    except ImportError:
+        raise UsageError("the web app needs Shiny: pip install 'dppca[app]'") from None
+    run_app(host=args.host, port=args.port, launch_browser=args.browser)
+    return 0
+
+
 def _datasets() -> None:
     from dppca.datasets import DATASETS
 
@@ -548,6 +569,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "datasets":
             _datasets()
             return 0
+        if args.command == "app":
+            return _app(args)
         report, reference = _run(args) if args.command == "run" else _demo(args)
     except UsageError as error:
         print(f"dppca: error: {error}", file=sys.stderr)

@@ -10,6 +10,7 @@ import io
 import json
 import math
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,30 @@ padding: 3px 8px; text-align: right; }
 .warning { color: #8a1c1c; font-weight: bold; }
 pre { background: #f6f6f6; padding: 1em; overflow-x: auto; }
 </style>"""
+
+
+def write_release(
+    result: DPPCAResult,
+    folder: Path,
+    *,
+    uncertainty: Uncertainty,
+    random_state: Any,
+    title: str,
+    source: str,
+    on_step: Callable[[str], None] | None = None,
+) -> Path:
+    """Everything a private run publishes, into ``folder``: ``release.json`` (the release and
+    its noise intervals), every panel and the page as PNG and SVG (synthetic points drawn with
+    ``random_state``), and ``report.html``; ``on_step`` hears each stage's name."""
+    release = result.to_dict()
+    release["uncertainty"] = uncertainty.to_dict()
+    (folder / "release.json").write_text(json.dumps(release, indent=1))
+    if on_step:
+        on_step("drawing figures")
+    images = write_figures(result, folder, random_state=random_state, uncertainty=uncertainty)
+    if on_step:
+        on_step("writing the report")
+    return write_report(result, folder, images, title=title, source=source, uncertainty=uncertainty)
 
 
 def write_non_private_report(

@@ -1,0 +1,146 @@
+"""The app's data: the embedded data sets as tables, uploaded CSV files, which columns can be
+variables or groups, and the settings that follow from the public number of rows."""
+
+from __future__ import annotations
+
+import csv
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+#: The embedded data sets the app offers, by key: (label, loader).
+EMBEDDED = {
+    "1kg-kidd": "1000 Genomes: 55 ancestry SNPs of 2,504 people, 5 superpopulations",
+    "gau_g": "Five Gaussian clusters: 5,000 rows x 20 variables (the R package's gau_g)",
+    "adult": "UCI Adult: 32,561 people x 5 census variables",
+}
+#: A numeric column with at most this many distinct values may also serve as the group column.
+GROUP_LEVELS_LIMIT = 20
+#: The largest upload the app reads (bytes).
+UPLOAD_LIMIT = 200 * 2**20
+
+
+class DataError(ValueError):
+    """A problem with the chosen or uploaded data, shown in the page."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """A data set in the app: the frame, its numeric columns (the variables offered), the
+    columns that may hold group labels, the suggested selection and where it came from."""
+
+    frame: pd.DataFrame
+    numeric: list[str]
+    group_candidates: list[str]
+    variables: list[str]
+    group: str | None
+    source: str
+
+    @property
+    def n(self) -> int:
+        return len(self.frame)
+
+
+def embedded(key: str) -> Table:
+    """One of :data:`EMBEDDED` as a table (its labels as a group column)."""
+    from dppca.datasets import load_1kg_aisnps, load_adult, load_gau_g
+
+    if key == "1kg-kidd":
+        genotypes, labels = load_1kg_aisnps("kidd")
+        frame = genotypes.assign(superpopulation=labels["superpopulation"].to_numpy())
+        group = "superpopulation"
+    elif key == "gau_g":
+        X, groups = load_gau_g()
+        frame, group = X.assign(group=groups.to_numpy()), "group"
+    elif key == "adult":
+        X, labels = load_adult()
+        frame, group = pd.concat([X, labels], axis=1), "income"
+    else:
+        raise DataError(f"unknown data set {key!r}; choose one of {sorted(EMBEDDED)}")
+    return describe(frame, EMBEDDED[key], group)
+
+
+def uploaded(path: str | Path, name: str) -> Table:
+    """A CSV file uploaded to the app, read whole; every problem as one readable sentence."""
+    path = Path(path)
+    if path.stat().st_size > UPLOAD_LIMIT:
+        raise DataError(
+            f"{name} is larger than {UPLOAD_LIMIT // 2**20} MB; use the command line "
+            "(dppca run) for large files"
+        )
+    try:
+        frame = pd.read_csv(path, sep=_separator(path))
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
+        raise DataError(
+            f"{name} could not be read as CSV: {' '.join(str(error).split())}"
+        ) from None
+    if "Unnamed: 0" in frame.columns:  # a row index saved by pandas
+        frame = frame.drop(columns="Unnamed: 0")
+    table = describe(frame, f"uploaded file {name}", None)
+    if len(table.numeric) < 2:
+        raise DataError(
+            f"{name} needs at least two numeric columns (variables); it has "
+            f"{len(table.numeric)}: {', '.join(table.numeric) or 'none'}"
+        )
+    if table.n < 2:
+        raise DataError(f"{name} needs at least two rows; it has {table.n}")
+    return table
+
+
+#: The field separators an upload may use.
+SEPARATORS = ",;\t|"
+
+
+def _separator(path: Path) -> str:
+    """The file's field separator among :data:`SEPARATORS` (a comma when the first lines do not
+    tell: a file with one column has none)."""
+    with path.open(newline="", errors="replace") as handle:
+        sample = handle.read(64 * 1024)
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=SEPARATORS).delimiter
+    except csv.Error:
+        return ","
+
+
+def describe(frame: pd.DataFrame, source: str, group: str | None) -> Table:
+    """The roles the columns of ``frame`` can take."""
+    frame = frame.rename(columns=str)
+    numeric = [
+        name
+        for name in frame.columns
+        if pd.api.types.is_numeric_dtype(frame[name])
+        and not pd.api.types.is_bool_dtype(frame[name])
+    ]
+    candidates = [
+        name
+        for name in frame.columns
+        if name not in numeric or frame[name].nunique() <= GROUP_LEVELS_LIMIT
+    ]
+    variables = [name for name in numeric if name != group]
+    return Table(frame, numeric, candidates, variables, group, source)
+
+
+def default_delta(n: int) -> float:
+    """``10^-ceil(log10(n^2))``, the R package's default: below ``1 / n^2``.
+
+    Examples
+    --------
+    >>> default_delta(2504)
+    1e-07
+    """
+    return 10.0 ** -math.ceil(math.log10(float(n) ** 2))
+
+
+def split_shares(handles: tuple[float, float]) -> dict[str, float]:
+    """The loading, scree and score shares (summing to 1) of a two-handle slider on 0..100:
+    the first handle ends the loading's share, the second the scree's.
+
+    Examples
+    --------
+    >>> split_shares((25, 75))
+    {'loading': 0.25, 'scree': 0.5, 'score': 0.25}
+    """
+    low, high = sorted(float(value) for value in handles)
+    return {"loading": low / 100.0, "scree": (high - low) / 100.0, "score": (100.0 - high) / 100.0}

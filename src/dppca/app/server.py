@@ -1,0 +1,285 @@
+"""The app's server: one independent state per browser session (its data, its runs, its
+folder of downloads, removed when the session ends); runs in a worker thread, so the page stays
+responsive; every problem shown in the page as a sentence."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from shiny import reactive, render, ui
+
+from dppca.app.data import DataError, Table, default_delta, embedded, split_shares, uploaded
+from dppca.app.runner import _RUN_LOCK, RunOutput, Settings, run
+
+FIGURES = ("scree", "score", "loading", "variable", "biplot", "page")
+
+
+def server(input: Any, output: Any, session: Any) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="dppca-app-"))
+    session.on_ended(lambda: shutil.rmtree(folder, ignore_errors=True))
+    runs = {"count": 0}
+    loaded: reactive.Value[Table | None] = reactive.value(None)
+    data_error: reactive.Value[str | None] = reactive.value(None)
+
+    @reactive.effect
+    def _load() -> None:
+        choice = input.dataset()
+        try:
+            if choice == "upload":
+                files = input.upload()
+                if not files:
+                    raise DataError("Upload a CSV file, or choose an embedded data set.")
+                table = uploaded(files[0]["datapath"], files[0]["name"])
+            else:
+                table = embedded(choice)
+        except DataError as error:
+            loaded.set(None)
+            data_error.set(str(error))
+            ui.update_selectize("variables", choices=[], selected=[])
+            ui.update_select("group", choices={"": "none"}, selected="")
+            return
+        data_error.set(None)
+        loaded.set(table)
+        ui.update_selectize("variables", choices=table.numeric, selected=table.variables)
+        groups = {"": "none", **{name: name for name in table.group_candidates}}
+        ui.update_select("group", choices=groups, selected=table.group or "")
+        ui.update_numeric("delta", value=default_delta(table.n))
+
+    @render.ui
+    def delta_rule() -> Any:
+        table = loaded()
+        if table is None:
+            return None
+        return ui.tags.small(
+            f"Default for n = {table.n:,} rows: 10^-ceil(log10 n²) = {default_delta(table.n):g}, "
+            "below 1/n².",
+            class_="text-muted d-block mb-2",
+        )
+
+    @render.ui
+    def split_text() -> Any:
+        shares = split_shares(input.split())
+        parts = " · ".join(f"{name} {100 * share:.0f} %" for name, share in shares.items())
+        return ui.tags.small(f"{parts} (together 100 %)", class_="text-muted d-block mb-2")
+
+    def settings() -> Settings:
+        scree = input.scree()
+        control: dict[str, Any] = {}
+        if scree == "pmwm":
+            control = {
+                "a": input.pmwm_a(),
+                "b": input.pmwm_b(),
+                "trim_const": input.pmwm_trim(),
+                "eta": input.pmwm_eta(),
+            }
+        elif scree == "huber":
+            control = {"m2_frac": input.huber_m2()}
+        seed = (input.seed() or "").strip()
+        return Settings(
+            variables=list(input.variables() or []),
+            group=input.group() or None,
+            scale=input.scale(),
+            epsilon=input.epsilon(),
+            delta=input.delta(),
+            handles=tuple(input.split()),
+            k=input.k(),
+            bins=input.bins() or 0,
+            scree=scree,
+            scree_control=control,
+            score=input.score(),
+            seed=int(seed) if seed.isdigit() else None,
+            non_private=input.non_private(),
+        )
+
+    @reactive.calc
+    def planned() -> tuple[pd.DataFrame | None, str | None]:
+        from dppca.pipeline import plan_pca
+
+        table = loaded()
+        if table is None:
+            return None, data_error()
+        chosen = settings()
+        if len(chosen.variables) < 2:
+            return None, "Choose at least two variables."
+        if chosen.epsilon is None or chosen.delta is None or chosen.k is None:
+            return None, "Enter epsilon, delta and k."
+        try:
+            shape = (table.n, len(chosen.variables))
+            plan = plan_pca(shape, chosen.epsilon, chosen.delta, **chosen.options())
+        except (ValueError, TypeError) as error:
+            return None, " ".join(str(error).split())
+        budget = plan.budget_table()
+        budget["epsilon"] = budget["epsilon"].map(lambda v: f"{v:.3g}")
+        budget["delta"] = budget["delta"].map(lambda v: f"{v:.3g}")
+        return budget, None
+
+    @render.ui
+    def preview() -> Any:
+        return _html_table(planned()[0])
+
+    @render.ui
+    def preview_note() -> Any:
+        _, problem = planned()
+        if problem:
+            return ui.div(problem, class_="alert alert-warning", role="alert")
+        return ui.tags.small(
+            "Each release's own (epsilon, delta); together they compose to the total in the "
+            "last row. Moving a slider or a setting updates this table; nothing is computed on "
+            "the data until you press Run.",
+            class_="text-muted",
+        )
+
+    @ui.bind_task_button(button_id="run")
+    @reactive.extended_task
+    async def compute(table: Table, chosen: Settings, target: Path) -> RunOutput:
+        return await asyncio.to_thread(run, table, chosen, target)
+
+    @reactive.effect
+    @reactive.event(input.run)
+    def _start() -> None:
+        table = loaded()
+        if table is None:
+            ui.notification_show(data_error() or "Choose data first.", type="error")
+            return
+        runs["count"] += 1
+        target = folder / f"run{runs['count']}"
+        compute.invoke(table, settings(), target)
+
+    def finished() -> RunOutput | None:
+        if compute.status() != "success":
+            return None
+        return compute.result()
+
+    @render.ui
+    def status() -> Any:
+        state = compute.status()
+        if state == "running":
+            return ui.div("Computing the private release ...", class_="alert alert-info")
+        if state == "error":
+            return ui.div("The run failed unexpectedly.", class_="alert alert-danger")
+        result = finished()
+        if result is None:
+            return None
+        if result.error:
+            return ui.div(result.error, class_="alert alert-danger", role="alert")
+        if not result.warnings:
+            return ui.div("Done: every panel below is private.", class_="alert alert-success")
+        items = [ui.tags.li(message) for message in result.warnings]
+        return ui.div(
+            ui.strong("Done, with notes on the noise:"),
+            ui.tags.ul(*items),
+            class_="alert alert-warning",
+        )
+
+    @render.ui
+    def page() -> Any:
+        result = finished()
+        if result is None or result.release is None:
+            return ui.p("Press Run to make the private release; its page appears here.")
+        with _RUN_LOCK:  # redrawn in the chosen displays: post-processing, no budget
+            display = result.release.plot(
+                "all",
+                score=input.score_view(),
+                loading=input.loading_view(),
+                random_state=0,
+                uncertainty=result.uncertainty,
+            )
+            png = _png(display.figure_)
+        return ui.img(
+            src=f"data:image/png;base64,{png}",
+            alt="The private PCA page: scree, scores, loadings, variable plot and biplot",
+            style="max-width: 100%;",
+            id="private-page",
+        )
+
+    @render.ui
+    def budget() -> Any:
+        result = finished()
+        return None if result is None else _html_table(result.budget, index=True)
+
+    @render.ui
+    def importance() -> Any:
+        result = finished()
+        return None if result is None else _html_table(result.importance, index=True)
+
+    def private_file(name: str) -> Path:
+        result = finished()
+        if result is None or result.folder is None:
+            raise ValueError("Run the private PCA first.")
+        return result.folder / name
+
+    @render.download_button(filename="dppca-release.json")
+    def download_json() -> Any:
+        return str(private_file("release.json"))
+
+    @render.download_button(filename="dppca-report.html")
+    def download_report() -> Any:
+        return str(private_file("report.html"))
+
+    def figures(kind: str) -> bytes:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            for name in FIGURES:
+                archive.write(private_file(f"{name}.{kind}"), f"{name}.{kind}")
+        return buffer.getvalue()
+
+    @render.download_button(filename="dppca-figures-png.zip")
+    def download_png() -> Any:
+        yield figures("png")
+
+    @render.download_button(filename="dppca-figures-svg.zip")
+    def download_svg() -> Any:
+        yield figures("svg")
+
+    @render.ui
+    def reference() -> Any:
+        result = finished()
+        if result is None or result.reference is None:
+            return ui.p(
+                "Tick 'Also compute the NON-private reference' and run again to compare the "
+                "private page with ordinary PCA of the raw data. The reference is shown here "
+                "only, never in the downloads."
+            )
+        png = base64.b64encode((result.reference / "page.png").read_bytes()).decode("ascii")
+        # shown in the page only; the downloads hold the private files alone
+        return ui.div(
+            ui.h4("NOT PRIVATE: ordinary PCA of the raw data", class_="text-danger"),
+            ui.p(
+                "For your own comparison only: this page is not protected and must never be "
+                "published.",
+                class_="text-danger",
+            ),
+            ui.img(src=f"data:image/png;base64,{png}", style="max-width: 100%;"),
+        )
+
+
+def _html_table(frame: pd.DataFrame | None, index: bool = False) -> Any:
+    """A table in the page's style (numbers with four significant digits)."""
+    if frame is None:
+        return None
+    html = frame.to_html(
+        index=index,
+        classes="table table-sm table-striped",
+        border=0,
+        justify="left",
+        float_format=lambda value: f"{value:.4g}",
+    )
+    return ui.HTML(html)
+
+
+def _png(figure: Any) -> str:
+    """A figure as a base64 PNG (closed afterwards)."""
+    from dppca.plotting._style import pyplot
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    pyplot().close(figure)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")

@@ -1,0 +1,216 @@
+"""The web app in a real browser: Playwright drives Debian's Chromium against the app served
+on loopback. Screenshots of each state go to ``test-artifacts/app/``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("shiny")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "app"
+#: Seconds a private run may take in the browser tests (a few on this machine).
+RUN_TIMEOUT_MS = 180_000
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    """``dppca app`` in its own process on a free loopback port, stopped after the module."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("app") / "server.log"
+    with log.open("w") as sink:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "dppca", "app", "--port", str(port)],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}/"
+    for _ in range(120):
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        server.kill()
+        server.wait(timeout=30)
+        pytest.fail(f"the app did not start: {log.read_text()[-2000:]}")
+    yield url
+    server.terminate()
+    server.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed (.ci/run installs it)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, app_url):
+    context = browser.new_context(viewport={"width": 1500, "height": 1100}, accept_downloads=True)
+    opened = context.new_page()
+    opened.goto(app_url)
+    _ready(opened)
+    yield opened
+    context.close()
+
+
+def _ready(page) -> None:
+    """The embedded data are loaded and the budget preview is drawn."""
+    page.locator("#preview table").wait_for(timeout=60_000)
+
+
+def _shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _preview(page) -> dict[str, tuple[float, float]]:
+    rows = page.locator("#preview table tbody tr")
+    table = {}
+    for index in range(rows.count()):
+        cells = rows.nth(index).locator("td").all_inner_texts()
+        table[cells[0]] = (float(cells[1]), float(cells[2]))
+    return table
+
+
+def _run(page) -> None:
+    page.get_by_role("button", name="Run private PCA").click()
+    page.locator("#status .alert-success, #status .alert-warning, #status .alert-danger").wait_for(
+        timeout=RUN_TIMEOUT_MS
+    )
+
+
+def test_the_page_loads_with_the_budget_preview(page):
+    assert page.title() == "dppca"
+    preview = _preview(page)
+    assert preview["total, as composed (tight)"] == (4.0, 1e-07)  # n = 2504: delta 1e-7
+    assert "Default for n = 2,504 rows" in page.locator("#delta_rule").inner_text()
+    _shot(page, "1-loaded")
+
+
+def test_a_run_on_embedded_data_draws_every_panel(page):
+    _run(page)
+    assert page.locator("#status .alert-danger").count() == 0
+    image = page.locator("#private-page")
+    image.wait_for()
+    assert image.evaluate("element => element.naturalWidth") > 800
+    _shot(page, "2-run")
+    page.get_by_role("tab", name="Budget and importance").click()
+    budget = page.locator("#budget table").inner_text()
+    for part in ("Loading", "Scree", "Score frame", "Score histogram"):
+        assert part in budget
+    assert "Proportion of variance" in page.locator("#importance table").inner_text()
+    _shot(page, "3-budget")
+    page.get_by_role("tab", name="Private results").click()
+    page.locator("#loading_view").select_option("heatmap")  # redrawn, no budget spent
+    page.wait_for_timeout(500)
+    page.locator("#private-page").wait_for()
+    _shot(page, "4-heatmap")
+
+
+def test_moving_the_split_keeps_the_sum_and_the_total(page):
+    before = _preview(page)
+    handle = page.locator(".irs-handle.from").first
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 60, box["y"] + box["height"] / 2, steps=5)
+    page.mouse.up()
+    page.wait_for_function(
+        "previous => !document.querySelector('#split_text').innerText.includes(previous)",
+        arg="loading 33 %",
+        timeout=10_000,
+    )
+    shares = page.locator("#split_text").inner_text()
+    numbers = [int(part.split()[-2]) for part in shares.split("(")[0].split("·")]
+    assert sum(numbers) == 100 and numbers[0] > 33
+    page.wait_for_timeout(1500)  # the preview follows
+    after = _preview(page)
+    assert after["total, as composed (tight)"] == (4.0, 1e-07)
+    assert after["directions (Kendall matrix)"][0] > before["directions (Kendall matrix)"][0]
+    _shot(page, "5-split")
+
+
+def test_a_bad_upload_shows_a_readable_message(page, tmp_path):
+    bad = tmp_path / "one-column.csv"
+    bad.write_text("weight\n1\n2\n3\n")
+    page.locator("#dataset").select_option("upload")
+    page.locator("#upload").set_input_files(str(bad))
+    note = page.locator("#preview_note .alert")
+    sync_api.expect(note).to_contain_text("needs at least two numeric columns", timeout=30_000)
+    assert note.inner_text() == (
+        "one-column.csv needs at least two numeric columns (variables); it has 1: weight"
+    )
+    assert "Traceback" not in page.content()
+    assert page.locator("#variables option").count() == 0  # the previous data's columns are gone
+    _shot(page, "6-bad-upload")
+
+
+def test_the_json_download_holds_only_the_private_release(page):
+    page.get_by_label("Also compute the NON-private reference").check()
+    _run(page)
+    page.get_by_role("tab", name="Non-private reference").click()
+    sync_api.expect(page.locator("#reference")).to_contain_text("NOT PRIVATE", timeout=30_000)
+    _shot(page, "7-reference")
+    page.get_by_role("tab", name="Downloads").click()
+    with page.expect_download() as download:
+        page.locator("#download_json").click()
+    release = json.loads(Path(download.value.path()).read_text())
+    text = json.dumps(release).lower()
+    assert "non_private" not in release and "not private" not in text
+    epsilon, delta = release["privacy_total"]  # the composed total: at most the request
+    assert epsilon == 4.0 and 0 < delta <= 1e-07
+
+
+def test_two_sessions_do_not_see_each_others_data(browser, app_url, tmp_path):
+    mine = tmp_path / "mine.csv"
+    mine.write_text("secret_height,secret_weight\n" + "\n".join(f"{i},{i % 7}" for i in range(50)))
+    first = browser.new_context().new_page()
+    second = browser.new_context().new_page()
+    for opened in (first, second):
+        opened.goto(app_url)
+        _ready(opened)
+    first.locator("#dataset").select_option("upload")
+    first.locator("#upload").set_input_files(str(mine))
+    first.wait_for_function(
+        "() => document.querySelector('#variables').innerHTML.includes('secret_height')",
+        timeout=30_000,
+    )
+    second.reload()
+    _ready(second)
+    assert "secret_height" not in second.content()
+    assert second.locator("#dataset").input_value() == "1kg-kidd"
+    first.context.close()
+    second.context.close()
