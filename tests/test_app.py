@@ -133,6 +133,9 @@ def test_a_run_on_embedded_data_draws_every_panel(page):
         assert part in budget
     assert "Proportion of variance" in page.locator("#importance table").inner_text()
     _shot(page, "3-budget")
+    page.get_by_role("tab", name="Synthetic scores").click()
+    page.locator("#synthetic-page").wait_for(timeout=30_000)
+    _shot(page, "3b-synthetic")
     page.get_by_role("tab", name="Private results").click()
     page.locator("#loading_view").select_option("heatmap")  # redrawn, no budget spent
     page.wait_for_timeout(500)

@@ -201,6 +201,34 @@ def server(input: Any, output: Any, session: Any) -> None:
         )
 
     @render.ui
+    def synthetic() -> Any:
+        from dppca.plotting.pages import score_grid
+
+        result = finished()
+        if result is None or result.release is None:
+            return ui.p("Press Run first.")
+        size = input.sample_size()
+        if not isinstance(size, int | float) or not 10 <= size <= 100_000:
+            return ui.div(
+                "The sample size must be between 10 and 100,000.", class_="alert alert-warning"
+            )
+        with _RUN_LOCK:  # post-processing of the released histogram: no budget
+            figure, _ = score_grid(
+                result.release,
+                panels=("histogram", "sample"),
+                sampling=input.sampling(),
+                n_points=int(size),
+                random_state=0,
+            )
+            png = _png(figure)
+        return ui.img(
+            src=f"data:image/png;base64,{png}",
+            alt="The private score histogram and synthetic points drawn from it",
+            style="max-width: min(100%, 560px);",
+            id="synthetic-page",
+        )
+
+    @render.ui
     def budget() -> Any:
         result = finished()
         return None if result is None else _html_table(result.budget, index=True)

@@ -116,6 +116,23 @@ def page() -> Any:
             ui.output_ui("page"),
         ),
         ui.nav_panel(
+            "Synthetic scores",
+            _help(
+                "Points drawn from the private score histogram (post-processing: no budget). "
+                "They show the shape of the data, never real people."
+            ),
+            ui.layout_columns(
+                ui.input_select(
+                    "sampling",
+                    "Sampling in each cell",
+                    {"uniform": "uniform within the cell", "center": "at the cell's centre"},
+                ),
+                ui.input_numeric("sample_size", "Sample size", 500, min=10, max=100_000),
+                col_widths=(3, 3),
+            ),
+            ui.output_ui("synthetic"),
+        ),
+        ui.nav_panel(
             "Budget and importance",
             ui.h5("Budget spent by each release"),
             ui.output_ui("budget"),
