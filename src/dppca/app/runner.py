@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,9 +82,15 @@ class RunOutput:
     error: str | None = None
 
 
-def run(table: Table, settings: Settings, folder: Path) -> RunOutput:
+def run(
+    table: Table,
+    settings: Settings,
+    folder: Path,
+    on_step: Callable[[str], None] = lambda stage: None,
+) -> RunOutput:
     """Release, intervals, figures and report into ``folder / "private"`` (and the reference
-    into ``folder / "reference"``); a bad setting comes back as ``RunOutput(error=...)``."""
+    into ``folder / "reference"``); a bad setting comes back as ``RunOutput(error=...)``;
+    ``on_step`` hears the name of each stage as it starts."""
     from dppca.pipeline import dp_pca
     from dppca.report import write_non_private_report, write_release
 
@@ -96,7 +103,9 @@ def run(table: Table, settings: Settings, folder: Path) -> RunOutput:
     noise_seed, figure_seed, reference_seed, redraw_seed = np.random.SeedSequence(
         settings.seed
     ).spawn(4)
+    on_step("waiting for another session's run" if _RUN_LOCK.locked() else "starting")
     with _RUN_LOCK:
+        on_step("estimating the private release")
         with warnings.catch_warnings(record=True) as caught:  # the release's own notes
             warnings.simplefilter("always")
             try:
@@ -112,6 +121,7 @@ def run(table: Table, settings: Settings, folder: Path) -> RunOutput:
                 )
             except (ValueError, TypeError) as error:
                 return RunOutput(error=" ".join(str(error).split()))
+            on_step("simulating the noise intervals")
             uncertainty = result.uncertainty(draws=200, random_state=redraw_seed)
         private = folder / "private"
         private.mkdir(parents=True, exist_ok=True)
@@ -122,9 +132,11 @@ def run(table: Table, settings: Settings, folder: Path) -> RunOutput:
             random_state=np.random.default_rng(figure_seed),
             title="Private PCA report",
             source=table.source,
+            on_step=on_step,
         )
         reference = None
         if settings.non_private:
+            on_step("drawing the non-private reference")
             reference = folder / "reference"
             write_non_private_report(
                 result,

@@ -25,7 +25,7 @@ FIGURES = ("scree", "score", "loading", "variable", "biplot", "page")
 def server(input: Any, output: Any, session: Any) -> None:
     folder = Path(tempfile.mkdtemp(prefix="dppca-app-"))
     session.on_ended(lambda: shutil.rmtree(folder, ignore_errors=True))
-    runs = {"count": 0}
+    runs: dict[str, Any] = {"count": 0, "stage": ""}
     loaded: reactive.Value[Table | None] = reactive.value(None)
     data_error: reactive.Value[str | None] = reactive.value(None)
 
@@ -140,7 +140,10 @@ def server(input: Any, output: Any, session: Any) -> None:
     @ui.bind_task_button(button_id="run")
     @reactive.extended_task
     async def compute(table: Table, chosen: Settings, target: Path) -> RunOutput:
-        return await asyncio.to_thread(run, table, chosen, target)
+        def heard(stage: str) -> None:  # from the worker thread; read by the status poll
+            runs["stage"] = stage
+
+        return await asyncio.to_thread(run, table, chosen, target, heard)
 
     @reactive.effect
     @reactive.event(input.run)
@@ -162,7 +165,9 @@ def server(input: Any, output: Any, session: Any) -> None:
     def status() -> Any:
         state = compute.status()
         if state == "running":
-            return ui.div("Computing the private release ...", class_="alert alert-info")
+            reactive.invalidate_later(0.5)
+            stage = runs["stage"] or "starting"
+            return ui.div(f"Computing: {stage} ...", class_="alert alert-info")
         if state == "error":
             return ui.div("The run failed unexpectedly.", class_="alert alert-danger")
         result = finished()
