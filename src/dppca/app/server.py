@@ -197,13 +197,11 @@ def server(input: Any, output: Any, session: Any) -> None:
                 random_state=0,
                 uncertainty=result.uncertainty,
             )
-            png = _png(display.figure_)
-        return ui.img(
-            src=f"data:image/png;base64,{png}",
-            alt="The private PCA page: scree, scores, loadings, variable plot and biplot",
-            style="max-width: 100%;",
-            id="private-page",
-        )
+            return _image(
+                display.figure_,
+                "The private PCA page: scree, scores, loadings, variable plot and biplot",
+                "private-page",
+            )
 
     @render.ui
     def synthetic() -> Any:
@@ -225,13 +223,12 @@ def server(input: Any, output: Any, session: Any) -> None:
                 n_points=int(size),
                 random_state=0,
             )
-            png = _png(figure)
-        return ui.img(
-            src=f"data:image/png;base64,{png}",
-            alt="The private score histogram and synthetic points drawn from it",
-            style="max-width: min(100%, 560px);",
-            id="synthetic-page",
-        )
+            return _image(
+                figure,
+                "The private score histogram and synthetic points drawn from it",
+                "synthetic-page",
+                width="560px",
+            )
 
     @render.ui
     def budget() -> Any:
@@ -308,11 +305,17 @@ def _html_table(frame: pd.DataFrame | None, index: bool = False) -> Any:
     return ui.HTML(html)
 
 
-def _png(figure: Any) -> str:
-    """A figure as a base64 PNG (closed afterwards)."""
+def _image(figure: Any, alt: str, element_id: str, width: str = "100%") -> Any:
+    """A figure as an image in the page, at most ``width`` wide (the figure is closed)."""
     from dppca.plotting._style import pyplot
 
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
     pyplot().close(figure)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+    png = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return ui.img(
+        src=f"data:image/png;base64,{png}",
+        alt=alt,
+        style=f"max-width: min(100%, {width});",
+        id=element_id,
+    )
