@@ -452,7 +452,11 @@ def pivot_table(summary: pd.DataFrame, d: int, n: int, epsilon: float) -> str:
     )
     table = cells.pivot(index="method", columns="column", values="value")
     table = table.reindex(
-        index=list(dict.fromkeys(part["method"])), columns=list(dict.fromkeys(cells["column"]))
+        index=list(dict.fromkeys(part["method"])),
+        columns=sorted(  # the distributions in their fixed order, centred first
+            dict.fromkeys(cells["column"]),
+            key=lambda column: (DISTRIBUTIONS.index(column.split(", centre")[0]), column),
+        ),
     )
     return markdown_table(table.reset_index().fillna("not run"))
 

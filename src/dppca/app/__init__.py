@@ -1,4 +1,4 @@
-"""The web app: private PCA in the browser (``dppca app``; ``pip install "dppca[app]"``).
+"""The web app: private PCA in the browser (``dppca app``; ``pip install -e ".[app]"``).
 
 Pick an embedded data set or upload a CSV file, choose the variables, the groups, the budget and
 its split (the budget preview updates before anything runs), press Run, and read the private

@@ -131,9 +131,10 @@ def server(input: Any, output: Any, session: Any) -> None:
         if problem:
             return ui.div(problem, class_="alert alert-warning", role="alert")
         return ui.tags.small(
-            "Each release's own (epsilon, delta); together they compose to the total in the "
-            "last row. Moving a slider or a setting updates this table; nothing is computed on "
-            "the data until you press Run.",
+            "Each release's own (epsilon, delta). With tight composition the rows do not add "
+            "up: together they compose to the total in the last row, which is less than their "
+            "sum (a panel's title states its part's guarantee as a whole). Moving a slider or a "
+            "setting updates this table; nothing is computed on the data until you press Run.",
             class_="text-muted",
         )
 
