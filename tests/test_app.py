@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -199,6 +200,13 @@ def test_the_json_download_holds_only_the_private_release(page):
     assert "non_private" not in release and "not private" not in text
     epsilon, delta = release["privacy_total"]  # the composed total: at most the request
     assert epsilon == 4.0 and 0 < delta <= 1e-07
+    for kind in ("png", "svg"):
+        with page.expect_download() as download:
+            page.locator(f"#download_{kind}").click()
+        with zipfile.ZipFile(download.value.path()) as archive:
+            names = sorted(archive.namelist())
+        panels = ["biplot", "loading", "page", "score", "scree", "variable"]
+        assert names == [f"{panel}.{kind}" for panel in panels]  # private panels only
 
 
 def test_two_sessions_do_not_see_each_others_data(browser, app_url, tmp_path):
