@@ -151,6 +151,7 @@ def test_a_run_on_embedded_data_draws_every_panel(page):
 def test_moving_the_split_keeps_the_sum_and_the_total(page):
     before = _preview(page)
     handle = page.locator(".irs-handle.from").first
+    handle.scroll_into_view_if_needed()
     box = handle.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
@@ -229,3 +230,16 @@ def test_two_sessions_do_not_see_each_others_data(browser, app_url, tmp_path):
     assert second.locator("#dataset").input_value() == "1kg-kidd"
     first.context.close()
     second.context.close()
+
+
+def test_repeated_runs_are_added_up_and_results_never_outlive_their_data(page):
+    _run(page)
+    _run_again = page.get_by_role("button", name="Run private PCA")
+    _run_again.click()
+    sync_api.expect(page.locator("#status")).to_contain_text("2 releases", timeout=RUN_TIMEOUT_MS)
+    assert "epsilon = 8" in page.locator("#status").inner_text()  # 4 + 4, basic composition
+    _shot(page, "8-two-runs")
+    page.locator("#dataset").select_option("gau_g")
+    sync_api.expect(page.locator("#status")).to_contain_text("The data changed", timeout=30_000)
+    assert page.locator("#private-page").count() == 0
+    _shot(page, "9-data-changed")

@@ -16,7 +16,7 @@ EMBEDDED = {
     "gau_g": "Five Gaussian clusters: 5,000 rows x 20 variables (the R package's gau_g)",
     "adult": "UCI Adult: 32,561 people x 5 census variables",
 }
-#: A numeric column with at most this many distinct values may also serve as the group column.
+#: The group column is chosen among the columns with at most this many distinct values.
 GROUP_LEVELS_LIMIT = 20
 #: The largest upload the app reads (bytes).
 UPLOAD_LIMIT = 200 * 2**20
@@ -70,12 +70,14 @@ def uploaded(path: str | Path, name: str) -> Table:
             f"{name} is larger than {UPLOAD_LIMIT // 2**20} MB; use the command line "
             "(dppca run) for large files"
         )
+    separator = _separator(path)
     try:
-        frame = pd.read_csv(path, sep=_separator(path))
+        frame = pd.read_csv(path, sep=separator)
+        if separator == ";" and len(describe(frame, "", None).numeric) < 2:
+            frame = pd.read_csv(path, sep=separator, decimal=",")  # 3,14 as in many locales
     except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
-        raise DataError(
-            f"{name} could not be read as CSV: {' '.join(str(error).split())}"
-        ) from None
+        reason = " ".join(str(error).split())
+        raise DataError(f"{name} could not be read as CSV: {reason}") from None
     if "Unnamed: 0" in frame.columns:  # a row index saved by pandas
         frame = frame.drop(columns="Unnamed: 0")
     table = describe(frame, f"uploaded file {name}", None)
@@ -113,11 +115,9 @@ def describe(frame: pd.DataFrame, source: str, group: str | None) -> Table:
         if pd.api.types.is_numeric_dtype(frame[name])
         and not pd.api.types.is_bool_dtype(frame[name])
     ]
-    candidates = [
-        name
-        for name in frame.columns
-        if name not in numeric or frame[name].nunique() <= GROUP_LEVELS_LIMIT
-    ]
+    # Group labels are published with the release: a column of many values (names,
+    # identifiers) would publish them, so only columns of few distinct values are offered.
+    candidates = [name for name in frame.columns if frame[name].nunique() <= GROUP_LEVELS_LIMIT]
     variables = [name for name in numeric if name != group]
     return Table(frame, numeric, candidates, variables, group, source)
 

@@ -4,6 +4,9 @@ own folder. The non-private reference is computed only on request and written ap
 
 from __future__ import annotations
 
+import io
+import math
+import re
 import threading
 import warnings
 from collections.abc import Callable
@@ -43,8 +46,13 @@ class Settings:
     scree: str
     scree_control: dict[str, Any] = field(default_factory=dict)
     score: str = "thresholded"
-    seed: int | None = None
+    seed_text: str = ""
     non_private: bool = False
+
+    @property
+    def seed(self) -> int | None:
+        """The seed typed in (checked by :func:`problem`), or None for fresh randomness."""
+        return int(self.seed_text) if SEED.fullmatch(self.seed_text) else None
 
     def split(self) -> dict[str, float]:
         """The budget shares; a private scale takes a tenth first (as on the command line)."""
@@ -66,6 +74,44 @@ class Settings:
         }
 
 
+#: A seed: a whole number of at most 18 digits.
+SEED = re.compile(r"[0-9]{1,18}")
+
+
+def problem(table: Table, settings: Settings) -> str | None:
+    """What keeps ``settings`` from running on ``table``, in a sentence (None: nothing). The
+    budget preview and the run ask the same questions; ``dp_pca`` then checks every value."""
+    if len(settings.variables) < 2:
+        return "Choose at least two variables."
+    if settings.group is not None and settings.group in settings.variables:
+        return f"The group column {settings.group!r} cannot also be a variable."
+    entered = {"epsilon": settings.epsilon, "delta": settings.delta, "k": settings.k}
+    missing = [
+        name
+        for name, value in entered.items()
+        if not isinstance(value, int | float) or not math.isfinite(value)
+    ]
+    missing += [
+        f"the scree's {name}"
+        for name, value in settings.scree_control.items()
+        if not isinstance(value, int | float) or not math.isfinite(value)
+    ]
+    if missing:
+        return f"Enter a number for {', '.join(missing)}."
+    if settings.seed_text and not SEED.fullmatch(settings.seed_text):
+        return "The seed must be a whole number of at most 18 digits, or empty."
+    values = table.frame[settings.variables]
+    unusable = [
+        name for name in settings.variables if not np.isfinite(values[name].to_numpy(float)).all()
+    ]
+    if unusable:
+        return (
+            f"Variable(s) {', '.join(unusable[:5])} have missing or infinite values; leave them "
+            "out or impute them first."
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class RunOutput:
     """The outcome of a run: the folder of downloads, the release and its noise intervals (for
@@ -78,7 +124,7 @@ class RunOutput:
     budget: pd.DataFrame | None = None
     importance: pd.DataFrame | None = None
     warnings: list[str] = field(default_factory=list)
-    reference: Path | None = None
+    reference_png: bytes | None = None
     error: str | None = None
 
 
@@ -88,17 +134,17 @@ def run(
     folder: Path,
     on_step: Callable[[str], None] = lambda stage: None,
 ) -> RunOutput:
-    """Release, intervals, figures and report into ``folder / "private"`` (and the reference
-    into ``folder / "reference"``); a bad setting comes back as ``RunOutput(error=...)``;
-    ``on_step`` hears the name of each stage as it starts."""
+    """Release, intervals, figures and report into ``folder / "private"``, a new folder in the
+    session's existing one (so nothing is written once the session's folder is gone); the
+    non-private reference, on request, only as an image in memory. A bad setting comes back as
+    ``RunOutput(error=...)``; ``on_step`` hears the name of each stage as it starts."""
     from dppca.pipeline import dp_pca
-    from dppca.report import write_non_private_report, write_release
+    from dppca.report import write_release
 
+    refused = problem(table, settings)
+    if refused:
+        return RunOutput(error=refused)
     columns = list(settings.variables)
-    if len(columns) < 2:
-        return RunOutput(error="Choose at least two variables.")
-    if settings.group in columns:
-        return RunOutput(error=f"The group column {settings.group!r} cannot also be a variable.")
     data = table.frame[columns + ([settings.group] if settings.group else [])]
     noise_seed, figure_seed, reference_seed, redraw_seed = np.random.SeedSequence(
         settings.seed
@@ -124,7 +170,11 @@ def run(
             on_step("simulating the noise intervals")
             uncertainty = result.uncertainty(draws=200, random_state=redraw_seed)
         private = folder / "private"
-        private.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir()
+            private.mkdir()
+        except FileNotFoundError:  # the session ended while the release was computed
+            return RunOutput(error="The session ended.")
         write_release(
             result,
             private,
@@ -134,17 +184,13 @@ def run(
             source=table.source,
             on_step=on_step,
         )
-        reference = None
+        reference_png = None
         if settings.non_private:
             on_step("drawing the non-private reference")
-            reference = folder / "reference"
-            write_non_private_report(
-                result,
-                reference,
-                title="Private PCA report",
-                source=table.source,
-                random_state=np.random.default_rng(reference_seed),
-            )
+            figure = result.plot(
+                "all", non_private=True, random_state=np.random.default_rng(reference_seed)
+            ).figure_
+            reference_png = png_bytes(figure)
     summary = result.summary()
     messages = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught))
     return RunOutput(
@@ -154,5 +200,15 @@ def run(
         budget=summary.budget,
         importance=summary.importance,
         warnings=messages,
-        reference=reference,
+        reference_png=reference_png,
     )
+
+
+def png_bytes(figure: Any) -> bytes:
+    """A figure as PNG bytes (the figure is closed)."""
+    from dppca.plotting._style import pyplot
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    pyplot().close(figure)
+    return buffer.getvalue()

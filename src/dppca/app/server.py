@@ -17,15 +17,20 @@ import pandas as pd
 from shiny import reactive, render, ui
 
 from dppca.app.data import DataError, Table, default_delta, embedded, split_shares, uploaded
-from dppca.app.runner import _RUN_LOCK, RunOutput, Settings, run
+from dppca.app.runner import _RUN_LOCK, RunOutput, Settings, png_bytes, problem, run
 
 FIGURES = ("scree", "score", "loading", "variable", "biplot", "page")
 
 
 def server(input: Any, output: Any, session: Any) -> None:
-    folder = Path(tempfile.mkdtemp(prefix="dppca-app-"))
-    session.on_ended(lambda: shutil.rmtree(folder, ignore_errors=True))
-    runs: dict[str, Any] = {"count": 0, "stage": ""}
+    folder = Path(tempfile.mkdtemp(prefix="dppca-app-"))  # readable by this user only
+    runs: dict[str, Any] = {"count": 0, "stage": "", "ended": False, "spent": {}}
+
+    def end() -> None:
+        runs["ended"] = True
+        shutil.rmtree(folder, ignore_errors=True)
+
+    session.on_ended(end)
     loaded: reactive.Value[Table | None] = reactive.value(None)
     data_error: reactive.Value[str | None] = reactive.value(None)
 
@@ -82,7 +87,6 @@ def server(input: Any, output: Any, session: Any) -> None:
             }
         elif scree == "huber":
             control = {"m2_frac": input.huber_m2()}
-        seed = (input.seed() or "").strip()
         return Settings(
             variables=list(input.variables() or []),
             group=input.group() or None,
@@ -95,7 +99,7 @@ def server(input: Any, output: Any, session: Any) -> None:
             scree=scree,
             scree_control=control,
             score=input.score(),
-            seed=int(seed) if seed.isdigit() else None,
+            seed_text=(input.seed() or "").strip(),
             non_private=input.non_private(),
         )
 
@@ -107,10 +111,9 @@ def server(input: Any, output: Any, session: Any) -> None:
         if table is None:
             return None, data_error()
         chosen = settings()
-        if len(chosen.variables) < 2:
-            return None, "Choose at least two variables."
-        if chosen.epsilon is None or chosen.delta is None or chosen.k is None:
-            return None, "Enter epsilon, delta and k."
+        refused = problem(table, chosen)
+        if refused:
+            return None, refused
         try:
             shape = (table.n, len(chosen.variables))
             plan = plan_pca(shape, chosen.epsilon, chosen.delta, **chosen.options())
@@ -144,7 +147,10 @@ def server(input: Any, output: Any, session: Any) -> None:
         def heard(stage: str) -> None:  # from the worker thread; read by the status poll
             runs["stage"] = stage
 
-        return await asyncio.to_thread(run, table, chosen, target, heard)
+        outcome = await asyncio.to_thread(run, table, chosen, target, heard)
+        if runs["ended"]:  # the session ended during the run: leave nothing behind
+            shutil.rmtree(folder, ignore_errors=True)
+        return outcome
 
     @reactive.effect
     @reactive.event(input.run)
@@ -154,13 +160,27 @@ def server(input: Any, output: Any, session: Any) -> None:
             ui.notification_show(data_error() or "Choose data first.", type="error")
             return
         runs["count"] += 1
+        runs["data"] = _data_key(table)
         target = folder / f"run{runs['count']}"
         compute.invoke(table, settings(), target)
 
     def finished() -> RunOutput | None:
+        """The last run's outcome, while the data it was made from are still the chosen ones."""
         if compute.status() != "success":
             return None
+        table = loaded()
+        if table is None or runs.get("data") != _data_key(table):
+            return None
         return compute.result()
+
+    @reactive.effect
+    def _tally() -> None:  # every successful release counts against its data, in this session
+        if compute.status() == "success":
+            outcome = compute.result()
+            if outcome.release is not None and not outcome.error:
+                spent = runs["spent"].setdefault(runs["data"], [])
+                total = outcome.release.privacy.total
+                spent.append((total.epsilon, total.delta))
 
     @render.ui
     def status() -> Any:
@@ -173,63 +193,91 @@ def server(input: Any, output: Any, session: Any) -> None:
             return ui.div("The run failed unexpectedly.", class_="alert alert-danger")
         result = finished()
         if result is None:
+            if state == "success":
+                return ui.div(
+                    "The data changed since the last run: press Run for results on these data.",
+                    class_="alert alert-secondary",
+                )
             return None
         if result.error:
             return ui.div(result.error, class_="alert alert-danger", role="alert")
+        table = loaded()
+        assert table is not None  # finished() holds results of the chosen data only
+        spent = runs["spent"].get(runs["data"], [])
+        lines = [f"Made from {table.source}: n = {table.n:,} rows. Every panel below is private."]
+        if len(spent) > 1:
+            epsilon, delta = (sum(values) for values in zip(*spent, strict=True))
+            lines.append(
+                f"This session has made {len(spent)} releases from these data; their guarantees "
+                f"add up to epsilon = {epsilon:.3g}, delta = {delta:.3g} (basic composition). "
+                "Publish one release, not several."
+            )
         if not result.warnings:
-            return ui.div("Done: every panel below is private.", class_="alert alert-success")
+            return ui.div(*[ui.p(line) for line in lines], class_="alert alert-success")
         items = [ui.tags.li(message) for message in result.warnings]
         return ui.div(
-            ui.strong("Done, with notes on the noise:"),
+            *[ui.p(line) for line in lines],
+            ui.strong("Notes on the noise:"),
             ui.tags.ul(*items),
             class_="alert alert-warning",
         )
 
     @render.ui
-    def page() -> Any:
+    async def page() -> Any:
         result = finished()
         if result is None or result.release is None:
             return ui.p("Press Run to make the private release; its page appears here.")
-        with _RUN_LOCK:  # redrawn in the chosen displays: post-processing, no budget
-            display = result.release.plot(
-                "all",
-                score=input.score_view(),
-                loading=input.loading_view(),
-                random_state=0,
-                uncertainty=result.uncertainty,
-            )
-            return _image(
-                display.figure_,
-                "The private PCA page: scree, scores, loadings, variable plot and biplot",
-                "private-page",
-            )
+        score, loading = input.score_view(), input.loading_view()
+
+        def draw() -> bytes:  # redrawn in the chosen displays: post-processing, no budget
+            with _RUN_LOCK:
+                display = result.release.plot(
+                    "all",
+                    score=score,
+                    loading=loading,
+                    random_state=0,
+                    uncertainty=result.uncertainty,
+                )
+                return png_bytes(display.figure_)
+
+        png = await asyncio.to_thread(draw)  # the server keeps serving while it waits
+        return _image(
+            png,
+            "The private PCA page: scree, scores, loadings, variable plot and biplot",
+            "private-page",
+        )
 
     @render.ui
-    def synthetic() -> Any:
+    async def synthetic() -> Any:
         from dppca.plotting.pages import score_grid
 
         result = finished()
         if result is None or result.release is None:
             return ui.p("Press Run first.")
-        size = input.sample_size()
+        size, sampling = input.sample_size(), input.sampling()
         if not isinstance(size, int | float) or not 10 <= size <= 100_000:
             return ui.div(
                 "The sample size must be between 10 and 100,000.", class_="alert alert-warning"
             )
-        with _RUN_LOCK:  # post-processing of the released histogram: no budget
-            figure, _ = score_grid(
-                result.release,
-                panels=("histogram", "sample"),
-                sampling=input.sampling(),
-                n_points=int(size),
-                random_state=0,
-            )
-            return _image(
-                figure,
-                "The private score histogram and synthetic points drawn from it",
-                "synthetic-page",
-                width="560px",
-            )
+
+        def draw() -> bytes:  # post-processing of the released histogram: no budget
+            with _RUN_LOCK:
+                figure, _ = score_grid(
+                    result.release,
+                    panels=("histogram", "sample"),
+                    sampling=sampling,
+                    n_points=int(size),
+                    random_state=0,
+                )
+                return png_bytes(figure)
+
+        png = await asyncio.to_thread(draw)
+        return _image(
+            png,
+            "The private score histogram and synthetic points drawn from it",
+            "synthetic-page",
+            width="560px",
+        )
 
     @render.ui
     def budget() -> Any:
@@ -273,14 +321,14 @@ def server(input: Any, output: Any, session: Any) -> None:
     @render.ui
     def reference() -> Any:
         result = finished()
-        if result is None or result.reference is None:
+        if result is None or result.reference_png is None:
             return ui.p(
                 "Tick 'Also compute the NON-private reference' and run again to compare the "
                 "private page with ordinary PCA of the raw data. The reference is shown here "
                 "only, never in the downloads."
             )
-        png = base64.b64encode((result.reference / "page.png").read_bytes()).decode("ascii")
-        # shown in the page only; the downloads hold the private files alone
+        # shown in the page only, never written to a file: the downloads hold private files
+        png = base64.b64encode(result.reference_png).decode("ascii")
         return ui.div(
             ui.h4("NOT PRIVATE: ordinary PCA of the raw data", class_="text-danger"),
             ui.p(
@@ -306,14 +354,14 @@ def _html_table(frame: pd.DataFrame | None, index: bool = False) -> Any:
     return ui.HTML(html)
 
 
-def _image(figure: Any, alt: str, element_id: str, width: str = "100%") -> Any:
-    """A figure as an image in the page, at most ``width`` wide (the figure is closed)."""
-    from dppca.plotting._style import pyplot
+def _data_key(table: Table) -> tuple[str, int, tuple[str, ...]]:
+    """What identifies the data a run was made from, within a session."""
+    return table.source, table.n, tuple(table.frame.columns)
 
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
-    pyplot().close(figure)
-    png = base64.b64encode(buffer.getvalue()).decode("ascii")
+
+def _image(png_data: bytes, alt: str, element_id: str, width: str = "100%") -> Any:
+    """A PNG as an image in the page, at most ``width`` wide."""
+    png = base64.b64encode(png_data).decode("ascii")
     return ui.img(
         src=f"data:image/png;base64,{png}",
         alt=alt,

@@ -37,10 +37,17 @@ def _data_panel() -> Any:
         ui.panel_conditional(
             "input.dataset === 'upload'",
             ui.input_file("upload", "CSV file (header row, one row per person)", accept=[".csv"]),
-            _help("The file stays in this session's memory and is dropped when you leave."),
+            _help(
+                "The file stays on this server, for this session only, and is deleted when you "
+                "leave."
+            ),
         ),
         ui.input_selectize("variables", "Variables (numeric columns)", [], multiple=True),
-        ui.input_select("group", "Group column (public labels, optional)", {"": "none"}),
+        ui.input_select("group", "Group column (optional)", {"": "none"}),
+        _help(
+            "Its labels are published with the results: offered are the columns of at most 20 "
+            "distinct values."
+        ),
         ui.input_radio_buttons(
             "scale",
             "Scaling",

@@ -1,0 +1,102 @@
+"""The web app's logic without a browser: data roles, settings checks, and what a run writes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytest.importorskip("shiny")
+
+from dppca.app.data import DataError, default_delta, describe, split_shares, uploaded
+from dppca.app.runner import Settings, problem, run
+
+
+def _table(n=600, seed=0):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.normal(size=(n, 3)) * [3.0, 2.0, 1.0], columns=["a", "b", "c"])
+    frame["site"] = rng.choice(["north", "south"], size=n)
+    frame["name"] = [f"person{i}" for i in range(n)]
+    return describe(frame, "test data", None)
+
+
+def _settings(**changes):
+    chosen = {
+        "variables": ["a", "b", "c"],
+        "group": "site",
+        "scale": "none",
+        "epsilon": 4.0,
+        "delta": 1e-6,
+        "handles": (33, 67),
+        "k": 3,
+        "bins": 0,
+        "scree": "clipped",
+    }
+    return Settings(**{**chosen, **changes})
+
+
+def test_identifiers_are_never_offered_as_group_labels():
+    table = _table()
+    assert table.group_candidates == ["site"]  # "name" has 600 values: it would be published
+    assert table.numeric == ["a", "b", "c"]
+
+
+def test_default_delta_and_split_follow_their_rules():
+    assert [default_delta(n) for n in (10, 2504, 10**6)] == [1e-2, 1e-7, 1e-12]
+    shares = split_shares((70, 20))  # handles in either order
+    assert shares == {"loading": 0.2, "scree": 0.5, "score": 0.3}
+    assert sum(shares.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"variables": ["a"]}, "Choose at least two variables."),
+        ({"group": "a"}, "The group column 'a' cannot also be a variable."),
+        ({"k": None}, "Enter a number for k."),
+        ({"epsilon": None, "delta": float("nan")}, "Enter a number for epsilon, delta."),
+        ({"seed_text": "²"}, "The seed must be a whole number of at most 18 digits, or empty."),
+        ({"seed_text": "-5"}, "The seed must be a whole number of at most 18 digits, or empty."),
+        (
+            {"scree": "pmwm", "scree_control": {"a": 0.0, "b": None}},
+            "Enter a number for the scree's b.",
+        ),
+    ],
+)
+def test_settings_that_cannot_run_are_named_before_anything_runs(changes, message):
+    assert problem(_table(), _settings(**changes)) == message
+
+
+def test_missing_values_are_named_by_the_preview_and_the_run(tmp_path):
+    table = _table()
+    table.frame.loc[5, "b"] = np.nan
+    expected = "Variable(s) b have missing or infinite values; leave them out or impute them first."
+    assert problem(table, _settings()) == expected
+    assert run(table, _settings(), tmp_path / "run1").error == expected
+    assert not (tmp_path / "run1").exists()
+
+
+def test_a_run_writes_only_private_files_into_its_own_new_folder(tmp_path):
+    outcome = run(_table(), _settings(non_private=True, seed_text="3"), tmp_path / "run1")
+    assert outcome.error is None and outcome.reference_png[:4] == b"\x89PNG"
+    written = sorted(path.name for path in (tmp_path / "run1").rglob("*"))
+    assert "reference.json" not in written and "reference" not in written
+    assert {"release.json", "report.html", "page.png", "scree.svg"} <= set(written)
+
+
+def test_nothing_is_written_once_the_session_folder_is_gone(tmp_path):
+    outcome = run(_table(), _settings(), tmp_path / "ended" / "run1")
+    assert outcome.error == "The session ended."
+    assert not (tmp_path / "ended").exists()
+
+
+def test_uploads_with_semicolons_and_decimal_commas_are_read(tmp_path):
+    path = tmp_path / "komma.csv"
+    path.write_text("gewicht;größe\n" + "\n".join(f"{i},5;{i % 7},25" for i in range(40)))
+    table = uploaded(path, "komma.csv")
+    assert table.numeric == ["gewicht", "größe"]
+    assert table.frame["gewicht"].iloc[1] == 1.5
+    one = tmp_path / "weight.csv"
+    one.write_text("weight\n1\n2\n")
+    with pytest.raises(DataError, match="it has 1: weight"):  # not read as separated by "w"
+        uploaded(one, "weight.csv")
