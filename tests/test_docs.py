@@ -150,3 +150,19 @@ def test_every_r_argument_is_named_in_the_guide():
         if f"`{argument}" not in text and f"{argument}," not in text and f"{argument})" not in text
     ]
     assert not missing
+
+
+def test_the_source_cites_papers_never_internal_documents():
+    """Docstrings and comments name public sources (papers, the R package), never the project's
+    own design notes, which users do not have."""
+    import dppca
+
+    package = Path(dppca.__file__).parent
+    internal = re.compile(r"\bSPEC\b|\b[Ss]eed 0\d\d\b")
+    cited = [
+        f"{path.relative_to(package)}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if internal.search(line)
+    ]
+    assert not cited, cited

@@ -1,6 +1,6 @@
 """Public group labels for group-wise releases.
 
-The *set* of labels is public; which row carries which label is not (SPEC 3.4). Replacing one
+The *set* of labels is public; which row carries which label is not. Replacing one
 row, label included, moves one count of the concatenated group histograms down and one up, so
 every group's histogram may use the full histogram budget (parallel composition). Groups are
 ordered by label, never by appearance (the first row's label would show), and no exact group

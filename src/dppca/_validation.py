@@ -1,7 +1,7 @@
 """Input validation shared by every public function.
 
 Every check raises a ``ValueError`` or ``TypeError`` whose message names the parameter, the rule
-and the value received, and each runs before any noise is drawn (SPEC 1.5). Data arrays are always
+and the value received, and each runs before any noise is drawn. Data arrays are always
 copied, so the caller's arrays are never modified.
 """
 

@@ -55,7 +55,7 @@ class NoiseDominatedWarning(UserWarning):
 class EmptyHistogramError(ValueError):
     """An additive DP histogram is all zero after noise and clipping (its budget is spent).
 
-    Seed 002 (Section 4.1) specifies an error here rather than a histogram; a larger epsilon or
+    The R package ``dppca`` raises an error here rather than return a histogram; a larger epsilon or
     fewer bins avoids it.
 
     Examples

@@ -1,4 +1,4 @@
-"""``dp_pca``: private directions, scree and score histogram in one call (SPEC 4.2).
+"""``dp_pca``: private directions, scree and score histogram in one call.
 
 The total (epsilon, delta) is split between the loading (directions), the scree and the score
 (frame and histogram) releases, by default a third each for epsilon and for delta. One set of
@@ -137,8 +137,8 @@ def dp_pca(
         The default needs no tuning; the others need ``scree_control`` (see :func:`dp_scree`).
     score : {"thresholded", "add", "sparse"}, default "thresholded"
         The score histogram: Gaussian noise on every cell with counts below 3 noise sd set to
-        0 (``"thresholded"``), the same without the threshold (``"add"``, seed 002), or Laplace
-        noise on occupied cells above a threshold (``"sparse"``).
+        0 (``"thresholded"``), the same without the threshold (``"add"``, the R package's), or
+        Laplace noise on occupied cells above a threshold (``"sparse"``).
     bins : int or (int, int), optional
         Cells along x and y; default ``sqrt(n / (3 sigma))`` per axis within ``[4, 40]``, with
         ``sigma`` the additive histogram's noise sd
@@ -225,8 +225,8 @@ def dp_pca(
     BudgetExceededError
         When ``accountant`` cannot cover the total (nothing is charged).
     EmptyHistogramError
-        With ``score="add"``, when the noisy histogram is all zero after clipping (seed 002
-        specifies an error; the budget is spent). Use a larger epsilon or fewer bins.
+        With ``score="add"``, when the noisy histogram is all zero after clipping (an error,
+        as in the R package; the budget is spent). Use a larger epsilon or fewer bins.
 
     Warns
     -----

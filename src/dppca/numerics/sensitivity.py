@@ -1,4 +1,4 @@
-"""Frobenius sensitivity of the Kendall matrix under replacement of one row (SPEC 2.3).
+"""Frobenius sensitivity of the Kendall matrix under replacement of one row.
 
 Replacing row ``i`` changes ``P = sum_{j != i} g_ij g_ij^T`` into ``Q``. Both are positive
 semi-definite with ``||P||_F <= tr P <= (n - 1) ||g||_inf^2``, and for PSD matrices

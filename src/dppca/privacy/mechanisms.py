@@ -490,7 +490,8 @@ def stability_histogram(
     one neighbour and holds one row in the other passes the threshold with probability at most
     ``delta / 4`` (continuous) or ``delta / 2`` (discrete Laplace, ``P(Y >= m) = r^m / (1 + r)``),
     and at most two cells differ, so the release is (epsilon, delta)-DP. In proportions this is
-    seed 002's ``Laplace(2 / (n epsilon))`` with threshold ``1/n + 2 ln(2/delta) / (n epsilon)``.
+    the R package's ``Laplace(2 / (n epsilon))`` with threshold
+    ``1/n + 2 ln(2/delta) / (n epsilon)``.
     """
     noisy = np.zeros(counts.shape)
     occupied = counts > 0

@@ -1,4 +1,4 @@
-"""The private plotting frame of a score histogram (seed 002, Section 2; SPEC 3.2).
+"""The private plotting frame of a score histogram (after the R package ``dppca``).
 
 Four pure-DP grid quantiles (:mod:`dppca.privacy.quantiles`), all equivariant to the data's
 units: a private scale ``s``, the median distance between random disjoint pairs of points (log

@@ -1,4 +1,4 @@
-"""Two-dimensional histograms on a private frame (seed 002, Sections 3-4; SPEC 3.3).
+"""Two-dimensional histograms on a private frame (after the R package ``dppca``).
 
 The frame is cut into ``m_x x m_y`` equal cells, ordered with x fastest within each y row (cell
 ``j = by * m_x + bx``). Cells are right-closed, the first closed, and a score outside the frame is
@@ -101,7 +101,7 @@ def private_probabilities(
     ``"thresholded"``: the total is the kept mass (a little low: the cells below the threshold
     are dropped; the sum of all noisy counts would be unbiased but has sd ``sigma`` times the
     square root of the number of cells), and an all-zero result is returned as zeros. ``"add"``:
-    an all-zero result raises :class:`EmptyHistogramError` (seed 002, Section 4.1; the error is
+    an all-zero result raises :class:`EmptyHistogramError` (as the R package does; the error is
     a function of the release). ``"sparse"``: an all-zero result is returned as zeros (Section
     4.2).
     """

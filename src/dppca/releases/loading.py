@@ -1,4 +1,4 @@
-"""Private principal directions: g-DPPCA (Kim and Jung 2025; SPEC 2.3-2.6).
+"""Private principal directions: g-DPPCA (Kim and Jung 2025).
 
 The Kendall matrix ``K`` of generalized spatial signs has Frobenius sensitivity
 ``2 sqrt(2) ||g||_inf^2 / n`` under replacement of one row, so the Gaussian mechanism on

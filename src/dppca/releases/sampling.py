@@ -1,4 +1,5 @@
-"""Synthetic scores drawn from a private histogram (post-processing; seed 002, Section 6).
+"""Synthetic scores drawn from a private histogram (post-processing; as in the R package
+``dppca``).
 
 A cell is drawn with its private probability; the point is the cell's centre (``"center"``) or a
 uniform point in it (``"uniform"``), plus ``N(0, diag((gamma Dx)^2, (gamma Dy)^2))`` with ``Dx``,
@@ -81,7 +82,7 @@ def sample_scores(
     histogram : str, optional
         Which histogram method to sample from; default the first in the result.
     center : bool, default False
-        Shift the points by the private frame centre (display centring, SPEC 3.6).
+        Shift the points by the private frame centre (display centring).
 
     Returns
     -------

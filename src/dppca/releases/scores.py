@@ -1,10 +1,11 @@
-"""Private score plots: a private 2-D histogram of PC scores on a private frame (seed 002).
+"""Private score plots: a private 2-D histogram of PC scores on a private frame (after the R
+package ``dppca``).
 
 Scores ``s_i = (x_i' v_a, x_i' v_b)`` on two private (or user-given) directions are never
 released. The score budget is split 0.35 to the frame (three Durfee quantiles, no delta) and 0.65
-plus all of delta to each requested histogram method (SPEC 3.3). With public group labels, one
+plus all of delta to each requested histogram method. With public group labels, one
 frame from all rows is shared and every group gets its own histogram on the same grid, each with
-the full histogram budget (parallel composition over disjoint groups; SPEC 3.4).
+the full histogram budget (parallel composition over disjoint groups, McSherry 2009).
 """
 
 from __future__ import annotations
@@ -233,7 +234,7 @@ class ScoreResult:
         group : label, optional
             A group's histogram instead of the pooled one.
         center : bool, default False
-            Shift the cells by the private frame centre (SPEC 3.6): display only, no budget.
+            Shift the cells by the private frame centre: display only, no budget.
         """
         method = self.methods[0] if method is None else check_option(method, "method", self.methods)
         if group is None:
@@ -294,7 +295,7 @@ def dp_score(
         The budget of :func:`dp_loading` when ``directions`` is None.
     method : {"thresholded", "add", "sparse"} or a sequence of them, default "thresholded"
         ``"thresholded"``: Gaussian noise on every cell, counts below 3 noise sd set to 0
-        (post-processing); ``"add"``: the same without the threshold (seed 002);
+        (post-processing); ``"add"``: the same without the threshold (the R package's);
         ``"sparse"``: Laplace noise on occupied cells with a threshold. Each requested method
         spends the full histogram budget.
     axes : (int, int), default (1, 2)
@@ -308,7 +309,7 @@ def dp_score(
         Categorical count as declared). Without it the labels found in the data are taken as
         the public set, which reveals that each of them occurs.
     calibration : {"analytic", "classical"}, default "analytic"
-        Calibration of the additive histogram; ``"classical"`` reproduces seed 002's
+        Calibration of the additive histogram; ``"classical"`` reproduces the R package's
         ``sigma_H = sqrt(2) sqrt(2 ln(1.25 / delta)) / epsilon`` (warns for epsilon >= 1).
     inflate : float, default 0.2
         Frame half-width ``(1 + inflate) R``.

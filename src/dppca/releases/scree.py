@@ -1,4 +1,4 @@
-"""Private scree: variances along private directions (R package ``dppca``; SPEC 4.1).
+"""Private scree: variances along private directions (as in the R package ``dppca``).
 
 Scores on the first ``k`` directions, ``Y = X V_k``, are paired at random into ``m = floor(n/2)``
 disjoint pairs, and ``W_jl = (Y_b,l - Y_a,l)^2 / 2`` (translation free: no centring). Each row is
