@@ -9,11 +9,12 @@ import pytest
 from packaging.version import Version
 
 
-def test_import_does_not_load_scikit_learn_matplotlib_or_dask():
+def test_import_does_not_load_scikit_learn_matplotlib_dask_or_shiny():
     code = (
         "import sys, dppca, numpy; "
         "dppca.dp_loading(numpy.eye(30, 3), 1.0, 1e-6, random_state=0); "
-        "print(','.join(m for m in ('sklearn', 'matplotlib', 'dask') if m in sys.modules)); "
+        "print(','.join(m for m in ('sklearn', 'matplotlib', 'dask', 'shiny') "
+        "if m in sys.modules)); "
         "dppca.DPPCA; print('sklearn' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
