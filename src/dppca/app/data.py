@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-#: The embedded data sets the app offers, by key: (label, loader).
+#: The embedded data sets the app offers, by key, with what they hold.
 EMBEDDED = {
     "1kg-kidd": "1000 Genomes: 55 ancestry SNPs of 2,504 people, 5 superpopulations",
     "gau_g": "Five Gaussian clusters: 5,000 rows x 20 variables (the R package's gau_g)",

@@ -20,15 +20,7 @@ import pandas as pd
 from dppca.app.data import Table, split_shares
 
 #: Runs one at a time: matplotlib's figure manager and the warnings filters are process-wide.
-_RUN_LOCK = threading.Lock()
-#: The panels shown in the page, in order, with their titles.
-PANELS = {
-    "scree": "Proportion of variance (scree)",
-    "score": "Scores (private histogram)",
-    "loading": "Loadings",
-    "variable": "Variable plot",
-    "biplot": "Biplot",
-}
+RUN_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -149,8 +141,8 @@ def run(
     noise_seed, figure_seed, reference_seed, redraw_seed = np.random.SeedSequence(
         settings.seed
     ).spawn(4)
-    on_step("waiting for another session's run" if _RUN_LOCK.locked() else "starting")
-    with _RUN_LOCK:
+    on_step("waiting for another session's run" if RUN_LOCK.locked() else "starting")
+    with RUN_LOCK:
         on_step("estimating the private release")
         with warnings.catch_warnings(record=True) as caught:  # the release's own notes
             warnings.simplefilter("always")

@@ -17,7 +17,7 @@ import pandas as pd
 from shiny import reactive, render, ui
 
 from dppca.app.data import DataError, Table, default_delta, embedded, split_shares, uploaded
-from dppca.app.runner import _RUN_LOCK, RunOutput, Settings, png_bytes, problem, run
+from dppca.app.runner import RUN_LOCK, RunOutput, Settings, png_bytes, problem, run
 
 FIGURES = ("scree", "score", "loading", "variable", "biplot", "page")
 
@@ -230,7 +230,7 @@ def server(input: Any, output: Any, session: Any) -> None:
         score, loading = input.score_view(), input.loading_view()
 
         def draw() -> bytes:  # redrawn in the chosen displays: post-processing, no budget
-            with _RUN_LOCK:
+            with RUN_LOCK:
                 display = result.release.plot(
                     "all",
                     score=score,
@@ -261,7 +261,7 @@ def server(input: Any, output: Any, session: Any) -> None:
             )
 
         def draw() -> bytes:  # post-processing of the released histogram: no budget
-            with _RUN_LOCK:
+            with RUN_LOCK:
                 figure, _ = score_grid(
                     result.release,
                     panels=("histogram", "sample"),
