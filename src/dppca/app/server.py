@@ -10,6 +10,7 @@ import io
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -228,19 +229,17 @@ def server(input: Any, output: Any, session: Any) -> None:
         if result is None or result.release is None:
             return ui.p("Press Run to make the private release; its page appears here.")
         score, loading = input.score_view(), input.loading_view()
-
-        def draw() -> bytes:  # redrawn in the chosen displays: post-processing, no budget
-            with RUN_LOCK:
-                display = result.release.plot(
+        png = await _drawn(  # redrawn in the chosen displays: post-processing, no budget
+            lambda: (
+                result.release.plot(
                     "all",
                     score=score,
                     loading=loading,
                     random_state=0,
                     uncertainty=result.uncertainty,
-                )
-                return png_bytes(display.figure_)
-
-        png = await asyncio.to_thread(draw)  # the server keeps serving while it waits
+                ).figure_
+            )
+        )
         return _image(
             png,
             "The private PCA page: scree, scores, loadings, variable plot and biplot",
@@ -260,18 +259,15 @@ def server(input: Any, output: Any, session: Any) -> None:
                 "The sample size must be between 10 and 100,000.", class_="alert alert-warning"
             )
 
-        def draw() -> bytes:  # post-processing of the released histogram: no budget
-            with RUN_LOCK:
-                figure, _ = score_grid(
-                    result.release,
-                    panels=("histogram", "sample"),
-                    sampling=sampling,
-                    n_points=int(size),
-                    random_state=0,
-                )
-                return png_bytes(figure)
-
-        png = await asyncio.to_thread(draw)
+        png = await _drawn(  # post-processing of the released histogram: no budget
+            lambda: score_grid(
+                result.release,
+                panels=("histogram", "sample"),
+                sampling=sampling,
+                n_points=int(size),
+                random_state=0,
+            )[0]
+        )
         return _image(
             png,
             "The private score histogram and synthetic points drawn from it",
@@ -352,6 +348,17 @@ def _html_table(frame: pd.DataFrame | None, index: bool = False) -> Any:
         float_format=lambda value: f"{value:.4g}",
     )
     return ui.HTML(html)
+
+
+async def _drawn(make_figure: Callable[[], Any]) -> bytes:
+    """``make_figure()`` as PNG bytes, drawn in a worker thread (one drawing at a time in the
+    process), so that the server keeps serving every session while it waits."""
+
+    def draw() -> bytes:
+        with RUN_LOCK:
+            return png_bytes(make_figure())
+
+    return await asyncio.to_thread(draw)
 
 
 def _data_key(table: Table) -> tuple[str, int, tuple[str, ...]]:
