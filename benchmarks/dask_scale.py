@@ -6,8 +6,9 @@ are never loaded whole: each worker reads its chunks. Timed: ``kendall_matrix(X,
 (the incomplete design: Dask's shuffle into the design's random order, then one task per
 chunk), ``dp_loading(X, epsilon=1, delta=1e-14, pairs=64)`` and the whole release
 ``dp_pca(X, 3, 1e-14, k=4, pairs=64)`` (directions, scree and score histogram; the scores are
-projected on the workers and gathered on the client). Per-worker memory is each
-worker process's peak resident size (``ru_maxrss``) after the runs. For scale, the same
+projected, paired, clipped and counted on the workers, and only grid counts and exact column
+sums reach the client). Per-worker memory is each worker process's peak resident size
+(``ru_maxrss``) after the runs; the client's is its own peak so far. For scale, the same
 statistic on the first 10^6 rows in memory with NumPy is timed in the same run.
 
 Usage: ``python benchmarks/dask_scale.py [--rows N] [--chunk C] [--data DIR] [--out DIR]``.
@@ -93,6 +94,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
                     "chunk": args.chunk,
                     "seconds": seconds,
                     "worker peak MiB": max(memory.values()),
+                    "client peak MiB": peak_rss_mib(),
                     "data MiB": args.rows * COLUMNS * 8 / 2**20,
                 }
             )
@@ -108,6 +110,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             "chunk": len(local),
             "seconds": time.perf_counter() - start,
             "worker peak MiB": float("nan"),
+            "client peak MiB": float("nan"),
             "data MiB": local.nbytes / 2**20,
         }
     )

@@ -206,6 +206,71 @@ def test_scree_release_equals_numpy_for_a_seed(client, method, control):
     assert np.allclose(got.non_private.eigenvalues, expected.non_private.eigenvalues, rtol=1e-10)
 
 
+def _counts_or_sums(part):
+    """A chunk's result is a count or an exact sum: grid cell counts, integer counts, or the
+    exact integer sums of the column means (never a float row of scores)."""
+    from dppca.numerics.grids import CellCounts
+
+    if isinstance(part, CellCounts):
+        return part.counts.dtype.kind == "i"
+    if isinstance(part, list):
+        return all(isinstance(value, int) for value in part)
+    return isinstance(part, np.ndarray) and part.dtype.kind == "i"
+
+
+@pytest.mark.parametrize("method", ["clipped", "pmwm", "huber"])
+def test_scores_stay_on_the_workers_and_only_counts_come_back(client, monkeypatch, method):
+    """dp_pca on Dask data gathers no score: every chunk returns counts or exact sums, and the
+    release equals NumPy's."""
+    from dppca.numerics.dask_rows import DaskValues
+
+    X, labels = _ancestry_like(n=1203)
+    pmwm = {"a": 0.0, "b": 30.0, "trim_const": 10, "eta": 0.01, "split_mode": True}
+    control = pmwm if method == "pmwm" else None
+    options = {"k": 3, "groups": labels, "random_state": 5, "scree": method}
+    options["scree_control"] = control
+    expected = dppca.dp_pca(X, 3.0, 1e-6, **options)
+    returned = []
+    reduce = DaskValues.reduce
+
+    def recording(self, function, *args, aligned=None):
+        parts = reduce(self, function, *args, aligned=aligned)
+        returned.extend(parts)
+        return parts
+
+    def refused(self):
+        raise AssertionError("scores were gathered on the client")
+
+    monkeypatch.setattr(DaskValues, "reduce", recording)
+    monkeypatch.setattr(DaskValues, "to_numpy", refused)
+    got = dppca.dp_pca(_chunked(X, (1, 600, 1, 601)), 3.0, 1e-6, **options)
+    _assert_same_release(got.to_dict(), expected.to_dict())
+    assert returned and all(_counts_or_sums(part) for part in returned)
+
+
+def test_chunked_values_reduce_to_the_whole_arrays_bit_for_bit(client):
+    """Pairs, subsets and transforms of Dask values, and their counts and exact means, equal
+    NumPy's on uneven chunks with single rows among them."""
+    from dppca.numerics.dask_rows import DaskValues
+    from dppca.numerics.grids import log_cells
+    from dppca.numerics.pairs import half_squared_gaps, random_pairs
+    from dppca.numerics.row_values import ArrayValues, cell_counts, column_means, column_of
+
+    X = _heavy_tailed(n=1001)[:, :3]
+    first, second = random_pairs(1001, np.random.default_rng(1))
+    for source in (ArrayValues(X), DaskValues(_chunked(X, (1, 1, 499, 500)))):
+        W = source.pairs(first, second, half_squared_gaps)
+        subset = W.take(np.arange(0, 500, 3)).map(np.minimum, 5.0)
+        counted = cell_counts(W.map(column_of, 1), log_cells)
+        results = (column_means(W), column_means(subset), counted.cells, counted.counts)
+        if isinstance(source, ArrayValues):
+            expected = results
+            continue
+        assert W.shape == (500, 3) and subset.shape == (167, 3)
+        for got, want in zip(results, expected, strict=True):
+            assert np.array_equal(got, want)
+
+
 def test_score_release_with_a_group_column_of_a_dask_frame(client):
     dd = pytest.importorskip("dask.dataframe")
 
@@ -337,14 +402,14 @@ def test_projection_gathers_rows_in_order_to_rounding(client):
     """With directions in Fortran order (as a column selection gives) and p = 60: every score as
     the NumPy path's to a few units in the last place (BLAS's kernels and threads differ between
     a chunk on a single-threaded worker, a 1-row chunk and the whole matrix)."""
-    from dppca.numerics.dask_rows import check_dask_data, dask_project
+    from dppca.numerics.dask_rows import check_dask_data
     from dppca.numerics.linalg import project
 
     X = np.random.default_rng(3).standard_normal((3001, 60))
     directions = np.linalg.qr(np.random.default_rng(4).standard_normal((60, 60)))[0][:, [3, 0]]
     assert directions.flags.f_contiguous
     expected = project(X, directions)
-    got = dask_project(check_dask_data(_chunked(X, (1000, 1, 2000))), directions)
+    got = project(check_dask_data(_chunked(X, (1000, 1, 2000))), directions)
     assert np.max(np.abs(got - expected)) <= 4 * np.finfo(float).eps * np.max(np.abs(expected))
 
 

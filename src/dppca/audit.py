@@ -142,6 +142,7 @@ def audit(
 
 
 def _scenarios() -> dict[str, Scenario]:
+    from dppca.numerics.row_values import ArrayValues
     from dppca.numerics.signs import SphericalSign
     from dppca.pipeline import dp_pca
     from dppca.privacy.mechanisms import HistogramMechanism, Noise
@@ -221,7 +222,8 @@ def _scenarios() -> dict[str, Scenario]:
 
     def frame(which, epsilon, rng):
         plan = plan_frame(len(frame_data[which]), epsilon, "continuous", what="the audit's")
-        return private_frame(frame_data[which], plan, Noise("continuous", rng)).center[0]
+        points = ArrayValues(frame_data[which])
+        return private_frame(points, plan, Noise("continuous", rng)).center[0]
 
     counts = (np.array([20.0, 20.0]), np.array([19.0, 21.0]))
 

@@ -28,6 +28,7 @@ from dppca.numerics.dask_rows import DaskRows, Rows, checked_rows
 from dppca.numerics.linalg import (
     ordinary_pca,
     project,
+    projected,
     sample_covariance,
 )
 from dppca.numerics.monotone import proportions
@@ -342,7 +343,7 @@ def dp_pca(
     else:
         assert given is not None  # given directions, or a plan to estimate them
         directions, kendall_eigenvalues, kendall_sigma = given, None, None
-        scores = project(data, directions[:, :k])
+        scores = projected(data, directions[:, :k])
         scree_values, scree_details = scree_release(scores, scree_plan, rng, ledger)
         loading_settings = {"directions": "given"}
     release = score_release(data, directions, plan, codes, levels, rng, ledger)
@@ -664,7 +665,7 @@ def directions_and_scree(
     ledger.extend(loading.privacy)
     if scree_plan is None:
         return loading, None
-    scores = project(data, loading.directions[:, : scree_plan.k])
+    scores = projected(data, loading.directions[:, : scree_plan.k])
     return loading, scree_release(scores, scree_plan, rng, ledger)
 
 

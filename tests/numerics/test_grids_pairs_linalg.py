@@ -11,6 +11,7 @@ import pytest
 from dppca.numerics.grids import (
     LINEAR_GRID_LIMIT,
     LOG_GRID_LIMIT,
+    CellCounts,
     grid_runs,
     linear_cells,
     log_cells,
@@ -24,8 +25,8 @@ from dppca.numerics.linalg import (
     upper_entries,
 )
 from dppca.numerics.pairs import (
+    half_distances,
     half_squared_differences,
-    pair_half_distances,
     random_halves,
     random_pairs,
 )
@@ -59,7 +60,7 @@ def test_linear_cells_round_half_up_exactly_and_clamp():
 
 def test_grid_runs_count_the_values_at_or_below_each_point():
     cells = np.array([-2, -2, 0, 3, 3, 3])
-    starts, lengths, counts = grid_runs(cells, 4)
+    starts, lengths, counts = grid_runs(CellCounts.of(cells), 4)
     points = np.concatenate([np.arange(s, s + n) for s, n in zip(starts, lengths, strict=True)])
     assert points.tolist() == list(range(-4, 5))  # the runs tile the grid in order
     repeated = np.repeat(counts, lengths)
@@ -81,12 +82,12 @@ def test_pair_statistics_match_a_direct_loop_and_never_overflow():
     first, second = random_pairs(9, np.random.default_rng(5))
     pairs = list(zip(first, second, strict=True))
     direct = [np.linalg.norm(X[a] - X[b]) / math.sqrt(2) for a, b in pairs]
-    assert np.allclose(pair_half_distances(X, np.random.default_rng(5)), direct, rtol=1e-14)
+    assert np.allclose(half_distances(X[first], X[second]), direct, rtol=1e-14)
     squares = half_squared_differences(X[:, 0], np.random.default_rng(5))
     expected = [(X[b, 0] - X[a, 0]) ** 2 / 2 for a, b in pairs]
     assert np.allclose(squares, expected, rtol=1e-14)
     huge = np.array([[1.7e308, -1.7e308], [-1.7e308, 1.7e308]])
-    assert np.isfinite(pair_half_distances(huge, np.random.default_rng(0))).all()
+    assert np.isfinite(half_distances(huge[[0]], huge[[1]])).all()
     largest = np.finfo(np.float64).max  # overflow is the largest float, never NaN or inf
     assert half_squared_differences(huge[:, 0], np.random.default_rng(0))[0] == largest
 

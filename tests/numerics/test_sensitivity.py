@@ -273,8 +273,8 @@ def test_scree_means_of_four_million_pairs_stay_within_their_allowance():
     """Exactly rounded column means: one pair moved from 0 to the clip level C changes a mean of
     m = 4e6 clipped values by C / m to within the allowance (1 + 4 u m), and the result does not
     depend on the order of the rows."""
+    from dppca.numerics.row_values import column_means
     from dppca.numerics.sensitivity import float_factor
-    from dppca.releases.scree import column_means
 
     m, clip = 4_000_000, 3.0
     rng = np.random.default_rng(6)

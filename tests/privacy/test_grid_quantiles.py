@@ -15,7 +15,6 @@ from dppca.privacy.mechanisms import Noise
 from dppca.privacy.quantiles import (
     LOG_GRID_LIMIT,
     LOG_GRID_STEPS,
-    grid_runs,
     linear_quantile,
     locating_reach,
     log_cells,
@@ -56,13 +55,6 @@ def test_the_exact_path_alone_gives_the_same_distribution(monkeypatch):
     monkeypatch.setattr(exponential, "_float_margin", lambda *args: 1.0)
     observed, _ = _frequencies("discrete", 3000, 1)
     assert chisquare(observed, 3000 * _exact(1.0)).pvalue > 1e-3
-
-
-def test_grid_runs_cover_the_grid_with_their_counts():
-    starts, lengths, counts = grid_runs(np.array([-2, 0, 0, 3]), 5)
-    assert starts.tolist() == [-5, -2, 0, 3]
-    assert lengths.tolist() == [3, 2, 3, 3] and lengths.sum() == 11
-    assert counts.tolist() == [0, 1, 3, 4]
 
 
 def test_log_cells_map_every_value_into_the_grid():

@@ -12,10 +12,11 @@ input, and no worker needs all rows:
   permuted rows with the first ``k / 2`` rows of the next positions
   (:func:`dppca.numerics.kendall.gathered_design_sum`);
 * the pair half-distances of disjoint random pairs are computed chunk by chunk after the same
-  shuffle and brought to the client (one value per pair);
-* scores on ``k`` directions are computed chunk by chunk and gathered on the client (``k``
-  numbers per row, ``k / p`` of the data), where the score and scree releases run as for
-  NumPy data.
+  shuffle and stay on the workers, which count them on the radius's grid;
+* scores on ``k`` directions are computed chunk by chunk and stay on the workers
+  (:class:`DaskValues`): the score and scree releases pair them, clip them and count them
+  there, and only grid cell counts, histogram counts and exact column sums reach the client
+  (:mod:`dppca.numerics.row_values`). Scores are gathered only for a non-private reference.
 
 The partial sums are added on the client in a fixed order with compensated summation, so the
 result equals the NumPy path's to rounding (the same pairs, summed in other groups).
@@ -39,7 +40,7 @@ from dppca.numerics.kendall import (
     pair_count,
 )
 from dppca.numerics.linalg import project
-from dppca.numerics.pairs import half_distances, random_pairs
+from dppca.numerics.row_values import ArrayValues, RowValues
 from dppca.numerics.signs import SignTransform
 
 
@@ -168,31 +169,106 @@ def _design_chunk_sum(
     return gathered_design_sum(rows, block.shape[0], half, sign, chunk_pairs)
 
 
-def dask_pair_half_distances(rows: DaskRows, rng: np.random.Generator) -> np.ndarray:
-    """:func:`dppca.numerics.pairs.pair_half_distances` on Dask data: the same pairs, each
-    distance computed on a worker from its own two rows, one value per pair to the client."""
-    import dask.array as da
-
-    first_rows, second_rows = random_pairs(rows.shape[0], rng)
-    first = rows.array[first_rows]
-    second = rows.array[second_rows].rechunk(first.chunks)
-    distances = da.map_blocks(half_distances, first, second, drop_axis=1, dtype=np.float64)
-    (values,) = _compute(distances)
-    return np.asarray(values)
+def row_values(data: Rows) -> RowValues:
+    """Validated rows as :class:`~dppca.numerics.row_values.RowValues`: in one array, or left
+    on the workers for Dask data."""
+    return DaskValues(data.array) if isinstance(data, DaskRows) else ArrayValues(data)
 
 
-def dask_project(rows: DaskRows, directions: np.ndarray) -> np.ndarray:
-    """:func:`dppca.numerics.linalg.project` on Dask data: each chunk's ``(rows, k)`` scores are
-    computed on its worker and gathered, in row order, on the client."""
-    columns = np.asarray(directions, dtype=np.float64)  # the NumPy path's layout, its rounding
+def dask_projected(rows: DaskRows, directions: np.ndarray) -> DaskValues:
+    """:func:`dppca.numerics.linalg.projected` on Dask data: the scores of each chunk, computed
+    and held on its worker."""
+    columns = np.asarray(directions, dtype=np.float64)
     scores = rows.array.map_blocks(
         project,
         columns,
         chunks=(rows.array.chunks[0], (columns.shape[1],)),
         dtype=np.float64,
     )
-    (values,) = _compute(scores)
-    return np.asarray(values)
+    return DaskValues(scores.persist())
+
+
+def _apply(block: np.ndarray, function: Callable[..., np.ndarray], args: tuple) -> np.ndarray:
+    return function(block, *args)
+
+
+def _apply_pair(
+    first: np.ndarray, second: np.ndarray, function: Callable[..., np.ndarray], args: tuple
+) -> np.ndarray:
+    return function(first, second, *args)
+
+
+@dataclass(frozen=True)
+class DaskValues:
+    """:class:`~dppca.numerics.row_values.RowValues` held by Dask in row chunks: transforms
+    run on the workers, pairs and subsets are moved by Dask's shuffle and kept there
+    (persisted), and :meth:`reduce` returns one small result per chunk."""
+
+    array: Any
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(int(size) for size in self.array.shape)
+
+    def _mapped(self, apply: Callable, function: Callable, args: tuple, *arrays: Any) -> Any:
+        # The output's columns from a zero-row call on the client (no data involved).
+        empty = [np.empty((0, *array.shape[1:])) for array in arrays]
+        tail = apply(*empty, function, args).shape[1:]
+        kept = arrays[0].ndim - 1
+        dropped = {"drop_axis": 1} if kept and not tail else {}
+        added = {"new_axis": 1} if tail and not kept else {}
+        return arrays[0].map_blocks(
+            apply,
+            *arrays[1:],
+            function=function,
+            args=args,
+            chunks=(arrays[0].chunks[0], *((size,) for size in tail)),
+            dtype=np.float64,
+            **dropped,
+            **added,
+        )
+
+    def map(self, function: Callable[..., np.ndarray], *args: Any) -> DaskValues:
+        return DaskValues(self._mapped(_apply, function, args, self.array))
+
+    def pairs(
+        self,
+        first: np.ndarray,
+        second: np.ndarray,
+        function: Callable[..., np.ndarray],
+        *args: Any,
+    ) -> DaskValues:
+        first_rows = self.array[first]
+        second_rows = self.array[second].rechunk(first_rows.chunks)
+        return DaskValues(
+            self._mapped(_apply_pair, function, args, first_rows, second_rows).persist()
+        )
+
+    def take(self, rows: np.ndarray) -> DaskValues:
+        return DaskValues(self.array[rows].persist())
+
+    def reduce(
+        self, function: Callable[..., Any], *args: Any, aligned: np.ndarray | None = None
+    ) -> list[Any]:
+        import dask
+
+        task = dask.delayed(function, pure=True)
+        blocks = self.array.to_delayed().ravel().tolist()
+        if aligned is None:
+            return list(_compute(*(task(block, *args) for block in blocks)))
+        starts = np.concatenate([[0], np.cumsum(self.array.chunks[0])])
+        return list(
+            _compute(
+                *(
+                    task(block, aligned[starts[i] : starts[i + 1]], *args)
+                    for i, block in enumerate(blocks)
+                )
+            )
+        )
+
+    def to_numpy(self) -> np.ndarray:
+        (values,) = _compute(self.array)
+        return np.asarray(values)
 
 
 def map_rows(rows: DaskRows, function: Callable[..., np.ndarray], *args: Any) -> DaskRows:

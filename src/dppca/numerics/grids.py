@@ -4,22 +4,63 @@ privacy: the exponential mechanism over them lives in :mod:`dppca.privacy.quanti
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 LOG_GRID_STEPS = 1000
 LOG_GRID_LIMIT = 300 * LOG_GRID_STEPS
 #: The linear grid ``j step``, ``|j| <= LINEAR_GRID_LIMIT``.
 LINEAR_GRID_LIMIT = 2**24
-#: The probability, at most, that a grid quantile at :func:`safe_level` lies outside the data.
 
 
-def grid_runs(cells: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class CellCounts:
+    """How many values fall on each occupied grid point: ``cells`` sorted and distinct,
+    ``counts`` positive. Counts of parts of the data merge into the counts of the whole
+    (:meth:`merge`), so chunked data give exactly what one array gives.
+
+    Examples
+    --------
+    >>> parts = [CellCounts.of(np.array([3, -1, 3])), CellCounts.of(np.array([0, 3]))]
+    >>> merged = CellCounts.merge(parts)
+    >>> merged.cells.tolist(), merged.counts.tolist(), merged.total
+    ([-1, 0, 3], [1, 1, 3], 5)
+    """
+
+    cells: np.ndarray
+    counts: np.ndarray
+
+    @classmethod
+    def of(cls, cells: np.ndarray) -> CellCounts:
+        """The counts of grid indices ``cells``."""
+        values, multiplicity = np.unique(cells, return_counts=True)
+        return cls(values, multiplicity.astype(np.int64))
+
+    @classmethod
+    def merge(cls, parts: list[CellCounts]) -> CellCounts:
+        """The counts of the union of the parts' values."""
+        if len(parts) == 1:
+            return parts[0]
+        values, inverse = np.unique(
+            np.concatenate([part.cells for part in parts]), return_inverse=True
+        )
+        counts = np.zeros(values.size, dtype=np.int64)
+        np.add.at(counts, inverse, np.concatenate([part.counts for part in parts]))
+        return cls(values, counts)
+
+    @property
+    def total(self) -> int:
+        """The number of values counted."""
+        return int(self.counts.sum())
+
+
+def grid_runs(counted: CellCounts, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The runs of grid points ``-limit .. limit`` of equal count ``c_j = #{cell_i <= j}``: their
     first points, lengths and counts (every length positive)."""
-    values, multiplicity = np.unique(cells, return_counts=True)
-    starts = np.concatenate([[-limit], values])
-    ends = np.concatenate([values, [limit + 1]])
-    counts = np.concatenate([[0], np.cumsum(multiplicity)])
+    starts = np.concatenate([[-limit], counted.cells])
+    ends = np.concatenate([counted.cells, [limit + 1]])
+    counts = np.concatenate([[0], np.cumsum(counted.counts)])
     keep = ends > starts
     return starts[keep], (ends - starts)[keep], counts[keep]
 

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dppca.numerics.row_values import ArrayValues, RowValues
+
 if TYPE_CHECKING:
     from dppca.numerics.dask_rows import DaskRows
 
@@ -29,12 +31,13 @@ def project(data: np.ndarray | DaskRows, directions: np.ndarray) -> np.ndarray:
     """Scores ``data @ directions`` of validated rows, each finite (see :func:`finite_scores`).
 
     A row's scores depend on that row alone, so replacing a row changes one row of scores. For
-    Dask data each chunk's scores are computed on its worker and the ``(n, k)`` scores gathered.
+    Dask data each chunk's scores are computed on its worker and the ``(n, k)`` scores gathered
+    (for references; the private releases use :func:`projected`).
     """
     if not isinstance(data, np.ndarray):
-        from dppca.numerics.dask_rows import dask_project
+        from dppca.numerics.dask_rows import dask_projected
 
-        return dask_project(data, directions)
+        return dask_projected(data, directions).to_numpy()
     with np.errstate(over="ignore", invalid="ignore"):
         return finite_scores(data @ directions)
 
@@ -47,6 +50,16 @@ def finite_scores(scores: np.ndarray) -> np.ndarray:
     """
     largest = np.finfo(np.float64).max
     return np.nan_to_num(scores, nan=0.0, posinf=largest, neginf=-largest)
+
+
+def projected(data: np.ndarray | DaskRows, directions: np.ndarray) -> RowValues:
+    """The scores of :func:`project`, left where the rows are: in one array for NumPy data,
+    on the workers for Dask data (:class:`~dppca.numerics.dask_rows.DaskValues`)."""
+    if not isinstance(data, np.ndarray):
+        from dppca.numerics.dask_rows import dask_projected
+
+        return dask_projected(data, directions)
+    return ArrayValues(project(data, directions))
 
 
 def sample_covariance(data: np.ndarray | DaskRows) -> np.ndarray:

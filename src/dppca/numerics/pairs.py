@@ -40,10 +40,7 @@ def random_halves(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
 
 
 def half_squared_differences(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``(v_b - v_a)^2 / 2`` over :func:`random_pairs` of the rows of ``values``.
-
-    Overflow gives the largest float, never NaN or inf (``inf - inf`` is a gap at least that
-    large), so every pair contributes a finite value that a robust mean can bound.
+    """:func:`half_squared_gaps` over :func:`random_pairs` of the rows of ``values``.
 
     Examples
     --------
@@ -51,16 +48,23 @@ def half_squared_differences(values: np.ndarray, rng: np.random.Generator) -> np
     [2.0]
     """
     first, second = random_pairs(values.shape[0], rng)
+    return half_squared_gaps(values[first], values[second])
+
+
+def half_squared_gaps(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``(second - first)^2 / 2``, elementwise.
+
+    Overflow gives the largest float, never NaN or inf (``inf - inf`` is a gap at least that
+    large), so every pair contributes a finite value that a robust mean can bound.
+
+    Examples
+    --------
+    >>> half_squared_gaps(np.array([1e308]), np.array([-1e308])).tolist()
+    [1.7976931348623157e+308]
+    """
     with np.errstate(over="ignore", invalid="ignore"):
-        squares = (values[second] - values[first]) ** 2 / 2.0
+        squares = (second - first) ** 2 / 2.0
     return np.nan_to_num(squares, nan=np.inf)
-
-
-def pair_half_distances(X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``||x_a - x_b|| / sqrt(2)`` over disjoint pairs of a random permutation (each row once),
-    by :func:`half_distances`."""
-    first_rows, second_rows = random_pairs(X.shape[0], rng)
-    return half_distances(X[first_rows], X[second_rows])
 
 
 def half_distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:

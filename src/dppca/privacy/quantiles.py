@@ -38,11 +38,13 @@ from dppca.numerics.grids import (
     LINEAR_GRID_LIMIT,
     LOG_GRID_LIMIT,
     LOG_GRID_STEPS,
+    CellCounts,
     grid_runs,
     grid_size,
     linear_cells,
     log_cells,
 )
+from dppca.numerics.row_values import RowValues, cell_counts, counts_below
 from dppca.privacy.budget import Budget, Component, LedgerEntry, PrivacyLedger
 from dppca.privacy.composition import PrivacyLoss
 from dppca.privacy.exponential import exponential_runs
@@ -74,26 +76,24 @@ def durfee_grid(lower: float, beta: float, max_steps: int) -> np.ndarray:
 
 
 def _upper_search(
-    sorted_values: np.ndarray,
+    counts: np.ndarray,
+    size: int,
     q: float,
     epsilon: float,
     noise: Noise,
-    lower: float,
-    beta: float,
     max_steps: int,
 ) -> tuple[int, bool]:
-    """The one-sided search on sorted data: the selected step ``i`` (1-based) and whether the
-    step limit was reached (then ``i = max_steps``).
+    """The one-sided search on the counts ``c_i = #{x < t_i}`` of ``size`` values below the
+    grid points: the selected step ``i`` (1-based) and whether the step limit was reached (then
+    ``i = max_steps``).
 
     With the discrete sampler the noise is one-sided geometric (integer), drawn step by step
     until the search stops; the same argument as for exponential noise gives pure epsilon-DP,
     since every count is an integer that moves by at most 1 and ``P(G >= a + 1) >= e^{-epsilon/2}
     P(G >= a)`` for every real ``a``.
     """
-    grid = durfee_grid(lower, beta, max_steps)
-    counts = np.searchsorted(sorted_values, grid, side="left")  # #{x < t_i}, O(log n) each
     scale = 2.0 / epsilon
-    target = q * sorted_values.size + exponential_noise(scale, 1, noise)[0]
+    target = q * size + exponential_noise(scale, 1, noise)[0]
     if not noise.discrete:
         noisy = counts + exponential_noise(scale, max_steps, noise)
         hits = np.flatnonzero(noisy >= target)
@@ -123,16 +123,21 @@ def check_search_epsilon(epsilon: float, what: str) -> None:
     check_noise_scale(2.0 / epsilon, what)
 
 
-def _sorted_values(x: Any, lower: float | None = None) -> np.ndarray:
-    """The values sorted, with overflow mapped to the largest floats and (one-sided search)
-    values below ``lower`` raised to it: the search then has nothing to refuse once the budget
-    is charged (an error at that point would depend on the data)."""
+def _search_values(values: np.ndarray, lower: float | None) -> np.ndarray:
+    """The values the search counts: overflow mapped to the largest floats and (one-sided
+    search) values below ``lower`` raised to it, so the search has nothing to refuse once the
+    budget is charged (an error at that point would depend on the data)."""
     largest = np.finfo(np.float64).max
-    values = np.asarray(x, dtype=np.float64)
+    values = np.asarray(values, dtype=np.float64)
     values = np.nan_to_num(values, nan=0.0, posinf=largest, neginf=-largest)
-    if lower is not None:
-        values = np.maximum(values, lower)
-    return np.sort(values)
+    return values if lower is None else np.maximum(values, lower)
+
+
+def _branch_values(values: np.ndarray, sign: float, beta: float) -> np.ndarray:
+    """A branch of the two-sided search: ``sign beta x + beta - 1``, clamped at 0."""
+    with np.errstate(over="ignore"):
+        moved = sign * beta * _search_values(values, None) + (beta - 1.0)
+    return np.clip(moved, 0.0, np.finfo(np.float64).max)
 
 
 def _warn_capped(max_steps: int, stacklevel: int) -> None:
@@ -148,7 +153,7 @@ def _warn_capped(max_steps: int, stacklevel: int) -> None:
 
 
 def durfee_upper_quantile(
-    sorted_values: np.ndarray,
+    values: np.ndarray | RowValues,
     q: float,
     epsilon: float,
     noise: Noise,
@@ -156,31 +161,33 @@ def durfee_upper_quantile(
     beta: float,
     max_steps: int,
 ) -> float:
-    """The one-sided search's answer on sorted values at or above ``lower`` (a kernel: the
-    settings come validated from :class:`DurfeeQuantile`): the selected grid point
-    ``lower + beta^i - 1``, counting in O(log n) per grid point.
+    """The one-sided search's answer (a kernel: the settings come validated from
+    :class:`DurfeeQuantile`): the selected grid point ``lower + beta^i - 1``, from the counts
+    of the values below every grid point (chunk by chunk for chunked values).
 
     Warns
     -----
     DurfeeStepLimitWarning
         When no grid point was selected; the last grid point is returned.
     """
-    step, capped = _upper_search(sorted_values, q, epsilon, noise, lower, beta, max_steps)
+    grid = durfee_grid(lower, beta, max_steps)
+    counts = counts_below(values, grid, _search_values, lower)
+    step, capped = _upper_search(counts, values.shape[0], q, epsilon, noise, max_steps)
     if capped:
         _warn_capped(max_steps, stacklevel=4)
-    return float(durfee_grid(lower, beta, step)[-1])
+    return float(grid[step - 1])
 
 
 def durfee_signed_quantile(
-    sorted_values: np.ndarray,
+    values: np.ndarray | RowValues,
     q: float,
     epsilon: float,
     noise: Noise,
     beta: float,
     max_steps: int,
 ) -> float:
-    """The two-sided (fully unbounded) search on sorted values (Durfee 2023, Algorithm 4; a
-    kernel: the settings come validated from :class:`DurfeeQuantile`).
+    """The two-sided (fully unbounded) search (Durfee 2023, Algorithm 4; a kernel: the settings
+    come validated from :class:`DurfeeQuantile`).
 
     The positive branch runs the one-sided search with epsilon/2 on ``beta x + beta - 1`` (clamped
     at 0) at level ``q``; its step ``i`` counts ``#{x < beta^(i-1) - 1}``. The negative branch does
@@ -195,19 +202,23 @@ def durfee_signed_quantile(
     DurfeeStepLimitWarning
         Once, when either branch reached the step limit.
     """
-    largest = np.finfo(np.float64).max
-    with np.errstate(over="ignore"):
-        positive = np.clip(beta * sorted_values + (beta - 1.0), 0.0, largest)
-        negative = np.clip(-beta * sorted_values[::-1] + (beta - 1.0), 0.0, largest)
+    grid = durfee_grid(0.0, beta, max_steps)
     branches = [
-        _upper_search(positive, q, epsilon / 2.0, noise, 0.0, beta, max_steps),
-        _upper_search(negative, 1.0 - q, epsilon / 2.0, noise, 0.0, beta, max_steps),
+        _upper_search(
+            counts_below(values, grid, _branch_values, sign, beta),
+            values.shape[0],
+            level,
+            epsilon / 2.0,
+            noise,
+            max_steps,
+        )
+        for sign, level in ((1.0, q), (-1.0, 1.0 - q))
     ]
     if any(capped for _, capped in branches):
         _warn_capped(max_steps, stacklevel=4)
     for sign, (step, capped) in zip((1.0, -1.0), branches, strict=True):
         if not capped and step > 1:
-            return sign * float(durfee_grid(0.0, beta, step - 1)[-1])
+            return sign * float(grid[step - 2])
     return 0.0
 
 
@@ -271,17 +282,17 @@ class DurfeeQuantile:
         else:
             object.__setattr__(self, "lower", check_real(self.lower, "lower"))
 
-    def release(self, values: np.ndarray, noise: Noise) -> float:
-        """The released quantile of ``values`` (validated real values; overflowing ones count
-        as the largest floats, and values below ``lower`` as ``lower``: nothing is refused)."""
+    def release(self, values: np.ndarray | RowValues, noise: Noise) -> float:
+        """The released quantile of ``values`` (validated real values, in one array or in
+        chunks; overflowing ones count as the largest floats, and values below ``lower`` as
+        ``lower``: nothing is refused)."""
         check_sampler(self.sampler, noise)
-        sorted_values = _sorted_values(values, self.lower)
         if self.lower is None:
             return durfee_signed_quantile(
-                sorted_values, self.q, self.epsilon, noise, self.beta, self.max_steps
+                values, self.q, self.epsilon, noise, self.beta, self.max_steps
             )
         return durfee_upper_quantile(
-            sorted_values, self.q, self.epsilon, noise, self.lower, self.beta, self.max_steps
+            values, self.q, self.epsilon, noise, self.lower, self.beta, self.max_steps
         )
 
     @property
@@ -302,17 +313,17 @@ class DurfeeQuantile:
 OUTSIDE_DATA = 0.001
 
 
-def grid_quantile(cells: np.ndarray, q: float, epsilon: float, noise: Noise, limit: int) -> int:
+def grid_quantile(counted: CellCounts, q: float, epsilon: float, noise: Noise, limit: int) -> int:
     """The exponential mechanism for the ``q`` quantile over the grid points ``-limit..limit``:
     point ``j`` has utility ``-|c_j - q n|`` with ``c_j = #{cell_i <= j}``, which moves by at most
-    1 when one value is replaced (pure epsilon-DP). ``cells`` are the values' grid indices,
-    clamped into the grid by the caller."""
-    starts, lengths, counts = grid_runs(cells, limit)
-    run, offset = exponential_runs(lengths, counts, q * cells.size, epsilon, noise)
+    1 when one value is replaced (pure epsilon-DP). ``counted`` holds the counts of the values'
+    grid indices, clamped into the grid by the caller."""
+    starts, lengths, counts = grid_runs(counted, limit)
+    run, offset = exponential_runs(lengths, counts, q * counted.total, epsilon, noise)
     return int(starts[run]) + offset
 
 
-def log_quantile(x: np.ndarray, q: float, epsilon: float, noise: Noise) -> float:
+def log_quantile(x: np.ndarray | RowValues, q: float, epsilon: float, noise: Noise) -> float:
     """A private ``q`` quantile of non-negative values on the logarithmic grid ``10^(j/1000)``,
     ``|j| <= 300000`` (pure epsilon-DP).
 
@@ -320,15 +331,18 @@ def log_quantile(x: np.ndarray, q: float, epsilon: float, noise: Noise) -> float
     the data by a power of ten shifts every count along the grid, so the same random bits give
     the answer multiplied by that power (up to rounding at cell boundaries).
     """
-    index = grid_quantile(log_cells(x), q, epsilon, noise, LOG_GRID_LIMIT)
+    index = grid_quantile(cell_counts(x, log_cells), q, epsilon, noise, LOG_GRID_LIMIT)
     return float(10.0 ** (index / LOG_GRID_STEPS))
 
 
-def linear_quantile(x: np.ndarray, q: float, epsilon: float, noise: Noise, step: float) -> float:
+def linear_quantile(
+    x: np.ndarray | RowValues, q: float, epsilon: float, noise: Noise, step: float
+) -> float:
     """A private ``q`` quantile of real values on the grid ``j step``, ``|j| <= 2^24`` (pure
     epsilon-DP); ``step`` must be public or private (never a statistic of ``x``), a positive
     normal float. Values beyond the grid count at its ends."""
-    return grid_quantile(linear_cells(x, step), q, epsilon, noise, LINEAR_GRID_LIMIT) * step
+    counted = cell_counts(x, linear_cells, step)
+    return grid_quantile(counted, q, epsilon, noise, LINEAR_GRID_LIMIT) * step
 
 
 def locating_reach(epsilon: float, grid: str) -> float:
@@ -408,10 +422,12 @@ class GridQuantile:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
         check_option(self.sampler, "sampler", SAMPLERS)
 
-    def release(self, values: np.ndarray, noise: Noise, step: float | None = None) -> float:
-        """The released grid point. The linear grid needs its ``step``: public or private (never
-        a statistic of ``values``), a positive normal float whose ``2^24`` multiples are finite;
-        the logarithmic grid takes none."""
+    def release(
+        self, values: np.ndarray | RowValues, noise: Noise, step: float | None = None
+    ) -> float:
+        """The released grid point of ``values`` (in one array or in chunks). The linear grid
+        needs its ``step``: public or private (never a statistic of ``values``), a positive
+        normal float whose ``2^24`` multiples are finite; the logarithmic grid takes none."""
         check_sampler(self.sampler, noise)
         if self.grid == "log":
             if step is not None:

@@ -23,6 +23,7 @@ import numpy as np
 
 from dppca._validation import check_data, check_epsilon, check_random_state, check_real
 from dppca.numerics.pairs import random_pairs
+from dppca.numerics.row_values import ArrayValues, RowValues, column_of
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, Component, PrivacyLedger, check_parts, split_epsilon
 from dppca.privacy.mechanisms import Noise, resolve_sampler
@@ -195,23 +196,33 @@ def plan_frame(
     return FramePlan(scale, (x, y), distance, inflate, labels, prefix, component)
 
 
-def private_frame(scores: np.ndarray, plan: FramePlan, noise: Noise) -> Frame:
-    """The frame of validated ``(n, 2)`` scores by a validated plan (the caller has charged
-    its budget, delta 0); its ledger entries are named ``prefix: ...``."""
+def planar_distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``||second_i - first_i||`` of two-dimensional points, row by row (overflow gives inf,
+    which the logarithmic grid counts at its last point)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        gaps = second - first
+        return np.hypot(gaps[:, 0], gaps[:, 1])
+
+
+def distances_to(points: np.ndarray, center: np.ndarray) -> np.ndarray:
+    """``||points_i - center||`` of two-dimensional points (beyond the largest float: inf)."""
+    with np.errstate(over="ignore"):
+        return np.hypot(points[:, 0] - center[0], points[:, 1] - center[1])
+
+
+def private_frame(scores: RowValues, plan: FramePlan, noise: Noise) -> Frame:
+    """The frame of validated ``(n, 2)`` scores (in one array or in chunks) by a validated plan
+    (the caller has charged its budget, delta 0); its ledger entries are named ``prefix: ...``."""
     ledger = PrivacyLedger()
     first, second = random_pairs(scores.shape[0], noise.rng)
-    with np.errstate(over="ignore", invalid="ignore"):
-        gaps = scores[second] - scores[first]
-        pair_distances = np.hypot(gaps[:, 0], gaps[:, 1])
-    scale = plan.scale.release(pair_distances, noise)
+    scale = plan.scale.release(scores.pairs(first, second, planar_distances), noise)
     plan.scale.record(ledger, f"{plan.prefix}: scale", plan.component)
     center = np.empty(2)
     for axis, mechanism in enumerate(plan.centres):
-        centre = mechanism.release(scores[:, axis], noise, step=scale / CENTRE_STEPS)
+        centre = mechanism.release(scores.map(column_of, axis), noise, step=scale / CENTRE_STEPS)
         center[axis] = min(max(centre, -FRAME_LIMIT), FRAME_LIMIT)
         mechanism.record(ledger, f"{plan.prefix}: centre {plan.labels[axis]}", plan.component)
-    with np.errstate(over="ignore"):  # beyond the largest float: the grid's last point
-        distances = np.hypot(scores[:, 0] - center[0], scores[:, 1] - center[1])
+    distances = scores.map(distances_to, center)
     distance_quantile = min(plan.distance.release(distances, noise), FRAME_LIMIT)
     plan.distance.record(ledger, f"{plan.prefix}: distance quantile", plan.component)
     level = plan.distance.level
@@ -291,4 +302,4 @@ def dp_frame(
     rng = check_random_state(random_state)
     charge(accountant, Budget(epsilon, 0.0), "dp_frame")
     noise = Noise(sampler, rng)  # keyed after the charge: a refused call leaves rng untouched
-    return private_frame(data, plan, noise)
+    return private_frame(ArrayValues(data), plan, noise)

@@ -17,6 +17,7 @@ import pandas as pd
 
 from dppca._validation import check_positive_int
 from dppca.exceptions import EmptyHistogramError
+from dppca.numerics.row_values import RowValues, summed
 from dppca.privacy.mechanisms import HistogramMechanism, Noise
 from dppca.releases.frame import Frame
 
@@ -85,6 +86,28 @@ def cell_index(scores: np.ndarray, frame: Frame, bins: tuple[int, int]) -> np.nd
     bx = axis_bin(scores[:, 0], frame.xlim, bins[0])
     by = axis_bin(scores[:, 1], frame.ylim, bins[1])
     return by * bins[0] + bx
+
+
+def _pooled_counts(scores: np.ndarray, frame: Frame, bins: tuple[int, int]) -> np.ndarray:
+    return np.bincount(cell_index(scores, frame, bins), minlength=bins[0] * bins[1])[None, :]
+
+
+def _grouped_counts(
+    scores: np.ndarray, codes: np.ndarray, frame: Frame, bins: tuple[int, int], groups: int
+) -> np.ndarray:
+    size = bins[0] * bins[1]
+    keys = codes * size + cell_index(scores, frame, bins)
+    return np.bincount(keys, minlength=groups * size).reshape(groups, size)
+
+
+def cell_counts(
+    scores: RowValues, frame: Frame, bins: tuple[int, int], codes: np.ndarray | None, groups: int
+) -> np.ndarray:
+    """The ``(groups, cells)`` counts of the scores in each cell of the frame's grid by group
+    code (one row, ``groups = 1``, when ``codes`` is None), counted chunk by chunk and added."""
+    if codes is None:
+        return summed(scores, _pooled_counts, frame, bins)
+    return summed(scores, _grouped_counts, frame, bins, groups, aligned=codes)
 
 
 def noise_parameters(mechanisms: tuple[HistogramMechanism, ...]) -> dict[str, float]:

@@ -31,8 +31,8 @@ from dppca._validation import (
 from dppca.numerics.dask_rows import (
     DaskRows,
     checked_rows,
-    dask_pair_half_distances,
     dask_unit_kendall,
+    row_values,
 )
 from dppca.numerics.kendall import check_pairs, unit_error_bound, unit_kendall
 from dppca.numerics.linalg import (
@@ -42,7 +42,7 @@ from dppca.numerics.linalg import (
     pc_labels,
     sample_covariance,
 )
-from dppca.numerics.pairs import pair_half_distances
+from dppca.numerics.pairs import half_distances, random_pairs
 from dppca.numerics.sensitivity import SENSITIVITIES, unit_kendall_sensitivity
 from dppca.numerics.signs import (
     MAX_BOUND,
@@ -568,11 +568,8 @@ def loading_release(
     ledger = PrivacyLedger()
     sign = plan.sign
     if plan.radius_quantile is not None:  # an automatic radius
-        distances = (
-            dask_pair_half_distances(data, rng)
-            if isinstance(data, DaskRows)
-            else pair_half_distances(data, rng)
-        )
+        first, second = random_pairs(n, rng)
+        distances = row_values(data).pairs(first, second, half_distances)
         quantile = plan.radius_quantile.release(distances, noise)
         radius = min(max(quantile, plan.radius_range[0]), plan.radius_range[1])  # public clamp
         plan.radius_quantile.record(ledger, "loading: winsorization radius", "loading")

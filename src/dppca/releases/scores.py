@@ -31,7 +31,7 @@ from dppca._validation import (
     check_real,
 )
 from dppca.numerics.dask_rows import Rows, checked_rows
-from dppca.numerics.linalg import axis_labels, project
+from dppca.numerics.linalg import axis_labels, projected
 from dppca.numerics.monotone import largest_remainder
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
@@ -52,6 +52,7 @@ from dppca.privacy.mechanisms import (
 )
 from dppca.releases.frame import DEFAULT_INFLATE, Frame, FramePlan, plan_frame, private_frame
 from dppca.releases.histogram import (
+    cell_counts,
     cell_index,
     check_bins,
     default_bins,
@@ -555,26 +556,24 @@ def score_release(
     noise = Noise(plan.sampler, rng)
     n = data.shape[0]
     axes = plan.axes
-    scores = project(data, directions[:, [axes[0] - 1, axes[1] - 1]])
+    scores = projected(data, directions[:, [axes[0] - 1, axes[1] - 1]])
     frame = private_frame(scores, plan.frame, noise)
     ledger.extend(frame.privacy)
     cells = grid_cells(frame, plan.bins)
-    index = cell_index(scores, frame, plan.bins)
-    size = len(cells)
 
     histograms: dict[str, pd.DataFrame] = {}
     mass: dict[str, float] = {}
     by_group: dict[Any, dict[str, pd.DataFrame]] | None = None
     group_sizes = None
     if codes is None or levels is None:
-        counts = np.bincount(index, minlength=size)
+        (counts,) = cell_counts(scores, frame, plan.bins, None, 1)
         for mechanism in plan.histograms:
             name = mechanism.method
             prob, mass[name] = private_probabilities(counts, mechanism, noise)
             histograms[name] = with_probabilities(cells, prob)
             mechanism.record(ledger, f"score: histogram ({name})", "score.histogram")
     else:
-        group_counts = [np.bincount(index[codes == g], minlength=size) for g in range(len(levels))]
+        group_counts = cell_counts(scores, frame, plan.bins, codes, len(levels))
         by_group = {level: {} for level in levels}
         for mechanism in plan.histograms:
             name = mechanism.method
@@ -600,7 +599,9 @@ def score_release(
             )
     reference = None
     if non_private:
-        reference = empirical_scores(scores, plan.axis_labels, index, cells, codes, levels)
+        points = scores.to_numpy()  # gathered for the non-private reference only
+        index = cell_index(points, frame, plan.bins)
+        reference = empirical_scores(points, plan.axis_labels, index, cells, codes, levels)
     return ScoreRelease(frame, histograms, by_group, group_sizes, reference, mass)
 
 

@@ -55,10 +55,11 @@ from dppca.numerics.dask_rows import Rows, checked_rows
 from dppca.numerics.linalg import (
     ordinary_pca,
     pc_labels,
-    project,
+    projected,
 )
 from dppca.numerics.monotone import antitonic, proportions
-from dppca.numerics.pairs import half_squared_differences, random_halves
+from dppca.numerics.pairs import half_squared_gaps, random_halves, random_pairs
+from dppca.numerics.row_values import RowValues, as_values, column_means, column_of
 from dppca.numerics.sensitivity import means_sensitivity, row_clip_sensitivity
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
@@ -119,12 +120,6 @@ CONTROL_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 #: The smallest number of pairs each method needs.
 MIN_PAIRS = {"clipped": 1, "pmwm": 1, "huber": 4}
-
-
-def column_means(values: np.ndarray) -> np.ndarray:
-    """Column means with exactly rounded sums (``math.fsum``): each is within ``2u`` of the exact
-    mean, ``u = 2^-53``, however many rows there are."""
-    return np.array([math.fsum(column) for column in values.T]) / values.shape[0]
 
 
 def noise_per_width(
@@ -194,8 +189,13 @@ def _scale_range(
     return low, high
 
 
+def unit_scaled(values: np.ndarray, lows: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """``(values - lows) / widths``, column by column."""
+    return (values - lows) / widths
+
+
 def joint_gaussian(
-    values: np.ndarray,
+    values: np.ndarray | RowValues,
     lows: np.ndarray,
     widths: np.ndarray,
     mechanism: GaussianMechanism,
@@ -214,7 +214,7 @@ def joint_gaussian(
     with np.errstate(under="ignore"):  # the lower end of width_range for this mechanism
         low = float(np.float64(2.0**-1000) / mechanism.scale)
     widths = np.maximum(widths, low)
-    scaled = column_means((values - lows) / widths)
+    scaled = column_means(as_values(values).map(unit_scaled, lows, widths))
     return lows + mechanism.randomise(scaled, noise) * widths, widths * mechanism.scale
 
 
@@ -283,7 +283,7 @@ def clip_share(control: dict[str, Any], m: int, epsilon: float) -> float:
 
 
 def _clipped(
-    W: np.ndarray, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
+    W: RowValues, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
     k = W.shape[1]
     control, mechanisms, label = plan.control, plan.mechanisms, plan.label
@@ -291,7 +291,7 @@ def _clipped(
     details: dict[str, Any] = {}
     clip_quantile = mechanisms["clip"]
     if clip_quantile is not None:
-        typical = clip_quantile.release(row_totals(W), noise)
+        typical = clip_quantile.release(W.map(row_totals), noise)
         clip = min(control["clip_multiplier"] * typical, high)
         clip_quantile.record(ledger, f"{label}: clip level", "scree")
         details.update(clip_quantile=typical, clip_quantile_level=clip_quantile.level)
@@ -301,32 +301,32 @@ def _clipped(
     means = mechanisms["means"]
     if control["clip_by"] == "component":  # each W_jl clipped at C: sensitivity sqrt(k) C / m
         widths = np.full(k, clip)
-        released, sd = joint_gaussian(np.minimum(W, clip), np.zeros(k), widths, means, noise)
+        released, sd = joint_gaussian(W.map(np.minimum, clip), np.zeros(k), widths, means, noise)
         means.record(ledger, f"{label}: component-clipped means", "scree")
         details.update(clip=clip, noise_sd=sd)
         return released, details
-    released = means.randomise(column_means(row_shares(W, clip)), noise)
+    released = means.randomise(column_means(W.map(row_shares, clip)), noise)
     means.record(ledger, f"{label}: row-clipped means", "scree")
     details.update(clip=clip, noise_sd=np.full(k, clip * means.scale))
     return clip * released, details
 
 
 def _pmwm(
-    W: np.ndarray, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
+    W: RowValues, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
     m, k = W.shape
     control, mechanisms, label = plan.control, plan.mechanisms, plan.label
+    W_q = W_m = W
     if control["split_mode"]:
         quantile_rows, mean_rows = random_halves(m, noise.rng)
-    else:
-        quantile_rows = mean_rows = np.arange(m)
-    W_q, W_m = W[quantile_rows], W[mean_rows]
+        W_q, W_m = W.take(quantile_rows), W.take(mean_rows)
     a, b = control["a"], control["b"]
     lows, highs = np.empty(k), np.empty(k)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DurfeeStepLimitWarning)
         for column, searches in enumerate(mechanisms["bounds"]):
-            low, high = (search.release(W_q[:, column], noise) for search in searches)
+            column_values = W_q.map(column_of, column)
+            low, high = (search.release(column_values, noise) for search in searches)
             low, high = min(max(low, a), b), min(max(high, a), b)
             lows[column], highs[column] = (a, b) if high < low else (low, high)
             for search, side in zip(searches, ("lower", "upper"), strict=True):
@@ -335,7 +335,7 @@ def _pmwm(
                 )
     _summarise_capped(caught, label)
     values, sd = joint_gaussian(
-        np.clip(W_m, lows, highs), lows, highs - lows, mechanisms["means"], noise
+        W_m.map(np.clip, lows, highs), lows, highs - lows, mechanisms["means"], noise
     )
     mechanisms["means"].record(ledger, f"{label}: winsorized means", "scree")
     return values, {"lower": lows, "upper": highs, "trim": mechanisms["trim"], "noise_sd": sd}
@@ -389,8 +389,16 @@ def _huber_steps(control: dict[str, Any], m: int) -> int:
     return control["T"] if control["T"] is not None else math.ceil(math.log(m))
 
 
+def clipped_gradient(W: np.ndarray, theta: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """``clip(W - theta, -t, t) / (2 t)``: the Huber loss's clipped gradient scaled into
+    ``[-1/2, 1/2]`` (``inf - theta`` is inf and an overflow a huge value: both clipped)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        clipped = np.clip(W - theta, -thresholds, thresholds)
+    return clipped / (2.0 * thresholds)
+
+
 def _huber(
-    W: np.ndarray, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
+    W: RowValues, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Huber gradient descent from private scales: each component's scale is the median of
     ``(w_b - w_a)^2 / 2`` over random disjoint pairs of its values on the logarithmic grid, in
@@ -403,7 +411,8 @@ def _huber(
     low, high = mechanisms["scale_range"]
     scales = np.empty(k)
     for column, mechanism in enumerate(mechanisms["scales"]):
-        squares = half_squared_differences(W[:, column], noise.rng)
+        first, second = random_pairs(m, noise.rng)
+        squares = W.map(column_of, column).pairs(first, second, half_squared_gaps)
         scales[column] = min(max(mechanism.release(squares, noise), low), high)
         mechanism.record(ledger, f"{label}: private scale of PC{column + 1}", "scree")
     thresholds = _huber_thresholds(scales, m, k, descent_epsilon)
@@ -411,11 +420,8 @@ def _huber(
     theta = np.full(k, float(control["mu0"]))
     width = 2.0 * control["eta0"] * thresholds  # a step moves by at most width / m per pair
     for _ in range(steps):
-        # inf - theta is inf, and an overflow a huge value: both clipped to the threshold.
-        with np.errstate(invalid="ignore", over="ignore"):
-            clipped = np.clip(W - theta, -thresholds, thresholds)
-        # The clipped gradient's means, in [-1/2, 1/2].
-        scaled = descent.randomise(column_means(clipped / (2.0 * thresholds)), noise)
+        gradients = column_means(W.map(clipped_gradient, theta, thresholds))
+        scaled = descent.randomise(gradients, noise)
         step = theta + scaled * width
         theta = np.maximum(step, 0.0)  # each iterate is projected onto [0, inf)
     descent.record(ledger, f"{label}: Huber gradient descent ({steps} steps)", "scree")
@@ -705,12 +711,13 @@ def split_controls(methods: tuple[str, ...], control: Any, k: int) -> dict[str, 
 
 
 def scree_release(
-    Y: np.ndarray, plan: ScreePlan, rng: np.random.Generator, ledger: PrivacyLedger
+    Y: RowValues, plan: ScreePlan, rng: np.random.Generator, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """Release the scree of scores ``Y`` (n x k) by a validated plan; entries go to ``ledger``
-    (the caller has charged the budget)."""
+    """Release the scree of scores ``Y`` (n x k, in one array or in chunks) by a validated
+    plan; entries go to ``ledger`` (the caller has charged the budget)."""
     noise = Noise(plan.sampler, rng)
-    W = half_squared_differences(Y, rng)
+    first, second = random_pairs(Y.shape[0], rng)
+    W = Y.pairs(first, second, half_squared_gaps)
     raw, details = _ESTIMATORS[plan.method](W, plan, noise, ledger)
     details["raw"] = raw
     values = antitonic(raw) if plan.mono else np.maximum(raw, 0.0)
@@ -736,11 +743,12 @@ class NonPrivateScree:
     variances: np.ndarray
 
 
-def non_private_scree(data: Rows, directions: np.ndarray, Y: np.ndarray, k: int) -> NonPrivateScree:
+def non_private_scree(data: Rows, directions: np.ndarray, Y: RowValues, k: int) -> NonPrivateScree:
     """Ordinary PCA's top ``k`` eigenvalues and proportions, and the sample variances of the
-    scores ``Y`` along the directions used (**not private**)."""
+    scores ``Y`` along the directions used (**not private**; Dask scores are gathered)."""
     eigenvalues, _ = ordinary_pca(data, directions)
-    return NonPrivateScree(eigenvalues[:k], proportions(eigenvalues[:k]), Y.var(axis=0, ddof=1))
+    variances = Y.to_numpy().var(axis=0, ddof=1)
+    return NonPrivateScree(eigenvalues[:k], proportions(eigenvalues[:k]), variances)
 
 
 @dataclass(frozen=True)
@@ -925,7 +933,7 @@ def dp_scree(
         ledger.extend(loading.privacy)
         given = loading.directions
     assert given is not None  # given directions, or a plan to estimate them
-    Y = project(data, given[:, :k])
+    Y = projected(data, given[:, :k])
     values, pve, settings = {}, {}, {"mono": mono, "controls": controls, "sampler": sampler}
     for plan in plans:
         name = plan.method

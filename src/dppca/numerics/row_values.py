@@ -1,0 +1,233 @@
+"""Row-wise values held in one array or in row chunks, and the reductions of them that the
+private releases use (no privacy).
+
+A release written against :class:`RowValues` runs unchanged on a NumPy array
+(:class:`ArrayValues`) and on Dask data (:class:`dppca.numerics.dask_rows.DaskValues`):
+per-row transforms (:meth:`~RowValues.map`), values of row pairs (:meth:`~RowValues.pairs`) and
+row subsets (:meth:`~RowValues.take`) stay where the rows are, and only the reductions travel:
+grid cell counts (:func:`cell_counts`), counts below public points (:func:`counts_below`),
+bin counts (:func:`summed`) and exactly rounded column means (:func:`column_means`). Each
+reduction of chunked values equals the reduction of the whole array, bit for bit: counts add
+exactly, and column sums are accumulated as exact integers and rounded once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from dppca.numerics.grids import CellCounts
+
+#: ``2^-EXACT_UNIT_EXPONENT`` divides every float64 (the smallest subnormal is ``2^-1074``, and
+#: :func:`numpy.frexp` writes it as ``2^52`` times ``2^-1126``).
+EXACT_UNIT_EXPONENT = 1126
+#: Exponent slots per column in :func:`exact_column_sums` (frexp exponents run from -1073 to
+#: 1024, shifted by ``EXACT_UNIT_EXPONENT - 53``).
+_SLOTS = 2200
+#: Rows summed per float64 bincount: 26-bit halves of at most ``2^25`` rows stay below ``2^53``.
+_EXACT_BLOCK = 2**25
+
+
+@runtime_checkable
+class RowValues(Protocol):
+    """Values with one row per data row (or per pair of rows), in one place or in chunks."""
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """``(rows,)`` or ``(rows, columns)``."""
+        ...
+
+    def map(self, function: Callable[..., np.ndarray], *args: Any) -> RowValues:
+        """``function(rows, *args)`` on the rows, for a ``function`` that maps each row on its
+        own (so it may run chunk by chunk)."""
+        ...
+
+    def pairs(
+        self,
+        first: np.ndarray,
+        second: np.ndarray,
+        function: Callable[..., np.ndarray],
+        *args: Any,
+    ) -> RowValues:
+        """``function(rows[first], rows[second], *args)``: one value row per pair."""
+        ...
+
+    def take(self, rows: np.ndarray) -> RowValues:
+        """The rows ``rows``, in that order."""
+        ...
+
+    def reduce(
+        self, function: Callable[..., Any], *args: Any, aligned: np.ndarray | None = None
+    ) -> list[Any]:
+        """``function(chunk, *args)`` for every chunk (``function(chunk, aligned_chunk, *args)``
+        with an array ``aligned`` cut at the same rows), in row order."""
+        ...
+
+    def to_numpy(self) -> np.ndarray:
+        """All the values in one array."""
+        ...
+
+
+@dataclass(frozen=True)
+class ArrayValues:
+    """:class:`RowValues` held in one NumPy array (a single chunk).
+
+    Examples
+    --------
+    >>> values = ArrayValues(np.array([[1.0, 2.0], [3.0, 5.0]]))
+    >>> column_means(values.map(np.multiply, 2.0)).tolist()
+    [4.0, 7.0]
+    """
+
+    values: np.ndarray
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(int(size) for size in self.values.shape)
+
+    def map(self, function: Callable[..., np.ndarray], *args: Any) -> ArrayValues:
+        return ArrayValues(function(self.values, *args))
+
+    def pairs(
+        self,
+        first: np.ndarray,
+        second: np.ndarray,
+        function: Callable[..., np.ndarray],
+        *args: Any,
+    ) -> ArrayValues:
+        return ArrayValues(function(self.values[first], self.values[second], *args))
+
+    def take(self, rows: np.ndarray) -> ArrayValues:
+        return ArrayValues(self.values[rows])
+
+    def reduce(
+        self, function: Callable[..., Any], *args: Any, aligned: np.ndarray | None = None
+    ) -> list[Any]:
+        if aligned is None:
+            return [function(self.values, *args)]
+        return [function(self.values, aligned, *args)]
+
+    def to_numpy(self) -> np.ndarray:
+        return self.values
+
+
+def as_values(values: np.ndarray | RowValues) -> RowValues:
+    """``values`` as :class:`RowValues` (a NumPy array becomes :class:`ArrayValues`)."""
+    return ArrayValues(values) if isinstance(values, np.ndarray) else values
+
+
+def column_of(values: np.ndarray, column: int) -> np.ndarray:
+    """One column of two-dimensional values (a per-row transform for :meth:`RowValues.map`)."""
+    return values[:, column]
+
+
+def _cell_counts_of(chunk: np.ndarray, cells_of: Callable[..., np.ndarray], *args: Any) -> Any:
+    return CellCounts.of(cells_of(chunk, *args))
+
+
+def cell_counts(
+    values: np.ndarray | RowValues, cells_of: Callable[..., np.ndarray], *args: Any
+) -> CellCounts:
+    """The counts of the grid indices ``cells_of(values, *args)`` of 1-D values, merged over
+    chunks.
+
+    Examples
+    --------
+    >>> from dppca.numerics.grids import linear_cells
+    >>> counted = cell_counts(np.array([0.2, 0.9, 1.1]), linear_cells, 1.0)
+    >>> counted.cells.tolist(), counted.counts.tolist()
+    ([0, 1], [1, 2])
+    """
+    return CellCounts.merge(as_values(values).reduce(_cell_counts_of, cells_of, *args))
+
+
+def _counts_below(chunk: np.ndarray, points: np.ndarray, transform: Callable, *args: Any) -> Any:
+    return np.searchsorted(np.sort(transform(chunk, *args)), points, side="left")
+
+
+def counts_below(
+    values: np.ndarray | RowValues,
+    points: np.ndarray,
+    transform: Callable[..., np.ndarray],
+    *args: Any,
+) -> np.ndarray:
+    """``#{i : transform(values, *args)_i < t}`` for each public point ``t`` of ``points``
+    (sorted), for 1-D values and an elementwise ``transform``.
+
+    Examples
+    --------
+    >>> counts_below(np.array([3.0, 1.0, 2.0]), np.array([1.0, 2.5, 9.0]), np.negative).tolist()
+    [3, 3, 3]
+    """
+    parts = as_values(values).reduce(_counts_below, points, transform, *args)
+    return np.sum(parts, axis=0)
+
+
+def summed(
+    values: np.ndarray | RowValues,
+    function: Callable[..., Any],
+    *args: Any,
+    aligned: np.ndarray | None = None,
+) -> Any:
+    """The sum over chunks of ``function(chunk, *args)`` (of ``function(chunk, aligned_chunk,
+    *args)`` with ``aligned``): for counts, exactly the counts of the whole."""
+    parts = as_values(values).reduce(function, *args, aligned=aligned)
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
+
+
+def exact_column_sums(values: np.ndarray) -> list[int]:
+    """Each column's exact sum, as an integer multiple of ``2^-1126`` (which divides every
+    float64), for finite values of shape ``(rows, columns)``.
+
+    Every value is ``M 2^e`` with an integer ``|M| < 2^53`` (:func:`numpy.frexp`); the halves
+    ``M >> 26`` and ``M & (2^26 - 1)`` are added per exponent by float64 bincounts, which are
+    exact for at most ``2^25`` rows at a time.
+
+    Examples
+    --------
+    >>> total = exact_column_sums(np.array([[1e300], [1.0], [-1e300]]))[0]
+    >>> total == 2**EXACT_UNIT_EXPONENT
+    True
+    """
+    rows, columns = values.shape
+    totals = [0] * columns
+    if rows == 0:
+        return totals
+    slots = _SLOTS * np.arange(columns)
+    for start in range(0, rows, _EXACT_BLOCK):
+        mantissas, exponents = np.frexp(values[start : start + _EXACT_BLOCK])
+        integers = np.ldexp(mantissas, 53).astype(np.int64)
+        where = (exponents + (EXACT_UNIT_EXPONENT - 53) + slots).ravel()
+        size = _SLOTS * columns
+        high = np.bincount(where, weights=(integers >> 26).ravel(), minlength=size)
+        low = np.bincount(where, weights=(integers & (2**26 - 1)).ravel(), minlength=size)
+        for slot in np.flatnonzero((high != 0) | (low != 0)):
+            column, shift = divmod(int(slot), _SLOTS)
+            totals[column] += ((int(high[slot]) << 26) + int(low[slot])) << shift
+    return totals
+
+
+def _exact_sums(chunk: np.ndarray) -> list[int]:
+    return exact_column_sums(chunk.reshape(chunk.shape[0], -1))
+
+
+def column_means(values: np.ndarray | RowValues) -> np.ndarray:
+    """Column means with exactly rounded sums: each sum is the exact sum rounded once to the
+    nearest float (as :func:`math.fsum` gives), so the mean is within ``2u`` of the exact mean,
+    ``u = 2^-53``, however many rows and chunks there are. The values must be finite.
+
+    Examples
+    --------
+    >>> column_means(np.array([[1e300, 1.0], [1.0, 1.0], [-1e300, 1.0]])).tolist()
+    [0.3333333333333333, 1.0]
+    """
+    source = as_values(values)
+    totals = np.sum(np.array(source.reduce(_exact_sums), dtype=object), axis=0)
+    sums = np.array([total / 2**EXACT_UNIT_EXPONENT for total in totals], dtype=np.float64)
+    return sums / source.shape[0]
