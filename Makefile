@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench app clean
+.PHONY: demo test lint docs bench app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ lint: $(VENV)/.installed-test
 test: lint
 	$(BIN)/python -m pytest
 
+# The documentation site in docs/_build/html; every example runs, and a warning is an error.
+docs: $(VENV)/.installed-docs
+	$(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
+
 # Benchmarks run in their own environment: the peers need scikit-learn < 1.9.
 BENCH_VENV := .venv-bench
 
@@ -52,4 +56,4 @@ bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/utility.py
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) build dist .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(BENCH_VENV) build dist .pytest_cache .ruff_cache docs/_build docs/generated docs/gallery docs/tutorials

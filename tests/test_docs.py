@@ -166,3 +166,19 @@ def test_the_source_cites_papers_never_internal_documents():
         if internal.search(line)
     ]
     assert not cited, cited
+
+
+GALLERY = Path(__file__).parents[1] / "examples" / "gallery"
+
+
+def test_the_gallery_has_an_example_of_every_plot_function():
+    """Every plotting helper, display and one-call figure is drawn by some gallery example (the
+    documentation build runs them all)."""
+    import dppca.plotting
+
+    text = "\n".join(path.read_text() for path in GALLERY.glob("plot_*.py"))
+    names = [name for name in dppca.plotting.__all__ if not name.endswith("Display")]
+    names += ["dp_loading_plot", "dp_scree_plot", "dp_score_plot", "dp_score_plot_group"]
+    names += ["sample_scores", "LoadingDisplay"]
+    missing = [name for name in names if not re.search(rf"\b{name}\b", text)]
+    assert not missing

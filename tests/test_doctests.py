@@ -12,6 +12,7 @@ import matplotlib
 import pytest
 
 import dppca
+import dppca.datasets
 import dppca.plotting
 from dppca.privacy.mechanisms import GaussianMechanism, HistogramMechanism
 from dppca.privacy.quantiles import DurfeeQuantile, GridQuantile
@@ -35,9 +36,10 @@ def test_docstring_examples(name):
 
 
 def _public_objects():
-    for module in (dppca, dppca.plotting):
+    for module in (dppca, dppca.plotting, dppca.datasets):
         for name in module.__all__:
-            yield f"{module.__name__}.{name}", getattr(module, name)
+            if callable(getattr(module, name)):  # functions and classes, not constant tables
+                yield f"{module.__name__}.{name}", getattr(module, name)
     for mechanism in (GaussianMechanism, HistogramMechanism, GridQuantile, DurfeeQuantile):
         yield mechanism.__qualname__, mechanism
 

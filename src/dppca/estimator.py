@@ -113,7 +113,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Private principal directions (rows), by descending noisy Kendall eigenvalue.
     n_components_ : int
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Defined only when ``X`` has string column names.
     kendall_eigenvalues_ : ndarray of shape (n_features,)
         Eigenvalues of the noisy Kendall matrix.

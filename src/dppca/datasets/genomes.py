@@ -37,6 +37,12 @@ def load_1kg_aisnps(panel: str = "kidd") -> tuple[pd.DataFrame, pd.DataFrame]:
     labels : DataFrame of shape (2504, 3)
         ``population`` (26 codes), ``superpopulation`` (AFR, AMR, EAS, EUR, SAS) and ``gender``,
         indexed by sample ID. These labels are public in the 1000 Genomes release.
+
+    Examples
+    --------
+    >>> genotypes, labels = load_1kg_aisnps("kidd")
+    >>> genotypes.shape, sorted(labels["superpopulation"].cat.categories)
+    ((2504, 55), ['AFR', 'AMR', 'EAS', 'EUR', 'SAS'])
     """
     panel = check_option(panel, "panel", PANELS)
     with open_data(f"1kg_aisnps_{panel}.csv.gz") as handle:
@@ -48,7 +54,13 @@ def load_1kg_aisnps(panel: str = "kidd") -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def snp_alleles(panel: str = "kidd") -> pd.DataFrame:
-    """Chromosome, position, counted and other allele of each SNP of a panel, indexed by rsID."""
+    """Chromosome, position, counted and other allele of each SNP of a panel, indexed by rsID.
+
+    Examples
+    --------
+    >>> snp_alleles("kidd").loc["rs2814778", ["chromosome", "counted_allele"]].tolist()
+    ['1', 'C']
+    """
     panel = check_option(panel, "panel", PANELS)
     with open_data("1kg_aisnps_alleles.csv") as handle:
         table = pd.read_csv(handle, dtype={"chromosome": str})

@@ -21,6 +21,12 @@ def load_adult() -> tuple[pd.DataFrame, pd.DataFrame]:
         package ``dppca`` uses).
     labels : DataFrame of shape (32561, 3), categorical
         ``income`` (<=50K, >50K), ``sex`` and ``race``.
+
+    Examples
+    --------
+    >>> X, labels = load_adult()
+    >>> X.shape, list(labels.columns)
+    ((32561, 5), ['income', 'sex', 'race'])
     """
     with open_data("adult.csv.gz") as handle:
         table = pd.read_csv(handle, compression="gzip")
@@ -39,6 +45,12 @@ def load_gau_g() -> tuple[pd.DataFrame, pd.Series]:
         Columns ``V1..V20``.
     group : Series of length 5000, categorical
         ``group1..group5``.
+
+    Examples
+    --------
+    >>> X, group = load_gau_g()
+    >>> X.shape, group.value_counts().tolist()
+    ((5000, 20), [1000, 1000, 1000, 1000, 1000])
     """
     with open_data("gau_g.csv.gz") as handle:
         table = pd.read_csv(handle, compression="gzip")

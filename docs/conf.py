@@ -1,0 +1,66 @@
+"""Sphinx configuration of the dppca documentation (``make docs``; warnings are errors)."""
+
+from __future__ import annotations
+
+import warnings
+
+import matplotlib
+
+import dppca
+
+matplotlib.use("Agg")
+
+project = "dppca"
+author = "the dppca developers"
+copyright = "2026, the dppca developers"
+release = dppca.__version__
+version = ".".join(release.split(".")[:2])
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.doctest",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "myst_parser",
+    "sphinx_gallery.gen_gallery",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "gallery/*.md5", "tutorials/*.md5"]
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
+myst_heading_anchors = 3
+
+autosummary_generate = True
+autodoc_default_options = {"members": True, "inherited-members": False}
+autodoc_typehints = "none"
+numpydoc_show_class_members = False
+numpydoc_xref_param_type = False
+numpydoc_validation_checks: set[str] = set()
+
+sphinx_gallery_conf = {
+    "examples_dirs": ["../examples/gallery", "../examples/tutorials"],
+    "gallery_dirs": ["gallery", "tutorials"],
+    "filename_pattern": r"/(plot|tutorial)_",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "within_subsection_order": "FileNameSortKey",
+    "abort_on_example_error": True,
+    "only_warn_on_example_error": False,
+    "matplotlib_animations": False,
+    "image_scrapers": ("matplotlib",),
+    "reset_modules": ("matplotlib",),
+}
+
+html_theme = "pydata_sphinx_theme"
+html_title = f"dppca {release}"
+html_theme_options = {
+    "navigation_depth": 2,
+    "show_toc_level": 2,
+    "secondary_sidebar_items": ["page-toc"],
+    "footer_start": ["copyright"],
+}
+html_static_path = ["_static"]
+
+# Examples draw with matplotlib's Agg backend; its font cache notes are not warnings of ours.
+warnings.filterwarnings("ignore", message="Matplotlib is currently using agg")
