@@ -248,6 +248,25 @@ def test_scores_stay_on_the_workers_and_only_counts_come_back(client, monkeypatc
     assert returned and all(_counts_or_sums(part) for part in returned)
 
 
+def test_empty_partitions_of_a_filtered_frame_are_dropped_before_any_charge(client):
+    """A filtered data frame leaves partitions empty (more chunks than rows here): the data are
+    rechunked at validation, so no release fails after its charge, and the results are NumPy's."""
+    dd = pytest.importorskip("dask.dataframe")
+
+    frame = pd.DataFrame(np.random.default_rng(0).normal(size=(1000, 3)), columns=list("abc"))
+    kept = frame[frame.a > 1.9]
+    filtered = dd.from_pandas(frame, npartitions=50)
+    filtered = filtered[filtered.a > 1.9]
+    options = {"directions": np.eye(3), "random_state": 0}
+    for method in ("clipped", "huber"):
+        expected = dppca.dp_scree(kept.to_numpy(), 2, 1.0, 1e-6, method=method, **options)
+        got = dppca.dp_scree(filtered, 2, 1.0, 1e-6, method=method, **options)
+        assert np.allclose(got.values[method], expected.values[method], rtol=1e-12)
+    expected = dppca.dp_score(kept.to_numpy(), 2.0, 1e-6, **options)
+    got = dppca.dp_score(filtered, 2.0, 1e-6, **options)
+    pd.testing.assert_frame_equal(got.histograms["thresholded"], expected.histograms["thresholded"])
+
+
 def test_chunked_values_reduce_to_the_whole_arrays_bit_for_bit(client):
     """Pairs, subsets and transforms of Dask values, and their counts and exact means, equal
     NumPy's on uneven chunks with single rows among them."""

@@ -215,7 +215,7 @@ def test_histogram_counts_change_by_at_most_one_in_two_cells():
 def test_clipped_scree_means_move_by_at_most_c_over_m():
     """One row is in one pair, so each clipped mean moves by at most C / m (here with extreme
     replacements that overflow the squared differences)."""
-    from dppca.numerics.pairs import half_squared_differences
+    from pair_reference import half_squared_differences
 
     rng = np.random.default_rng(4)
     clip = np.array([2.0, 0.5])

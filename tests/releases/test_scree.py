@@ -10,11 +10,11 @@ import pytest
 
 from dppca import Accountant, Budget, BudgetExceededError, dp_scree
 from dppca.numerics.monotone import antitonic, proportions
-from dppca.numerics.pairs import half_squared_differences
 from dppca.numerics.sensitivity import float_factor, row_clip_sensitivity
 from dppca.privacy.calibration import gdp_mu
 from dppca.privacy.mechanisms import Noise
 from dppca.releases.scree import clip_share, joint_gaussian, means_mechanism, row_shares
+from pair_reference import half_squared_differences
 
 PMWM = {"a": 0.0, "b": 400.0, "trim_const": 10, "eta": 0.001}
 HUBER = {"m2_frac": 0.25}

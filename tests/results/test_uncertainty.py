@@ -11,9 +11,9 @@ import pytest
 import dppca
 from dppca.numerics.kendall import kendall_matrix
 from dppca.numerics.linalg import descending_eigh
-from dppca.numerics.pairs import half_squared_differences
 from dppca.releases.scree import row_shares
 from dppca.results.uncertainty import direction_redraws, direction_stability, scree_redraws
+from pair_reference import half_squared_differences
 
 SCALES = np.array([3.0, 2.0, 1.5, 1.0, 0.7, 0.5])
 

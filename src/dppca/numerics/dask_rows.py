@@ -57,8 +57,10 @@ class DaskRows:
         n, p = self.array.shape
         return int(n), int(p)
 
-    def chunk_starts(self) -> np.ndarray:
-        return np.concatenate([[0], np.cumsum(self.array.chunks[0])])
+
+def chunk_starts(array: Any) -> np.ndarray:
+    """The first row of each row chunk of a Dask array, and the number of rows at the end."""
+    return np.concatenate([[0], np.cumsum(array.chunks[0])]).astype(np.int64)
 
 
 #: Validated rows: a NumPy array or row-chunked Dask data.
@@ -93,6 +95,8 @@ def check_dask_data(X: Any, name: str = "X", *, min_rows: int = 2) -> DaskRows:
     X = X.astype(np.float64).persist()
     if any(np.isnan(size) for size in X.chunks[0]):
         X = X.compute_chunk_sizes()
+    if 0 in X.chunks[0]:  # empty partitions (of a filtered frame, say): Dask cannot index them
+        X = X.rechunk({0: tuple(size for size in X.chunks[0] if size > 0) or (0,)}).persist()
     if X.numblocks[1] > 1:
         X = X.rechunk({1: -1}).persist()
     n, p = X.shape
@@ -148,7 +152,7 @@ def dask_unit_kendall(
         order = rng.permutation(n)  # the NumPy path's draw, so both use the same pairs
         half = degree // 2
         permuted = rows.array[order]
-        starts = np.concatenate([[0], np.cumsum(permuted.chunks[0])])
+        starts = chunk_starts(permuted)
         design = dask.delayed(_design_chunk_sum, pure=True)
         tasks = []
         for index, block in enumerate(permuted.to_delayed().ravel().tolist()):
@@ -256,7 +260,12 @@ class DaskValues:
         blocks = self.array.to_delayed().ravel().tolist()
         if aligned is None:
             return list(_compute(*(task(block, *args) for block in blocks)))
-        starts = np.concatenate([[0], np.cumsum(self.array.chunks[0])])
+        starts = chunk_starts(self.array)
+        if len(aligned) != starts[-1] or (self.array.ndim > 1 and self.array.numblocks[1] > 1):
+            raise ValueError(
+                f"aligned must hold one value per row of row-chunked values; got {len(aligned)} "
+                f"values for {starts[-1]} rows in {self.array.numblocks} blocks."
+            )
         return list(
             _compute(
                 *(

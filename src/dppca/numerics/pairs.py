@@ -39,18 +39,6 @@ def random_halves(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
     return order[: n // 2], order[n // 2 :]
 
 
-def half_squared_differences(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """:func:`half_squared_gaps` over :func:`random_pairs` of the rows of ``values``.
-
-    Examples
-    --------
-    >>> half_squared_differences(np.array([1.0, 3.0]), np.random.default_rng(0)).tolist()
-    [2.0]
-    """
-    first, second = random_pairs(values.shape[0], rng)
-    return half_squared_gaps(values[first], values[second])
-
-
 def half_squared_gaps(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """``(second - first)^2 / 2``, elementwise.
 

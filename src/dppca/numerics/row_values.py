@@ -27,8 +27,9 @@ EXACT_UNIT_EXPONENT = 1126
 #: Exponent slots per column in :func:`exact_column_sums` (frexp exponents run from -1073 to
 #: 1024, shifted by ``EXACT_UNIT_EXPONENT - 53``).
 _SLOTS = 2200
-#: Rows summed per float64 bincount: 26-bit halves of at most ``2^25`` rows stay below ``2^53``.
-_EXACT_BLOCK = 2**25
+#: Values summed per float64 bincount: the halves of a 53-bit mantissa have at most 27 bits,
+#: so sums of ``2^20`` of them stay below ``2^53`` (and the block's arrays stay small).
+_EXACT_BLOCK_VALUES = 2**20
 
 
 @runtime_checkable
@@ -187,7 +188,7 @@ def exact_column_sums(values: np.ndarray) -> list[int]:
 
     Every value is ``M 2^e`` with an integer ``|M| < 2^53`` (:func:`numpy.frexp`); the halves
     ``M >> 26`` and ``M & (2^26 - 1)`` are added per exponent by float64 bincounts, which are
-    exact for at most ``2^25`` rows at a time.
+    exact for at most ``2^20`` values at a time.
 
     Examples
     --------
@@ -196,12 +197,15 @@ def exact_column_sums(values: np.ndarray) -> list[int]:
     True
     """
     rows, columns = values.shape
+    if not np.isfinite(values).all():  # the releases pass clipped values: never reached
+        raise ValueError("exact column sums need finite values.")
     totals = [0] * columns
     if rows == 0:
         return totals
     slots = _SLOTS * np.arange(columns)
-    for start in range(0, rows, _EXACT_BLOCK):
-        mantissas, exponents = np.frexp(values[start : start + _EXACT_BLOCK])
+    block = max(1, _EXACT_BLOCK_VALUES // max(columns, 1))
+    for start in range(0, rows, block):
+        mantissas, exponents = np.frexp(values[start : start + block])
         integers = np.ldexp(mantissas, 53).astype(np.int64)
         where = (exponents + (EXACT_UNIT_EXPONENT - 53) + slots).ravel()
         size = _SLOTS * columns
@@ -214,7 +218,8 @@ def exact_column_sums(values: np.ndarray) -> list[int]:
 
 
 def _exact_sums(chunk: np.ndarray) -> list[int]:
-    return exact_column_sums(chunk.reshape(chunk.shape[0], -1))
+    columns = int(np.prod(chunk.shape[1:], dtype=np.int64))
+    return exact_column_sums(chunk.reshape(chunk.shape[0], columns))
 
 
 def column_means(values: np.ndarray | RowValues) -> np.ndarray:

@@ -100,7 +100,7 @@ def _grouped_counts(
     return np.bincount(keys, minlength=groups * size).reshape(groups, size)
 
 
-def cell_counts(
+def histogram_counts(
     scores: RowValues, frame: Frame, bins: tuple[int, int], codes: np.ndarray | None, groups: int
 ) -> np.ndarray:
     """The ``(groups, cells)`` counts of the scores in each cell of the frame's grid by group

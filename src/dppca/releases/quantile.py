@@ -91,7 +91,8 @@ def dp_quantile(
     -----
     AboveThreshold with one-sided exponential noise of rate epsilon/2 in count units on the
     target ``q n`` and on each count ``#{x < t_i}`` (strict counts, ``>=`` stop rule). The data are
-    sorted once and each grid point is counted in O(log n).
+    sorted (each branch's values, chunk by chunk for chunked data) and each grid point is
+    counted in O(log n).
 
     Examples
     --------

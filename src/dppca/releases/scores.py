@@ -52,11 +52,11 @@ from dppca.privacy.mechanisms import (
 )
 from dppca.releases.frame import DEFAULT_INFLATE, Frame, FramePlan, plan_frame, private_frame
 from dppca.releases.histogram import (
-    cell_counts,
     cell_index,
     check_bins,
     default_bins,
     grid_cells,
+    histogram_counts,
     noise_parameters,
     private_probabilities,
     with_probabilities,
@@ -566,14 +566,14 @@ def score_release(
     by_group: dict[Any, dict[str, pd.DataFrame]] | None = None
     group_sizes = None
     if codes is None or levels is None:
-        (counts,) = cell_counts(scores, frame, plan.bins, None, 1)
+        (counts,) = histogram_counts(scores, frame, plan.bins, None, 1)
         for mechanism in plan.histograms:
             name = mechanism.method
             prob, mass[name] = private_probabilities(counts, mechanism, noise)
             histograms[name] = with_probabilities(cells, prob)
             mechanism.record(ledger, f"score: histogram ({name})", "score.histogram")
     else:
-        group_counts = cell_counts(scores, frame, plan.bins, codes, len(levels))
+        group_counts = histogram_counts(scores, frame, plan.bins, codes, len(levels))
         by_group = {level: {} for level in levels}
         for mechanism in plan.histograms:
             name = mechanism.method

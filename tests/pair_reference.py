@@ -1,0 +1,14 @@
+"""The scree's pair matrix recomputed for tests: the first draw of a release's generator pairs
+the rows, as the releases do."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dppca.numerics.pairs import half_squared_gaps, random_pairs
+
+
+def half_squared_differences(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``(v_b - v_a)^2 / 2`` over the random disjoint pairs of the rows of ``values``."""
+    first, second = random_pairs(values.shape[0], rng)
+    return half_squared_gaps(values[first], values[second])
