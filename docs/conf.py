@@ -56,6 +56,7 @@ html_theme = "pydata_sphinx_theme"
 html_title = f"dppca {release}"
 html_theme_options = {
     "navigation_depth": 2,
+    "header_links_before_dropdown": 7,
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
     "footer_start": ["copyright"],

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 GUIDE = Path(__file__).parents[1] / "docs" / "r-to-python.md"
 
 #: The R package's exported functions (its inventory, section 1) and its data sets.
@@ -158,7 +160,7 @@ def test_the_source_cites_papers_never_internal_documents():
     import dppca
 
     package = Path(dppca.__file__).parent
-    internal = re.compile(r"\bSPEC\b|\b[Ss]eed 0\d\d\b")
+    internal = re.compile(r"\bSPEC\b|\b[Ss]eed 0\d\d\b|\binventory\b")
     cited = [
         f"{path.relative_to(package)}:{number}"
         for path in sorted(package.rglob("*.py"))
@@ -182,3 +184,24 @@ def test_the_gallery_has_an_example_of_every_plot_function():
     names += ["sample_scores", "LoadingDisplay"]
     missing = [name for name in names if not re.search(rf"\b{name}\b", text)]
     assert not missing
+
+
+README = Path(__file__).parents[1] / "README.md"
+
+
+@pytest.mark.filterwarnings("ignore")  # the releases' notes on noise; the values are checked
+def test_the_readme_code_runs(tmp_path, monkeypatch):
+    """The README's Python blocks (which the documentation site includes) run in order, except
+    the one that needs a cluster at a made-up address (the Dask tutorial runs its own)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+    runnable = [block for block in blocks if "scheduler-host" not in block]
+    assert len(runnable) >= 2 and len(blocks) - len(runnable) == 1
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    for block in runnable:
+        exec(compile(block, str(README), "exec"), namespace)
+    assert (tmp_path / "pca.png").stat().st_size > 10_000
+    assert namespace["result"].privacy.total.epsilon <= 4.0

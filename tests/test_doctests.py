@@ -70,3 +70,15 @@ def test_every_public_method_and_property_says_what_it_does():
             if not attribute.startswith("_") and callable(function) and not function.__doc__:
                 missing.append(f"{name}.{attribute}")
     assert missing == []
+
+
+@pytest.mark.parametrize(("name", "obj"), list(_public_objects()))
+def test_public_examples_run_as_copied(name, obj):
+    """A public object's examples import what they use: they run in a fresh namespace."""
+    matplotlib.use("Agg")
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in doctest.DocTestFinder(recurse=False).find(obj, name, globs={}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            runner.run(test)
+    assert runner.failures == 0, name

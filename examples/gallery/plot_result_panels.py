@@ -20,4 +20,4 @@ for kind in ("scree", "score", "sample", "loading", "heatmap", "variable", "bipl
 # %%
 # With two components the variable plot is the correlation circle of the two directions.
 two = dppca.dp_pca(genotypes, 4.0, 1e-7, k=2, random_state=1)
-two.plot("variable")
+display = two.plot("variable")

@@ -60,6 +60,7 @@ class EmptyHistogramError(ValueError):
 
     Examples
     --------
+    >>> from dppca import EmptyHistogramError
     >>> issubclass(EmptyHistogramError, ValueError)
     True
     """
@@ -70,6 +71,7 @@ class BudgetExceededError(ValueError):
 
     Examples
     --------
+    >>> from dppca import BudgetExceededError
     >>> import dppca
     >>> accountant = dppca.Accountant(dppca.Budget(1.0, 1e-6))
     >>> try:

@@ -107,6 +107,7 @@ def dp_loading_plot(
 
     Examples
     --------
+    >>> from dppca import dp_loading_plot
     >>> import numpy as np
     >>> X = np.random.default_rng(0).normal(size=(1000, 3)) * [3, 2, 1]
     >>> drawn = dp_loading_plot(X, 2.0, 1e-6, display=("vector", "heatmap"), random_state=0)
@@ -164,6 +165,7 @@ def dp_scree_plot(
 
     Examples
     --------
+    >>> from dppca import dp_scree_plot
     >>> import numpy as np
     >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
     >>> drawn = dp_scree_plot(X, 3, 2.0, 1e-6, method=("clipped", "huber"),
@@ -234,6 +236,7 @@ def dp_score_plot(
 
     Examples
     --------
+    >>> from dppca import dp_score_plot
     >>> import numpy as np
     >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
     >>> drawn = dp_score_plot(X, 4.0, 1e-6, bins=8, directions=np.eye(3),
@@ -274,6 +277,7 @@ def dp_score_plot_group(
 
     Examples
     --------
+    >>> from dppca import dp_score_plot_group
     >>> import numpy as np, pandas as pd
     >>> rng = np.random.default_rng(0)
     >>> X = pd.DataFrame(rng.normal(size=(2000, 3)), columns=["a", "b", "c"])

@@ -243,6 +243,7 @@ def dp_pca(
 
     Examples
     --------
+    >>> from dppca import dp_pca
     >>> import numpy as np, dppca
     >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
     >>> result = dp_pca(X, 4.0, 1e-6, random_state=1)
@@ -501,6 +502,7 @@ class PCAPlan:
 
     Examples
     --------
+    >>> from dppca import plan_pca
     >>> plan = plan_pca((1000, 4), 2.0, 1e-6, composition="basic")
     >>> plan.factor, plan.planner.k
     (1.0, 4)
@@ -577,6 +579,7 @@ def plan_pca(
 
     Examples
     --------
+    >>> from dppca import plan_pca
     >>> plan = plan_pca((2504, 55), 4.0, 1e-7, k=10, split={"loading": 0.5, "scree": 0.25,
     ...                                                      "score": 0.25})
     >>> plan.budget_table()["epsilon"].round(2).tolist()

@@ -81,7 +81,7 @@ def test_scree_plot_on_the_gaussian_clusters(clusters):
     )
     (ax,) = drawn.ax_
     assert _legend(ax) == ["Clipped (DP)", "Huber (DP)", "Non-private"]
-    assert ax.get_title() == "DP proportion of variance, with the non-private reference"
+    assert ax.get_title() == "DP proportion of variance\nwith the non-private reference"
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("Component", "Proportion of variance explained")
     lines = {line.get_label(): line for line in ax.get_lines()}
     for label, method in (("Clipped (DP)", "clipped"), ("Huber (DP)", "huber")):

@@ -40,6 +40,7 @@ def load_1kg_aisnps(panel: str = "kidd") -> tuple[pd.DataFrame, pd.DataFrame]:
 
     Examples
     --------
+    >>> from dppca.datasets import load_1kg_aisnps
     >>> genotypes, labels = load_1kg_aisnps("kidd")
     >>> genotypes.shape, sorted(labels["superpopulation"].cat.categories)
     ((2504, 55), ['AFR', 'AMR', 'EAS', 'EUR', 'SAS'])
@@ -58,6 +59,7 @@ def snp_alleles(panel: str = "kidd") -> pd.DataFrame:
 
     Examples
     --------
+    >>> from dppca.datasets import snp_alleles
     >>> snp_alleles("kidd").loc["rs2814778", ["chromosome", "counted_allele"]].tolist()
     ['1', 'C']
     """

@@ -24,6 +24,7 @@ def load_adult() -> tuple[pd.DataFrame, pd.DataFrame]:
 
     Examples
     --------
+    >>> from dppca.datasets import load_adult
     >>> X, labels = load_adult()
     >>> X.shape, list(labels.columns)
     ((32561, 5), ['income', 'sex', 'race'])
@@ -48,6 +49,7 @@ def load_gau_g() -> tuple[pd.DataFrame, pd.Series]:
 
     Examples
     --------
+    >>> from dppca.datasets import load_gau_g
     >>> X, group = load_gau_g()
     >>> X.shape, group.value_counts().tolist()
     ((5000, 20), [1000, 1000, 1000, 1000, 1000])

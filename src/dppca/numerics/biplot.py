@@ -1,5 +1,5 @@
-"""Coordinates of the variable (correlation) plot and of the biplot (R package ``dppca``,
-inventory sections 2.8 and 3.4). Pure functions of released quantities: no budget.
+"""Coordinates of the variable (correlation) plot and of the biplot, as the R package ``dppca``
+draws them. Pure functions of released quantities: no budget.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def variable_correlations(
 
     Private (``sd=None``): ``A_jl = V_jl sqrt(lambda_l) / sqrt(sum_{m <= k} V_jm^2 lambda_m)``
     with the ``k`` private scree values ``lambda``: each variable's variance is rebuilt from the
-    ``k`` estimated components only, so its vector has length 1 in ``k``-space (R inventory 3.4).
+    ``k`` estimated components only, so its vector has length 1 in ``k``-space (as in R).
     Rows whose denominator is not positive and finite are NaN. Reference (``sd`` given):
     ``A_jl = V_jl sqrt(lambda_l) / sd_j``.
 
@@ -62,7 +62,7 @@ def variable_correlations(
 
 @dataclass(frozen=True)
 class BiplotCoordinates:
-    """Biplot coordinates (R inventory 2.8).
+    """Biplot coordinates (as in the R package ``dppca``).
 
     Attributes
     ----------

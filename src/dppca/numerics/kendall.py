@@ -565,6 +565,7 @@ def kendall_matrix(
 
     Examples
     --------
+    >>> from dppca import kendall_matrix
     >>> import numpy as np
     >>> X = np.random.default_rng(0).standard_normal((200, 3)) * [3.0, 1.0, 1.0]
     >>> K = kendall_matrix(X)

@@ -115,6 +115,7 @@ class ScreeDisplay(_Display):
 
     Examples
     --------
+    >>> from dppca.plotting import ScreeDisplay
     >>> import numpy as np
     >>> display = ScreeDisplay({"clipped": np.array([0.6, 0.3, 0.1])}).plot()
     >>> display.ax_.get_ylabel()
@@ -165,7 +166,7 @@ class ScreeDisplay(_Display):
             if non_private:
                 reference = _reference(result)
                 values["non_private"] = reference.pve if kind == "pve" else reference.eigenvalues
-                title = f"DP {what}, with the non-private reference"
+                title = f"DP {what}\nwith the non-private reference"
         elif non_private:
             reference = _reference(result)
             values = {"non_private": reference.pve if kind == "pve" else reference.eigenvalues}
@@ -219,6 +220,7 @@ class ScoreHistogramDisplay(_Display):
 
     Examples
     --------
+    >>> from dppca.plotting import ScoreHistogramDisplay
     >>> import pandas as pd
     >>> cells = pd.DataFrame({"xmin": [0.0, 1.0], "xmax": [1.0, 2.0], "ymin": [0.0, 0.0],
     ...                       "ymax": [1.0, 1.0], "prob": [0.25, 0.75]})
@@ -307,6 +309,7 @@ class ScorePointsDisplay(_Display):
 
     Examples
     --------
+    >>> from dppca.plotting import ScorePointsDisplay
     >>> import pandas as pd
     >>> points = pd.DataFrame({"PC1": [0.0, 1.0], "PC2": [1.0, 0.0]})
     >>> ScorePointsDisplay(points).plot().ax_.get_title()
@@ -473,6 +476,7 @@ class LoadingDisplay(_Display):
 
     Examples
     --------
+    >>> from dppca.plotting import LoadingDisplay
     >>> import pandas as pd
     >>> loadings = pd.DataFrame({"PC1": [0.8, 0.6], "PC2": [-0.6, 0.8]}, index=["a", "b"])
     >>> LoadingDisplay(loadings, kind="vector").plot().ax_.get_xlabel()
@@ -604,6 +608,7 @@ class VariableDisplay(_Display):
 
     Examples
     --------
+    >>> from dppca.plotting import VariableDisplay
     >>> import pandas as pd
     >>> table = pd.DataFrame({"PC1": [0.9, -0.2], "PC2": [0.1, 0.7]}, index=["a", "b"])
     >>> VariableDisplay(table).plot().ax_.get_title()
@@ -681,6 +686,7 @@ class BiplotDisplay(_Display):
 
     Examples
     --------
+    >>> from dppca.plotting import BiplotDisplay
     >>> import numpy as np, dppca
     >>> X = np.random.default_rng(0).normal(size=(600, 3)) * [3, 2, 1]
     >>> result = dppca.dp_pca(X, 4.0, 1e-6, random_state=1)

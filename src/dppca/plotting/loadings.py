@@ -129,6 +129,7 @@ def plot_loadings(
 
     Examples
     --------
+    >>> from dppca.plotting import plot_loadings
     >>> import numpy as np
     >>> ax = plot_loadings(np.eye(3), kind="vector")
     >>> ax.get_xlabel(), len([t for t in ax.texts if t.get_gid() == "label"])
@@ -213,6 +214,7 @@ def plot_loading_heatmap(
 
     Examples
     --------
+    >>> from dppca.plotting import plot_loading_heatmap
     >>> import numpy as np
     >>> ax = plot_loading_heatmap(np.eye(4), components=2)
     >>> ax.images[0].get_array().shape

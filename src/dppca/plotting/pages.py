@@ -42,6 +42,7 @@ class PageDisplay:
 
     Examples
     --------
+    >>> from dppca.plotting import PageDisplay
     >>> import numpy as np, dppca
     >>> X = np.random.default_rng(0).normal(size=(600, 4)) * [3, 2, 1, 0.5]
     >>> result = dppca.dp_pca(X, 4.0, 1e-6, k=3, random_state=1)
@@ -235,6 +236,7 @@ def loading_grid(
 
     Examples
     --------
+    >>> from dppca.plotting import loading_grid
     >>> import numpy as np, dppca
     >>> X = np.random.default_rng(0).normal(size=(600, 3)) * [3, 2, 1]
     >>> result = dppca.dp_loading(X, 4.0, 1e-6, non_private=True, random_state=1)
@@ -316,6 +318,7 @@ def score_grid(
 
     Examples
     --------
+    >>> from dppca.plotting import score_grid
     >>> import numpy as np, dppca
     >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
     >>> result = dppca.dp_score(X, 4.0, 1e-6, bins=8, directions=np.eye(3), random_state=1)

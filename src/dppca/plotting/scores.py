@@ -88,6 +88,7 @@ def plot_score_histogram(
 
     Examples
     --------
+    >>> from dppca.plotting import plot_score_histogram
     >>> import pandas as pd
     >>> cells = pd.DataFrame({"xmin": [0.0, 1.0], "xmax": [1.0, 2.0], "ymin": [0.0, 0.0],
     ...                       "ymax": [1.0, 1.0], "prob": [0.25, 0.75]})
@@ -165,6 +166,7 @@ def plot_score_points(
 
     Examples
     --------
+    >>> from dppca.plotting import plot_score_points
     >>> import pandas as pd
     >>> points = pd.DataFrame({"PC1": [0.0, 1.0], "PC2": [1.0, 0.0], "group": ["a", "b"]})
     >>> plot_score_points(points).get_title()

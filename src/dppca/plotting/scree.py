@@ -55,6 +55,7 @@ def plot_scree(
 
     Examples
     --------
+    >>> from dppca.plotting import plot_scree
     >>> ax = plot_scree({"clipped": [0.6, 0.3, 0.1], "non_private": [0.62, 0.28, 0.1]})
     >>> [text.get_text() for text in ax.get_legend().get_texts()]
     ['Clipped (DP)', 'Non-private']

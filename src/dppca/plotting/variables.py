@@ -52,6 +52,7 @@ def plot_variables(
 
     Examples
     --------
+    >>> from dppca.plotting import plot_variables
     >>> import pandas as pd
     >>> table = pd.DataFrame({"PC1": [0.9, -0.2], "PC2": [0.1, 0.7]}, index=["a", "b"])
     >>> [float(limit) for limit in plot_variables(table, kind="point").get_xlim()]
@@ -126,6 +127,7 @@ def plot_biplot(
 
     Examples
     --------
+    >>> from dppca.plotting import plot_biplot
     >>> import numpy as np
     >>> from dppca.numerics.biplot import biplot_coordinates
     >>> points = np.random.default_rng(0).normal(size=(200, 2))

@@ -34,6 +34,8 @@ class Accountant:
 
     Examples
     --------
+    >>> from dppca.privacy.composition import PrivacyLoss
+    >>> from dppca import Accountant, Budget
     >>> accountant = Accountant(Budget(1.0, 1e-6), composition="basic")
     >>> _ = accountant.spend(Budget(0.4, 5e-7), name="directions")
     >>> accountant.remaining

@@ -41,6 +41,7 @@ class Budget:
 
     Examples
     --------
+    >>> from dppca import Budget
     >>> total = Budget(1.0, 1e-6)
     >>> total.split(directions=0.5, rest=0.5)["rest"]
     Budget(epsilon=0.5, delta=5e-07)
@@ -318,6 +319,7 @@ class PrivacyLedger:
 
     Examples
     --------
+    >>> from dppca import PrivacyLedger, Budget
     >>> ledger = PrivacyLedger()
     >>> _ = ledger.record("directions", "Gaussian", Budget(0.5, 1e-6), "loading")
     >>> _ = ledger.record("histogram", "Gaussian", Budget(0.3, 1e-6), "score.histogram")

@@ -247,6 +247,9 @@ class GaussianMechanism:
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from dppca.privacy.mechanisms import GaussianMechanism, Noise
+    >>> from dppca.privacy.budget import PrivacyLedger
     >>> mechanism = GaussianMechanism(1.0, 3, 1.0, 1e-6, calibration="classical")
     >>> round(mechanism.scale, 4)  # sqrt(2 ln(1.25 / delta)) / epsilon
     5.2988
@@ -394,6 +397,8 @@ class HistogramMechanism:
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from dppca.privacy.mechanisms import HistogramMechanism, Noise
     >>> mechanism = HistogramMechanism("thresholded", 1.0, 1e-6, calibration="classical")
     >>> round(mechanism.parameters["add_sigma"], 3)  # sqrt(2) sqrt(2 ln(1.25 / delta)) / epsilon
     7.494

@@ -248,6 +248,10 @@ class DurfeeQuantile:
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from dppca.privacy.mechanisms import Noise
+    >>> from dppca.privacy.quantiles import DurfeeQuantile
+    >>> from dppca.privacy.budget import PrivacyLedger
     >>> mechanism = DurfeeQuantile(0.5, 1.0, lower=0.0)
     >>> noise = Noise("continuous", np.random.default_rng(0))
     >>> 40 < mechanism.release(np.arange(100.0), noise) < 60
@@ -401,6 +405,10 @@ class GridQuantile:
 
     Examples
     --------
+    >>> import numpy as np
+    >>> from dppca.privacy.mechanisms import Noise
+    >>> from dppca.privacy.budget import PrivacyLedger
+    >>> from dppca.privacy.quantiles import GridQuantile
     >>> values = np.random.default_rng(1).lognormal(size=1000)
     >>> mechanism = GridQuantile("log", 0.5, 1.0, description="values")
     >>> noise = Noise("continuous", np.random.default_rng(0))

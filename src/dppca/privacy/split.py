@@ -29,6 +29,7 @@ class PCASplit:
 
     Examples
     --------
+    >>> from dppca import Budget, PCASplit
     >>> split = PCASplit.from_total(Budget(3.0, 3e-6), {"loading": 0.5, "scree": 0.25,
     ...                                                 "score": 0.25})
     >>> split.loading, split.total

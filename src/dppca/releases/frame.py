@@ -279,6 +279,7 @@ def dp_frame(
 
     Examples
     --------
+    >>> from dppca import dp_frame
     >>> import numpy as np
     >>> points = np.random.default_rng(0).normal(size=(5000, 2))
     >>> frame = dp_frame(points, 1.0, random_state=1)

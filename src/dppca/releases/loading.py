@@ -389,6 +389,7 @@ def dp_loading(
 
     Examples
     --------
+    >>> from dppca import dp_loading
     >>> import numpy as np
     >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
     >>> result = dp_loading(X, 2.0, 1e-6, random_state=1)

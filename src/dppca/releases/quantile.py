@@ -96,6 +96,7 @@ def dp_quantile(
 
     Examples
     --------
+    >>> from dppca import dp_quantile
     >>> import numpy as np
     >>> x = np.random.default_rng(0).normal(size=2000)
     >>> median = dp_quantile(x, 0.5, 1.0, random_state=1)

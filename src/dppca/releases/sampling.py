@@ -34,6 +34,7 @@ class NoMassWarning(UserWarning):
 
     Examples
     --------
+    >>> from dppca import NoMassWarning
     >>> issubclass(NoMassWarning, UserWarning)
     True
     """
@@ -96,6 +97,7 @@ def sample_scores(
 
     Examples
     --------
+    >>> from dppca import sample_scores
     >>> import numpy as np, dppca
     >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
     >>> release = dppca.dp_score(X, 2.0, 1e-6, directions=np.eye(3), random_state=1)

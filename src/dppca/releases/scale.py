@@ -314,6 +314,7 @@ def dp_scale(
 
     Examples
     --------
+    >>> from dppca import dp_scale
     >>> import numpy as np
     >>> X = np.random.default_rng(0).standard_t(3, size=(5000, 2)) * [1.0, 1000.0]
     >>> result = dp_scale(X, 2.0, 1e-6, random_state=0)

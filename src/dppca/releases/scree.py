@@ -895,6 +895,7 @@ def dp_scree(
 
     Examples
     --------
+    >>> from dppca import dp_scree
     >>> import numpy as np
     >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
     >>> result = dp_scree(X, 2, 2.0, 1e-6, directions=np.eye(4), random_state=1)

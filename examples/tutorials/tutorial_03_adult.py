@@ -25,6 +25,11 @@ unscaled = dppca.dp_pca(adult, 4.0, 1e-7, random_state=3)
 print(unscaled.loadings.iloc[:, :2].round(2).to_string())
 
 # %%
+# The warning above is the scree's: unscaled, the variances along the robust directions follow
+# the dollar amounts (a few huge capital gains), so PC3's variance exceeds PC1's and the
+# non-increasing fit pools them. It is one more sign that the units, not the data, drive the
+# unscaled analysis.
+#
 # With private scales the directions spread over the variables. The released scales are
 # shown beside the sample standard deviations (not private; computed here only to compare).
 scaled = dppca.dp_pca(adult, 4.0, 1e-7, scale="private", scree="huber", random_state=3)

@@ -56,9 +56,10 @@ summary = study.groupby(["n", "epsilon"]).median().unstack("n")
 print(summary.round(3).to_string())
 
 # %%
-# The medians against epsilon, one line per n: the error falls like ``1 / (n epsilon)`` until
-# it meets the error of the robust directions themselves (ordinary PCA and the Kendall
-# directions differ a little even without noise).
+# The medians against epsilon, one line per n: the error falls roughly like ``1 / (n epsilon)``
+# once the budget locates the directions at all (below that, sin Theta is near 1).
+# Ordinary PCA and the robust Kendall directions differ a little even without noise, so the
+# error cannot fall below that difference.
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), layout="constrained")
 for n, part in study.groupby("n"):
     medians = part.groupby("epsilon").median()
@@ -66,7 +67,8 @@ for n, part in study.groupby("n"):
     axes[1].plot(medians.index, medians["PVE error"], marker="o", label=f"n = {n}")
 for ax, title in zip(axes, ("sin Theta, PC1-2", "largest PVE error, PC1-5"), strict=True):
     ax.set(xscale="log", yscale="log", xlabel="total epsilon (delta = 1e-7)", title=title)
-    ax.set_xticks([0.5, 1, 2, 4, 8], labels=["0.5", "1", "2", "4", "8"], minor=False)
+    ax.set_xticks([0.5, 1, 2, 4, 8], labels=["0.5", "1", "2", "4", "8"])
+    ax.set_yticks([0.01, 0.03, 0.1, 0.3, 1], labels=["0.01", "0.03", "0.1", "0.3", "1"])
     ax.minorticks_off()
     ax.legend()
 
@@ -77,11 +79,14 @@ for ax, title in zip(axes, ("sin Theta, PC1-2", "largest PVE error, PC1-5"), str
 # * **epsilon**: the total for the whole ``dp_pca`` call. On these data ``n epsilon`` of about
 #   10,000 gives directions within ``sin Theta`` 0.1 of ordinary PCA, and halving ``n`` needs
 #   about twice the epsilon for the same accuracy (read the table above for your n).
-# * **delta**: the default is ``10^-ceil(log10 n^2)``, below ``1 / n^2``; a delta of ``1 / n``
-#   or more draws a warning before anything is spent. Smaller deltas cost little: the
-#   Gaussian noise grows like ``sqrt(ln(1 / delta))``.
-# * **k**: the number of components in the scree. The proportions are normalised over the k
-#   released components, so choose k large enough to hold most of the variance (5 to 10);
+# * **delta**: every call asks for it (``DPPCA`` defaults to 1e-6). Choose it well below
+#   ``1 / n``, the chance of a release that exposes one person outright; a common choice is
+#   below ``1 / n^2`` (the web app proposes ``10^-ceil(log10 n^2)``: 1e-7 for 2,504 rows). A
+#   delta of ``1 / n`` or more draws a warning before anything is spent. Smaller deltas cost
+#   little: the Gaussian noise grows like ``sqrt(ln(1 / delta))``.
+# * **k**: the number of components in the scree. The proportions of variance are shares of
+#   the k released components' variance, not of the total variance (which is not released):
+#   PC1's share is larger at k = 5 than at k = 30. Compare proportions only at the same k;
 #   each further component adds noise to the scree's joint release.
 # * **bins**: by default ``sqrt(n / (3 sigma))`` cells per axis within ``[4, 40]``, from the
 #   histogram's public noise sd ``sigma``: about ten noise sd per occupied cell when the points
