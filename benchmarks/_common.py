@@ -58,7 +58,13 @@ def methods(
             X, epsilon, delta, mechanism="paper", random_state=seed
         ).directions[:, :k],
         "g-DPPCA winsorized, auto radius": lambda X: dp_loading(
-            X, epsilon, delta, transform="winsorized", radius="auto", random_state=seed
+            X,
+            epsilon,
+            delta,
+            transform="winsorized",
+            radius="auto",
+            random_state=seed,
+            on_weak="release",  # the study measures every cell, also where it cannot locate
         ).directions[:, :k],
         "AG": lambda X: (
             analyze_gauss(X, k, epsilon, delta, clip=clip_norm, random_state=seed).components

@@ -160,13 +160,16 @@ def _evaluate(data_name, X, labels, epsilons, reps, rng, tiny, folder) -> list[d
                 bins=15,
                 random_state=int(seeds[2]),
                 non_private=True,
+                on_weak="release",  # the directions are compared at every budget
             )
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                points = sample_scores(result, n=min(n, 3000), random_state=0)
-            synthetic = _silhouette(
-                points[["PC1", "PC2"]].to_numpy(), points["group"].to_numpy(), rng
-            )
+            synthetic = float("nan")  # a histogram marked unusable gives no points
+            if result.status["histogram"].usable:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    points = sample_scores(result, n=min(n, 3000), random_state=0)
+                synthetic = _silhouette(
+                    points[["PC1", "PC2"]].to_numpy(), points["group"].to_numpy(), rng
+                )
             name = "dp_pca (directions + scree + score histogram)"
             record(name, epsilon * 3, rep, result.directions[:, :2], synthetic)
             if rep == 0 and not tiny and data_name.startswith("1000"):

@@ -1,4 +1,6 @@
-"""Releases pinned before the release-layer refactor: the same seeds must give the same values.
+"""Pinned releases: the same seeds must give the same values (re-pinned when the frame moved to
+a sign-and-magnitude search, the grid quantiles to tie-aware utilities and the clip levels to
+the positive values).
 
 ``python tests/pinned.py`` rewrites ``tests/data/pinned_releases.json`` (only when a change of
 the releases is intended); ``tests/test_pinned_releases.py`` compares against it.
@@ -26,17 +28,34 @@ def releases() -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        pca = dppca.dp_pca(X, 4.0, 1e-7, k=10, groups=groups, random_state=11, composition="basic")
+        pca = dppca.dp_pca(
+            X,
+            4.0,
+            1e-7,
+            k=10,
+            groups=groups,
+            random_state=11,
+            composition="basic",
+            on_weak="release",
+        )
         out["dp_pca directions"] = pca.directions[:, :3].ravel().tolist()
         out["dp_pca scree"] = pca.scree.tolist()
         out["dp_pca frame"] = [*pca.frame.center.tolist(), pca.frame.half_width]
         out["dp_pca histogram"] = pca.histogram["prob"].tolist()
         out["dp_pca group sizes"] = [float(v) for v in pca.group_sizes.values()]
         loading = dppca.dp_loading(
-            small, 1.0, 1e-6, transform="winsorized", radius="auto", random_state=5
+            small,
+            1.0,
+            1e-6,
+            transform="winsorized",
+            radius="auto",
+            random_state=5,
+            on_weak="release",
         )
         out["dp_loading winsorized auto"] = [*loading.kendall.ravel().tolist(), loading.radius]
-        continuous = dppca.dp_loading(small, 1.0, 1e-6, random_state=5, sampler="continuous")
+        continuous = dppca.dp_loading(
+            small, 1.0, 1e-6, random_state=5, sampler="continuous", on_weak="release"
+        )
         out["dp_loading continuous"] = continuous.kendall.ravel().tolist()
         for method, control in (
             ("pmwm", {"a": 0.0, "b": 100.0, "trim_const": 5, "eta": 0.05}),
@@ -51,6 +70,7 @@ def releases() -> dict[str, list[float]]:
                 control=control,
                 directions=np.eye(4),
                 random_state=6,
+                on_weak="release",
             )
             out[f"dp_scree {method}"] = scree.values[method].tolist()
         score = dppca.dp_score(
@@ -62,6 +82,7 @@ def releases() -> dict[str, list[float]]:
             directions=np.eye(4),
             random_state=7,
             composition="basic",
+            on_weak="release",
         )
         out["dp_score"] = [
             *score.histograms["thresholded"]["prob"],
@@ -76,6 +97,7 @@ def releases() -> dict[str, list[float]]:
             scree_share=0.5,
             random_state=9,
             composition="basic",
+            on_weak="release",
         ).fit(small)
         out["DPPCA"] = [*model.components_.ravel().tolist(), *model.explained_variance_.tolist()]
     return out

@@ -187,6 +187,16 @@ def test_a_bad_upload_shows_a_readable_message(page, tmp_path):
     _shot(page, "6-bad-upload")
 
 
+def test_a_budget_that_cannot_locate_a_release_is_said_before_run(page):
+    page.locator("#epsilon").fill("0.3")
+    page.locator("#epsilon").press("Tab")
+    note = page.locator("#preview_note .alert")
+    sync_api.expect(note).to_contain_text("This run cannot locate at n=2504", timeout=30_000)
+    text = note.inner_text()
+    assert "needs epsilon >= " in text and "Run is refused" in text and "on_weak" not in text
+    _shot(page, "6b-refused-before-run")
+
+
 def test_the_json_download_holds_only_the_private_release(page):
     page.get_by_label("Also compute the NON-private reference").check()
     _run(page)

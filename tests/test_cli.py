@@ -19,8 +19,8 @@ PANELS = ["scree", "score", "loading", "variable", "biplot", "page"]
 @pytest.fixture
 def csv(tmp_path):
     rng = np.random.default_rng(0)
-    table = pd.DataFrame(rng.standard_normal((600, 4)) * [3, 2, 1, 1], columns=list("abcd"))
-    table["site"] = rng.choice(["north", "south"], size=600)
+    table = pd.DataFrame(rng.standard_normal((2400, 4)) * [3, 2, 1, 1], columns=list("abcd"))
+    table["site"] = rng.choice(["north", "south"], size=2400)
     path = tmp_path / "data.csv"
     table.to_csv(path, index=False)
     return path
@@ -484,6 +484,7 @@ def test_more_options_end_to_end(csv, tmp_path):
     assert release["settings"]["sampler"] == "discrete"
     split = tmp_path / "split"
     arguments = ["--scale", "private", "--split", "0.5", "0.25", "0.25", "--composition", "basic"]
+    arguments += ["--on-weak", "release"]  # 2400 rows cannot locate private scales at epsilon 2
     assert _run(csv, split, *arguments) == 0
     assert json.loads((split / "release.json").read_text())["composition"]["rule"] == "basic"
     budgets = json.loads((split / "release.json").read_text())["budgets"]
@@ -538,6 +539,9 @@ def test_an_option_error_names_the_option(csv, tmp_path, capsys, options, messag
     ("options", "message"),
     [
         (["--group", "zz"], "--group zz is not a column of "),
+        (["--group", "Site"], "; did you mean 'site'?"),
+        (["--group", "site", "--columns", "a", "bb"], "column(s) not in "),
+        (["--group", "site", "--columns", "a", "bb"], "bb; did you mean 'b'?"),
         (
             ["--group", "site", "--group-levels", "north"],
             "--group-levels must list every label of --group site; missing south",
@@ -561,3 +565,27 @@ def test_group_and_column_errors_name_the_option(csv, tmp_path, capsys, options,
     assert code == 2 and len(lines) == 1, lines
     assert lines[0].startswith("dppca: error: ") and message in lines[0], lines[0]
     assert not out.exists() and not list(tmp_path.glob(".dppca-*"))
+
+
+def test_a_run_the_budget_cannot_locate_is_refused_in_one_line_before_anything_is_written(
+    csv, tmp_path, capsys
+):
+    out = tmp_path / "weak"
+    assert _run(csv, out, "--epsilon", "0.3") == 2
+    message = capsys.readouterr().err.strip()
+    assert message.count("\n") == 0 and message.startswith("dppca: error: dp_pca cannot locate")
+    assert "--on-weak release" in message and "--frame XMIN XMAX YMIN YMAX" in message
+    assert "on_weak=" not in message and not out.exists()
+    assert _run(csv, out, "--epsilon", "0.3", "--on-weak", "release") == 0
+    notes = json.loads((out / "release.json").read_text())["notes"]
+    assert any("dominated by noise" in note for note in notes)
+
+
+def test_public_frame_limits_spend_the_score_budget_on_the_histogram(csv, tmp_path):
+    out = tmp_path / "framed"
+    assert _run(csv, out, "--frame", "-10", "10", "-6", "6") == 0
+    release = json.loads((out / "release.json").read_text())
+    assert release["frame"]["center"] == [0.0, 0.0] and release["frame"]["half_width"] == 10.0
+    assert release["status"]["frame"] == {"state": "ok", "reason": "public limits", "usable": True}
+    assert not [entry for entry in release["privacy"] if "frame" in entry["name"]]
+    assert _run(csv, tmp_path / "bad", "--frame", "1", "-1", "0", "1") == 2

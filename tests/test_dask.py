@@ -65,8 +65,12 @@ def test_winsorized_and_callable_signs_match_numpy(client):
 )
 def test_loading_release_equals_numpy_for_a_seed(client, options):
     X = _heavy_tailed()
-    expected = dp_loading(X, 2.0, 1e-6, random_state=7, non_private=True, **options)
-    got = dp_loading(_chunked(X), 2.0, 1e-6, random_state=7, non_private=True, **options)
+    expected = dp_loading(
+        X, 2.0, 1e-6, random_state=7, non_private=True, **options, on_weak="release"
+    )
+    got = dp_loading(
+        _chunked(X), 2.0, 1e-6, random_state=7, non_private=True, **options, on_weak="release"
+    )
     assert np.max(np.abs(got.kendall - expected.kendall)) < 1e-12
     assert np.max(np.abs(got.directions - expected.directions)) < 1e-10
     assert got.settings == expected.settings
@@ -78,7 +82,9 @@ def test_data_frames_keep_their_column_names(client):
     dd = pytest.importorskip("dask.dataframe")
 
     frame = pd.DataFrame(_heavy_tailed(n=300)[:, :3], columns=["height", "weight", "age"])
-    result = dp_loading(dd.from_pandas(frame, npartitions=3), 2.0, 1e-6, random_state=0)
+    result = dp_loading(
+        dd.from_pandas(frame, npartitions=3), 2.0, 1e-6, random_state=0, on_weak="release"
+    )
     assert result.feature_names == ["height", "weight", "age"]
 
 
@@ -95,7 +101,7 @@ def test_data_frames_keep_their_column_names(client):
 def test_bad_dask_data_is_refused_before_any_noise(values, error, message):
     accountant = dppca.Accountant(dppca.Budget(1.0, 1e-5))
     with pytest.raises(error, match=message):
-        dp_loading(da.from_array(values), 1.0, 1e-6, accountant=accountant)
+        dp_loading(da.from_array(values), 1.0, 1e-6, accountant=accountant, on_weak="release")
     assert accountant.spent.epsilon == 0
 
 
@@ -103,7 +109,7 @@ def test_dask_data_stay_where_they_are_and_are_not_modified(client):
     X = _heavy_tailed(n=400)
     copy = X.copy()
     chunked = _chunked(X, (200, 200))
-    dp_loading(chunked, 1.0, 1e-6, pairs=6, random_state=0)
+    dp_loading(chunked, 1.0, 1e-6, pairs=6, random_state=0, on_weak="release")
     assert np.array_equal(X, copy)
     assert np.array_equal(chunked.compute(), copy)
 
@@ -174,12 +180,12 @@ def test_pca_release_equals_numpy_for_a_seed(client, with_groups):
     chunks = (1, 500, 1, 701)
     groups = labels if with_groups else None
     options = {"k": 3, "groups": groups, "random_state": 11, "non_private": True}
-    expected = dppca.dp_pca(X, 3.0, 1e-6, **options)
-    got = dppca.dp_pca(_chunked(X, chunks), 3.0, 1e-6, **options)
+    expected = dppca.dp_pca(X, 3.0, 1e-6, **options, on_weak="release")
+    got = dppca.dp_pca(_chunked(X, chunks), 3.0, 1e-6, **options, on_weak="release")
     _assert_same_release(got.to_dict(True), expected.to_dict(True))
     if with_groups:  # the labels held by Dask too, gathered on the client
         options["groups"] = da.from_array(labels, chunks=(chunks,))
-        again = dppca.dp_pca(_chunked(X, chunks), 3.0, 1e-6, **options)
+        again = dppca.dp_pca(_chunked(X, chunks), 3.0, 1e-6, **options, on_weak="release")
         _assert_same_release(again.to_dict(True), expected.to_dict(True))
 
 
@@ -199,8 +205,8 @@ def test_scree_release_equals_numpy_for_a_seed(client, method, control):
     X, _ = _ancestry_like(n=900)
     options = {"method": method, "control": control, "random_state": 2, **LOADING_BUDGET}
     options["non_private"] = True
-    expected = dppca.dp_scree(X, 3, 2.0, 1e-6, **options)
-    got = dppca.dp_scree(_chunked(X, (450, 1, 449)), 3, 2.0, 1e-6, **options)
+    expected = dppca.dp_scree(X, 3, 2.0, 1e-6, **options, on_weak="release")
+    got = dppca.dp_scree(_chunked(X, (450, 1, 449)), 3, 2.0, 1e-6, **options, on_weak="release")
     pd.testing.assert_frame_equal(got.to_frame(), expected.to_frame(), rtol=1e-10, atol=1e-12)
     assert got.privacy.to_frame().equals(expected.privacy.to_frame())
     assert np.allclose(got.non_private.eigenvalues, expected.non_private.eigenvalues, rtol=1e-10)
@@ -229,7 +235,7 @@ def test_scores_stay_on_the_workers_and_only_counts_come_back(client, monkeypatc
     control = pmwm if method == "pmwm" else None
     options = {"k": 3, "groups": labels, "random_state": 5, "scree": method}
     options["scree_control"] = control
-    expected = dppca.dp_pca(X, 3.0, 1e-6, **options)
+    expected = dppca.dp_pca(X, 3.0, 1e-6, **options, on_weak="release")
     returned = []
     reduce = DaskValues.reduce
 
@@ -243,7 +249,7 @@ def test_scores_stay_on_the_workers_and_only_counts_come_back(client, monkeypatc
 
     monkeypatch.setattr(DaskValues, "reduce", recording)
     monkeypatch.setattr(DaskValues, "to_numpy", refused)
-    got = dppca.dp_pca(_chunked(X, (1, 600, 1, 601)), 3.0, 1e-6, **options)
+    got = dppca.dp_pca(_chunked(X, (1, 600, 1, 601)), 3.0, 1e-6, **options, on_weak="release")
     _assert_same_release(got.to_dict(), expected.to_dict())
     assert returned and all(_counts_or_sums(part) for part in returned)
 
@@ -259,11 +265,13 @@ def test_empty_partitions_of_a_filtered_frame_are_dropped_before_any_charge(clie
     filtered = filtered[filtered.a > 1.9]
     options = {"directions": np.eye(3), "random_state": 0}
     for method in ("clipped", "huber"):
-        expected = dppca.dp_scree(kept.to_numpy(), 2, 1.0, 1e-6, method=method, **options)
-        got = dppca.dp_scree(filtered, 2, 1.0, 1e-6, method=method, **options)
+        expected = dppca.dp_scree(
+            kept.to_numpy(), 2, 1.0, 1e-6, method=method, **options, on_weak="release"
+        )
+        got = dppca.dp_scree(filtered, 2, 1.0, 1e-6, method=method, **options, on_weak="release")
         assert np.allclose(got.values[method], expected.values[method], rtol=1e-12)
-    expected = dppca.dp_score(kept.to_numpy(), 2.0, 1e-6, **options)
-    got = dppca.dp_score(filtered, 2.0, 1e-6, **options)
+    expected = dppca.dp_score(kept.to_numpy(), 2.0, 1e-6, **options, on_weak="release")
+    got = dppca.dp_score(filtered, 2.0, 1e-6, **options, on_weak="release")
     pd.testing.assert_frame_equal(got.histograms["thresholded"], expected.histograms["thresholded"])
 
 
@@ -296,8 +304,10 @@ def test_score_release_with_a_group_column_of_a_dask_frame(client):
     X, labels = _ancestry_like()
     frame = pd.DataFrame(X, columns=[f"snp{j}" for j in range(5)]).assign(population=labels)
     options = {"groups": "population", "random_state": 3, "non_private": True, **LOADING_BUDGET}
-    expected = dppca.dp_score(frame, 2.0, 1e-6, **options)
-    got = dppca.dp_score(dd.from_pandas(frame, npartitions=4), 2.0, 1e-6, **options)
+    expected = dppca.dp_score(frame, 2.0, 1e-6, **options, on_weak="release")
+    got = dppca.dp_score(
+        dd.from_pandas(frame, npartitions=4), 2.0, 1e-6, **options, on_weak="release"
+    )
     assert np.allclose(got.frame.center, expected.frame.center, rtol=1e-10)
     assert got.frame.half_width == pytest.approx(expected.frame.half_width, rel=1e-10)
     for name, table in expected.histograms.items():
@@ -310,15 +320,24 @@ def test_private_scaling_of_dask_data_is_refused_before_any_charge():
     X, _ = _ancestry_like(n=200)
     accountant = dppca.Accountant(dppca.Budget(5.0, 1e-5))
     with pytest.raises(ValueError, match="scale='private' needs the data in memory"):
-        dppca.dp_pca(_chunked(X, (100, 100)), 2.0, 1e-6, scale="private", accountant=accountant)
+        dppca.dp_pca(
+            _chunked(X, (100, 100)),
+            2.0,
+            1e-6,
+            scale="private",
+            accountant=accountant,
+            on_weak="release",
+        )
     assert accountant.spent.epsilon == 0
 
 
 def test_public_scales_apply_chunk_by_chunk(client):
     X, _ = _ancestry_like(n=600)
     scales = np.array([2.0, 1.0, 0.5, 4.0, 1e-3])
-    expected = dppca.dp_pca(X, 2.0, 1e-6, scale=scales, k=2, random_state=4)
-    got = dppca.dp_pca(_chunked(X, (300, 300)), 2.0, 1e-6, scale=scales, k=2, random_state=4)
+    expected = dppca.dp_pca(X, 2.0, 1e-6, scale=scales, k=2, random_state=4, on_weak="release")
+    got = dppca.dp_pca(
+        _chunked(X, (300, 300)), 2.0, 1e-6, scale=scales, k=2, random_state=4, on_weak="release"
+    )
     _assert_same_release(got.to_dict(), expected.to_dict())
 
 
@@ -397,6 +416,7 @@ def test_labels_stay_with_their_rows_when_every_read_reorders_them():
                 groups=groups,
                 random_state=1,
                 non_private=True,
+                on_weak="release",
             )
             scores = result.non_private.scores
             assert ((scores.iloc[:, 0] > 0) == (scores["group"] == "pos")).all()
@@ -410,9 +430,11 @@ def test_categories_known_only_from_the_data_are_sorted_not_taken_by_appearance(
     labels = np.array(["south"] * 2000 + ["north"] * 2000)
     pd.DataFrame(X, columns=list("xyz")).assign(g=labels).to_csv(path, index=False)
     options = {"directions": np.eye(3), "groups": "g", "random_state": 3}
-    expected = dppca.dp_score(pd.read_csv(path, dtype={"g": "category"}), 2.0, 1e-6, **options)
+    expected = dppca.dp_score(
+        pd.read_csv(path, dtype={"g": "category"}), 2.0, 1e-6, **options, on_weak="release"
+    )
     chunked = dd.read_csv(path, dtype={"g": "category"}, blocksize=60_000)
-    got = dppca.dp_score(chunked, 2.0, 1e-6, **options)
+    got = dppca.dp_score(chunked, 2.0, 1e-6, **options, on_weak="release")
     assert list(got.groups) == list(expected.groups) == ["north", "south"]
     assert got.group_sizes == expected.group_sizes
 

@@ -310,10 +310,17 @@ def test_estimator(X):
 def test_wrong_group_length_and_missing_labels_name_the_parameter():
     X = np.random.default_rng(0).standard_normal((20, 3))
     with pytest.raises(ValueError, match="groups"):
-        dppca.dp_pca(X, 1.0, 1e-6, groups=["a"] * 19)
+        dppca.dp_pca(X, 1.0, 1e-6, groups=["a"] * 19, on_weak="release")
     with pytest.raises(ValueError, match="groups"):
         dppca.dp_score(
-            X, 1.0, 1e-6, bins=3, groups=[np.nan] * 20, loading_epsilon=1.0, loading_delta=1e-6
+            X,
+            1.0,
+            1e-6,
+            bins=3,
+            groups=[np.nan] * 20,
+            loading_epsilon=1.0,
+            loading_delta=1e-6,
+            on_weak="release",
         )
 
 
@@ -323,10 +330,18 @@ def test_pipeline_works_at_extreme_scales(scale):
     X = rng.standard_normal((400, 3)) * [3.0, 2.0, 1.0] * scale
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Durfee searches may hit their step limit here
-        result = dppca.dp_pca(X, 3.0, 1e-6, bins=4, score="add", random_state=0)
-    assert np.all(np.isfinite(result.directions)) and np.all(np.isfinite(result.scree))
-    assert np.isfinite(result.frame.half_width)
-    assert result.histogram["prob"].sum() == pytest.approx(1.0)
+        result = dppca.dp_pca(X, 3.0, 1e-6, bins=4, score="add", random_state=0, on_weak="release")
+    assert np.all(np.isfinite(result.directions))  # scale free: every scale works
+    # The scree's squared units leave the grid's range (1e-300 to 1e300) beyond about 1e+-150:
+    # then the scree and the frame built on it are released as NaN, marked with the reason.
+    status = result.status
+    assert status["scree"].usable == bool(np.all(np.isfinite(result.scree)))
+    assert status["frame"].usable == bool(np.isfinite(result.frame.half_width))
+    if not status["scree"].usable:  # squares beyond the grid, or underflowing to ties at 0
+        assert status["scree"].reason and not status["frame"].usable
+    else:
+        assert result.histogram["prob"].sum() == pytest.approx(1.0)
+    assert status["scree"].usable == (scale == 1e-150)
 
 
 @pytest.mark.parametrize(
@@ -344,10 +359,15 @@ def test_pipeline_works_at_extreme_scales(scale):
             radius="auto",
             radius_share=1 - 1e-16,
             accountant=a,
+            on_weak="release",
         ),
-        lambda X, a: dppca.dp_frame(X[:, :2], 5e-324, accountant=a),
-        lambda X, a: dppca.dp_score(X, 5e-324, 1e-6, directions=np.eye(4), accountant=a),
-        lambda X, a: dppca.dp_scree(X, 2, 5e-324, 1e-6, directions=np.eye(4), accountant=a),
+        lambda X, a: dppca.dp_frame(X[:, :2], 5e-324, accountant=a, on_weak="release"),
+        lambda X, a: dppca.dp_score(
+            X, 5e-324, 1e-6, directions=np.eye(4), accountant=a, on_weak="release"
+        ),
+        lambda X, a: dppca.dp_scree(
+            X, 2, 5e-324, 1e-6, directions=np.eye(4), accountant=a, on_weak="release"
+        ),
         lambda X, a: dppca.dp_score(
             X,
             1.0,
@@ -355,6 +375,7 @@ def test_pipeline_works_at_extreme_scales(scale):
             method=("add", "sparse", "thresholded"),
             directions=np.eye(4),
             accountant=a,
+            on_weak="release",
         ),
     ],
 )
@@ -376,7 +397,7 @@ def test_a_refused_charge_leaves_the_callers_generator_untouched(release):
     state = rng.bit_generator.state
     with pytest.raises(dppca.BudgetExceededError):
         if release == "dp_frame":
-            dppca.dp_frame(X, 1.0, random_state=rng, accountant=accountant)
+            dppca.dp_frame(X, 1.0, random_state=rng, accountant=accountant, on_weak="release")
         else:
             dppca.dp_quantile(X[:, 0], 0.5, 1.0, random_state=rng, accountant=accountant)
     assert rng.bit_generator.state == state
@@ -406,4 +427,5 @@ def test_extreme_public_scree_settings_raise_no_warning_after_the_charge():
                     directions=np.eye(4),
                     accountant=accountant,
                     random_state=1,
+                    on_weak="release",
                 )

@@ -14,15 +14,17 @@ def test_every_result_renders_its_tables_and_budget():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.standard_normal((3000, 3)) * [3, 2, 1], columns=["a", "b", "c"])
     labels = rng.choice(["x", "y"], size=3000)
-    pipeline = dppca.dp_pca(X, 4.0, 1e-6, groups=labels, random_state=0)
+    pipeline = dppca.dp_pca(X, 4.0, 1e-6, groups=labels, random_state=0, on_weak="release")
     page = pipeline._repr_html_()
     assert "Importance of components (private)" in page and "Privacy budget spent" in page
     assert "<th>Score histogram</th>" in page and "<th>Total</th>" in page
     releases = [
-        dppca.dp_loading(X, 1.0, 1e-6, random_state=0),
-        dppca.dp_scree(X, 3, 1.0, 1e-6, directions=np.eye(3), random_state=0),
-        dppca.dp_score(X, 1.0, 1e-6, directions=np.eye(3), groups=labels, random_state=0),
-        dppca.dp_scale(X, 1.0, 1e-6, random_state=0),
+        dppca.dp_loading(X, 1.0, 1e-6, random_state=0, on_weak="release"),
+        dppca.dp_scree(X, 3, 1.0, 1e-6, directions=np.eye(3), random_state=0, on_weak="release"),
+        dppca.dp_score(
+            X, 1.0, 1e-6, directions=np.eye(3), groups=labels, random_state=0, on_weak="release"
+        ),
+        dppca.dp_scale(X, 1.0, 1e-6, random_state=0, on_weak="release"),
     ]
     for release in releases:
         text = release._repr_html_()

@@ -40,7 +40,9 @@ def _data(n=1500, seed=0):
 )
 def test_ledger_total_equals_the_request_and_never_exceeds_it(split):
     X, _ = _data()
-    result = dp_pca(X, 2.0, 1e-5, split=split, random_state=0, composition="basic")
+    result = dp_pca(
+        X, 2.0, 1e-5, split=split, random_state=0, composition="basic", on_weak="release"
+    )
     total = result.privacy.total
     assert total.epsilon <= 2.0 and total.delta <= 1e-5
     assert total.isclose(Budget(2.0, 1e-5))
@@ -62,17 +64,17 @@ def test_accountant_refuses_before_any_noise():
     rng = np.random.default_rng(0)
     state = rng.bit_generator.state
     with pytest.raises(BudgetExceededError, match="would exceed the total"):
-        dp_pca(X, 2.0, 1e-6, random_state=rng, accountant=accountant)
+        dp_pca(X, 2.0, 1e-6, random_state=rng, accountant=accountant, on_weak="release")
     assert rng.bit_generator.state == state
     assert accountant.spent == Budget(0.0, 0.0) and len(accountant.ledger) == 0
-    dp_pca(X, 0.6, 4e-6, random_state=rng, accountant=accountant)
+    dp_pca(X, 0.6, 4e-6, random_state=rng, accountant=accountant, on_weak="release")
     assert accountant.spent == Budget(0.6, 4e-6)
     assert accountant.remaining.isclose(Budget(0.4, 6e-6))
 
 
 def test_huge_epsilon_recovers_directions_and_variances():
     X, _ = _data(3000, seed=1)
-    result = dp_pca(X, 1e7, 1e-5, random_state=0, non_private=True)
+    result = dp_pca(X, 1e7, 1e-5, random_state=0, non_private=True, on_weak="release")
     _, vectors = np.linalg.eigh(kendall_matrix(X))
     exact = vectors[:, ::-1]
     assert np.all(np.abs(np.sum(result.directions * exact, axis=0)) > 1 - 1e-6)
@@ -85,7 +87,9 @@ def test_huge_epsilon_recovers_directions_and_variances():
 
 def test_result_attributes_and_loadings():
     X, _ = _data()
-    result = dp_pca(X, 3.0, 1e-5, k=3, bins=(10, 8), axes=(2, 3), score="add", random_state=0)
+    result = dp_pca(
+        X, 3.0, 1e-5, k=3, bins=(10, 8), axes=(2, 3), score="add", random_state=0, on_weak="release"
+    )
     assert result.directions.shape == (4, 4) and result.scree.shape == (3,)
     assert list(result.loadings.index) == ["a", "b", "c", "d"]
     assert list(result.loadings.columns) == ["PC1", "PC2", "PC3", "PC4"]
@@ -107,7 +111,9 @@ def test_result_attributes_and_loadings():
 def test_groups_and_non_private_reference():
     X, labels = _data()
     frame = X.assign(cluster=labels)
-    result = dp_pca(frame, 3.0, 1e-5, groups="cluster", random_state=0, non_private=True)
+    result = dp_pca(
+        frame, 3.0, 1e-5, groups="cluster", random_state=0, non_private=True, on_weak="release"
+    )
     assert set(result.groups) == {"u", "v", "w"} and result.feature_names == ["a", "b", "c", "d"]
     for table in result.groups.values():
         assert table["prob"].sum() == pytest.approx(1.0)
@@ -123,7 +129,9 @@ def test_groups_and_non_private_reference():
 
 def test_json_holds_only_private_releases_unless_asked():
     X, labels = _data()
-    result = dp_pca(X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True)
+    result = dp_pca(
+        X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True, on_weak="release"
+    )
     exported = json.loads(result.to_json())
     assert "non_private" not in exported
     text = result.to_json()
@@ -150,7 +158,9 @@ def _numbers(value):
 @pytest.mark.parametrize("include_non_private", [False, True])
 def test_json_round_trip_reproduces_the_result(include_non_private):
     X, labels = _data()
-    result = dp_pca(X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True)
+    result = dp_pca(
+        X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True, on_weak="release"
+    )
     text = result.to_json(include_non_private=include_non_private)
     again = DPPCAResult.from_json(text)
     assert again.to_json(include_non_private=include_non_private) == text
@@ -165,7 +175,7 @@ def test_json_round_trip_reproduces_the_result(include_non_private):
 
 def test_json_errors():
     X, _ = _data(300)
-    result = dp_pca(X, 3.0, 1e-5, random_state=0)
+    result = dp_pca(X, 3.0, 1e-5, random_state=0, on_weak="release")
     with pytest.raises(ValueError, match="no non-private reference was computed"):
         result.to_json(include_non_private=True)
     with pytest.raises(ValueError, match=r"not a dppca\.DPPCAResult export"):
@@ -219,7 +229,7 @@ def test_errors_before_any_noise(kwargs, error, message):
 def test_inputs_not_modified():
     X, labels = _data(200)
     before = X.copy()
-    dp_pca(X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True)
+    dp_pca(X, 3.0, 1e-5, groups=labels, random_state=0, non_private=True, on_weak="release")
     pd.testing.assert_frame_equal(X, before)
 
 
@@ -229,14 +239,23 @@ def test_pairs_and_sensitivity_reach_the_loading_release():
     X, _ = _data()
     data = X.to_numpy()
     result = dp_pca(
-        data, 3.0, 1e-5, pairs=4, sensitivity="paper", random_state=2, composition="basic"
+        data,
+        3.0,
+        1e-5,
+        pairs=4,
+        sensitivity="paper",
+        random_state=2,
+        composition="basic",
+        on_weak="release",
     )
-    loading = dp_loading(data, 1.0, 1e-5 / 3, pairs=4, sensitivity="paper", random_state=2)
+    loading = dp_loading(
+        data, 1.0, 1e-5 / 3, pairs=4, sensitivity="paper", random_state=2, on_weak="release"
+    )
     assert result.settings["loading"]["pairs"] == 4
     assert result.settings["loading"]["sensitivity"] == "paper"
     assert np.allclose(result.directions, loading.directions)
     with pytest.raises(ValueError, match="pairs"):
-        dp_pca(data, 3.0, 1e-5, pairs=0)
+        dp_pca(data, 3.0, 1e-5, pairs=0, on_weak="release")
 
 
 # --- given directions (the R package's V_dp) and the paper's calibration ---
@@ -245,7 +264,9 @@ def test_pairs_and_sensitivity_reach_the_loading_release():
 def test_given_directions_are_used_as_they_are_and_spend_no_loading_budget():
     X, _ = _data()
     V, _ = np.linalg.qr(np.random.default_rng(5).standard_normal((4, 4)))
-    result = dp_pca(X, 2.0, 1e-5, directions=V, random_state=0, composition="basic")
+    result = dp_pca(
+        X, 2.0, 1e-5, directions=V, random_state=0, composition="basic", on_weak="release"
+    )
     assert np.array_equal(result.directions, V)
     assert result.kendall_eigenvalues is None and result.noise["kendall_sigma"] is None
     assert not result.privacy.select("loading").entries
@@ -256,9 +277,16 @@ def test_given_directions_are_used_as_they_are_and_spend_no_loading_budget():
     again = DPPCAResult.from_json(result.to_json())
     assert again.kendall_eigenvalues is None and np.array_equal(again.directions, V)
     with pytest.raises(ValueError, match=r"exactly the keys \['scree', 'score'\]"):
-        dp_pca(X, 2.0, 1e-5, directions=V, split={"loading": 0.2, "scree": 0.4, "score": 0.4})
+        dp_pca(
+            X,
+            2.0,
+            1e-5,
+            directions=V,
+            split={"loading": 0.2, "scree": 0.4, "score": 0.4},
+            on_weak="release",
+        )
     with pytest.raises(ValueError, match="orthonormal columns"):
-        dp_pca(X, 2.0, 1e-5, directions=V * 2)
+        dp_pca(X, 2.0, 1e-5, directions=V * 2, on_weak="release")
 
 
 def test_paper_mechanism_reproduces_the_r_packages_clipped_scree():
@@ -280,6 +308,7 @@ def test_paper_mechanism_reproduces_the_r_packages_clipped_scree():
         scree_control={"C_clip": C},
         mono=False,
         random_state=0,
+        on_weak="release",
     )
     scree = result.budgets.scree
     m = n // 2
@@ -290,7 +319,7 @@ def test_paper_mechanism_reproduces_the_r_packages_clipped_scree():
     assert result.settings["scree_control"]["clip_by"] == "component"
     assert "component-clipped" in result.privacy.select("scree").entries[0].name
     with pytest.raises(ValueError, match="needs a public number C_clip"):
-        dp_pca(X, 2.0, 2e-6, directions=V, mechanism="paper")
+        dp_pca(X, 2.0, 2e-6, directions=V, mechanism="paper", on_weak="release")
 
 
 def test_paper_mechanism_reproduces_the_r_packages_calibration():
@@ -310,6 +339,7 @@ def test_paper_mechanism_reproduces_the_r_packages_calibration():
             score="add",
             scree_control={"C_clip": 5.0},
             random_state=0,
+            on_weak="release",
         )
     loading = result.budgets.loading
     assert result.noise["kendall_sigma"] == pytest.approx(
@@ -331,6 +361,7 @@ def test_paper_mechanism_reproduces_the_r_packages_calibration():
         score="add",
         scree_control={"C_clip": 5.0},
         random_state=0,
+        on_weak="release",
     )
     score = given.budgets.score
     assert given.noise["histogram"]["add_sigma"] == pytest.approx(
@@ -338,12 +369,12 @@ def test_paper_mechanism_reproduces_the_r_packages_calibration():
         rel=1e-12,
     )
     with pytest.raises(ValueError, match="mechanism must be one of"):
-        dp_pca(X, 2.0, 1e-5, mechanism="r")
+        dp_pca(X, 2.0, 1e-5, mechanism="r", on_weak="release")
 
 
 def test_results_of_the_previous_json_version_still_load():
     X, _ = _data()
-    data = dp_pca(X, 2.0, 1e-5, random_state=0).to_dict()
+    data = dp_pca(X, 2.0, 1e-5, random_state=0, on_weak="release").to_dict()
     data["version"] = 4
     del data["scales"]
     del data["budgets"]["scale"]
@@ -364,7 +395,9 @@ def test_plan_pca_previews_the_budget_each_release_spends(options):
     table = dppca.plan_pca(X.shape, 3.0, 1e-6, **options).budget_table()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", dppca.NoiseDominatedWarning)
-        ledger = dppca.dp_pca(X, 3.0, 1e-6, random_state=0, **options).privacy.to_frame()
+        ledger = dppca.dp_pca(
+            X, 3.0, 1e-6, random_state=0, **options, on_weak="release"
+        ).privacy.to_frame()
     spent = ledger.groupby("component")[["epsilon", "delta"]].sum()
     names = {
         "scale": "scales of the variables",

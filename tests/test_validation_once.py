@@ -79,7 +79,9 @@ PMWM = {"a": 0.0, "b": 100.0, "trim_const": 5, "eta": 0.05}
 @pytest.mark.parametrize(
     "run",
     [
-        pytest.param(lambda: dppca.dp_pca(X, 4.0, 1e-6, random_state=1), id="dp_pca"),
+        pytest.param(
+            lambda: dppca.dp_pca(X, 4.0, 1e-6, random_state=1, on_weak="release"), id="dp_pca"
+        ),
         pytest.param(
             lambda: dppca.dp_pca(
                 X,
@@ -91,14 +93,19 @@ PMWM = {"a": 0.0, "b": 100.0, "trim_const": 5, "eta": 0.05}
                 transform="winsorized",
                 radius="auto",
                 random_state=1,
+                on_weak="release",
             ),
             id="dp_pca pmwm, groups, auto radius",
         ),
         pytest.param(
-            lambda: dppca.dp_pca(X, 4.0, 1e-6, scree="huber", score="sparse", random_state=1),
+            lambda: dppca.dp_pca(
+                X, 4.0, 1e-6, scree="huber", score="sparse", random_state=1, on_weak="release"
+            ),
             id="dp_pca huber, sparse",
         ),
-        pytest.param(lambda: dppca.dp_frame(X[:, :2], 1.0, random_state=1), id="dp_frame"),
+        pytest.param(
+            lambda: dppca.dp_frame(X[:, :2], 1.0, random_state=1, on_weak="release"), id="dp_frame"
+        ),
         pytest.param(lambda: dppca.dp_quantile(X[:, 0], 0.5, 1.0, random_state=1), id="quantile"),
         pytest.param(
             lambda: dppca.DPPCA(2, epsilon=2.0, delta=1e-6, scree="clipped").fit(X), id="DPPCA"

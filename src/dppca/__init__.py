@@ -31,6 +31,7 @@ from dppca.exceptions import (
     EmptyHistogramError,
     NoiseDominatedWarning,
     PrivacyWarning,
+    UnlocatableError,
 )
 from dppca.numerics.kendall import kendall_matrix
 from dppca.pipeline import PCAPlan, dp_pca, plan_pca
@@ -66,6 +67,7 @@ __all__ = [
     "ScaleResult",
     "ScoreResult",
     "ScreeResult",
+    "UnlocatableError",
     "dp_frame",
     "dp_loading",
     "dp_loading_plot",

@@ -163,6 +163,21 @@ def _parser() -> _Parser:
         "privacy losses, with less noise; basic: the total is cut into the split's parts, which "
         "add up",
     )
+    run.add_argument(
+        "--frame",
+        type=float,
+        nargs=4,
+        metavar=("XMIN", "XMAX", "YMIN", "YMAX"),
+        help="public limits of the score plot, known without the data (default: a private "
+        "frame, with a share of the score budget)",
+    )
+    run.add_argument(
+        "--on-weak",
+        default="refuse",
+        help="refuse (default): stop before anything is spent when the budget cannot locate a "
+        "release (the message names the smallest epsilon and n that would work); release: "
+        "release anyway, for a study",
+    )
     run.add_argument("--seed", type=int, help="random seed (for research only)")
     run.add_argument(
         "--sampler",
@@ -233,6 +248,11 @@ def _scale_option(value: str | None) -> Any:
         ) from None
 
 
+def _frame_option(values: Sequence[float] | None) -> Any:
+    """``--frame XMIN XMAX YMIN YMAX`` as ``((xmin, xmax), (ymin, ymax))``, or None."""
+    return None if values is None else ((values[0], values[1]), (values[2], values[3]))
+
+
 def _control_value(text: str) -> Any:
     """A ``--scree-control`` value: an integer, a number, true/false, or text."""
     for kind in (int, float):
@@ -284,6 +304,17 @@ OPTIONS = {
     "score": "--score",
     "sampler": "--sampler",
     "composition": "--composition",
+    "frame": "--frame",
+    "frame's": "--frame's",
+    "on_weak": "--on-weak",
+}
+#: A refusal's advice in the command line's terms.
+ADVICE = {
+    "on_weak='release'": "--on-weak release",
+    "frame=((xmin, xmax), (ymin, ymax))": "--frame XMIN XMAX YMIN YMAX",
+    "scree_control={'C_clip': ...}": "--scree-control C_clip=...",
+    "scale=[...]": "--scale s1,s2,...",
+    "radius=...": "(no option)",
 }
 
 
@@ -291,8 +322,15 @@ OPTIONS = {
 def _option_terms() -> Iterator[None]:
     """A release's refusal of a parameter (``"k must be ..."``), in one line naming the option
     that set it (``"--k must be ..."``)."""
+    from dppca.exceptions import UnlocatableError
+
     try:
         yield
+    except UnlocatableError as error:
+        message = " ".join(str(error).split())
+        for advice, option in ADVICE.items():
+            message = message.replace(advice, option)
+        raise UsageError(message) from None
     except (ValueError, TypeError) as error:
         message = " ".join(str(error).split())
         name = message.split(" ", 1)[0]
@@ -398,6 +436,8 @@ def _release(
             sampler=args.sampler,
             composition=getattr(args, "composition", None),
             progress=progress.enabled,
+            frame=_frame_option(getattr(args, "frame", None)),
+            on_weak=getattr(args, "on_weak", "refuse"),
         )
         uncertainty = result.uncertainty(draws=200, random_state=redraw_seed)
     sampling_rng = np.random.default_rng(figure_seed)

@@ -9,6 +9,7 @@ message or log carries a cell's value.
 
 from __future__ import annotations
 
+import difflib
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -72,13 +73,16 @@ def read_table(
             "pandas; pass --index-col 0 to leave it out, or name the variables with --columns"
         )
     if group is not None and group not in header:
-        raise UsageError(f"--group {group} is not a column of {path}")
+        raise UsageError(f"--group {group} is not a column of {path}{_did_you_mean(group, header)}")
     wanted = list(columns) if columns else [c for c in header if c not in (group, dropped)]
     if group is not None:
         wanted.append(group)
     unknown = [name for name in wanted if name not in header]
     if unknown:
-        raise UsageError(f"column(s) not in {path}: {', '.join(map(str, unknown))}")
+        raise UsageError(
+            f"column(s) not in {path}: {', '.join(map(str, unknown))}"
+            f"{_did_you_mean(unknown[0], header)}"
+        )
     variables = [name for name in wanted if name != group]
     text_cells = chunked and not parquet  # a CSV read in blocks: every variable as text
     if parquet:
@@ -101,6 +105,18 @@ def read_table(
             row = int(np.flatnonzero(~finite)[0]) + 1
             raise _not_finite(path, name, f" (first at data row {row})")
     return table
+
+
+def _did_you_mean(name: str, header: Sequence[str]) -> str:
+    """``"; did you mean 'Age'?"`` for the closest column name (by difflib's ratio, or the
+    same name in another case), or ``""``.
+
+    >>> _did_you_mean("age", ["Age", "income"]), _did_you_mean("xyz", ["Age"])
+    ("; did you mean 'Age'?", '')
+    """
+    folded = [column for column in header if column.lower() == name.lower()]
+    close = folded or difflib.get_close_matches(name, list(header), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def _csv_header(path: str, sep: str) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +27,9 @@ from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
 from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
 from dppca.privacy.mechanisms import resolve_sampler
+from dppca.privacy.requirements import Requirement, check_on_weak, enforce
 from dppca.releases.loading import LoadingPlan, plan_loading
-from dppca.releases.notes import emit
+from dppca.releases.notes import emit, one_variable_notes
 from dppca.releases.scale import (
     SCALED_LIMIT,
     ScalePlan,
@@ -38,6 +40,7 @@ from dppca.releases.scale import (
     scaled,
 )
 from dppca.releases.scree import SCREE_METHODS, ScreePlan, check_scree_control, plan_scree
+from dppca.releases.status import ReleaseStatus, scale_status, scree_status
 
 
 class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -106,6 +109,12 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         alone would give. ``"basic"``: each release gets its share, and the shares add up.
     progress : bool, default True
         A progress bar on stderr while the Kendall matrix takes more than two seconds.
+    on_weak : {"refuse", "release"}, default "refuse"
+        What ``fit`` does when its budget cannot locate the scree's clip level or scales, the
+        private scales or an automatic radius at this ``n_samples`` (public values,
+        :mod:`dppca.privacy.requirements`): raise :class:`~dppca.UnlocatableError` before
+        anything is spent, naming the smallest epsilon and number of rows that would work, or
+        release anyway (for studies), with a warning.
 
     Attributes
     ----------
@@ -132,7 +141,11 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     privacy_ledger_ : PrivacyLedger
         Every release ``fit`` made.
     notes_ : tuple of str
-        Warnings about noise-dominated scales, from released values only.
+        Warnings about noise-dominated scales and scree, from released values only.
+    status_ : dict of str to ReleaseStatus
+        How usable the scree (``"scree"``) and the private scales (``"scales"``) are
+        (:mod:`dppca.releases.status`); an unusable scree leaves ``explained_variance_`` and
+        ``explained_variance_ratio_`` NaN.
 
     Notes
     -----
@@ -141,6 +154,13 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     ``inverse_transform`` maps scores back, ``(T @ components_) * scale_``. The projection of
     an individual row is **not** a private release: it is that row's data. Only what ``fit``
     stores (and what is computed from it alone) is private.
+
+    **Scale privately, not with a scaler fitted on the data.** A ``StandardScaler`` (or any
+    scaler fitted on ``X``) before ``DPPCA`` in a pipeline divides by the sample standard
+    deviations, which are not private: the release then depends on them beyond the guarantee.
+    Use ``scale="private"`` (a share of the budget) or public scales (``scale=[...]``, units
+    known without the data). A note says when the first direction is almost one variable of
+    unscaled data.
 
     **Model selection costs budget.** Every ``fit`` spends ``(epsilon, delta)`` anew, so a
     ``GridSearchCV`` over ``G`` candidates with 5 folds spends ``5 G (epsilon, delta)`` by basic
@@ -189,6 +209,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         sampler: str | None = None,
         composition: str | None = None,
         progress: bool = True,
+        on_weak: str = "refuse",
     ) -> None:
         self.n_components = n_components
         self.epsilon = epsilon
@@ -208,6 +229,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.sampler = sampler
         self.composition = composition
         self.progress = progress
+        self.on_weak = on_weak
 
     def fit(self, X: Any, y: Any = None) -> DPPCA:
         """Spend the budget once and set the private directions.
@@ -246,10 +268,6 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             raise ValueError(
                 f"scale_share and scree_share must leave a share for the directions; got {shares}."
             )
-        parts = total.split(**shares)
-        what = f"epsilon={total.epsilon:g}, delta={total.delta:g} and the shares {shares}"
-        for part in parts.values():
-            check_parts([part.epsilon, part.delta], what)
         method: str | None = None
         control: dict[str, Any] = {}
         if self.scree is not None:
@@ -257,31 +275,65 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             control = check_scree_control(method, self.scree_control, n_features, "scree_control")
         composition = resolve_composition(self.composition, self.calibration)
         progress = check_bool(self.progress, "progress")
+        on_weak = check_on_weak(self.on_weak)
         data = np.asarray(X, dtype=np.float64)
 
-        def plan_at(factor: float) -> _FitPlans:
-            """Every release of the fit planned with each part's epsilon times ``factor``."""
-            at = {name: Budget(part.epsilon * factor, part.delta) for name, part in parts.items()}
-            return _FitPlans(  # planned in this order, which sets the order of the errors
-                scree=None
-                if method is None
-                else plan_scree(method, control, n_samples, n_features, at["scree"], sampler),
-                scale=plan_scale(X.shape, at["scale"], sampler) if private_scale else None,
-                loading=plan_loading(
-                    data.shape,
-                    at["loading"],
-                    transform=self.sign_transform,
-                    radius=self.radius,
-                    sensitivity=self.sensitivity,
-                    calibration=self.calibration,
-                    pairs=self.pairs,
-                    sampler=self.sampler,
-                    transform_name="sign_transform",
-                ),
-            )
+        @functools.cache
+        def factor_at(epsilon: float) -> float:
+            """The tight factor at total ``epsilon`` (it does not depend on the rows)."""
+            return planned(n_samples, epsilon, None)[1]
 
-        factor = planning_factor(plan_at, total.epsilon, total.delta, composition)
-        plans = plan_at(factor)
+        def planned(
+            size: int, epsilon: float, factor: float | None = None
+        ) -> tuple[_FitPlans, float]:
+            """Every release of the fit for ``size`` rows at total ``epsilon``, planned with
+            each part's epsilon times the tight factor (``factor`` when given); and the
+            factor."""
+            parts = Budget(epsilon, total.delta).split(**shares)
+            what = f"epsilon={epsilon:g}, delta={total.delta:g} and the shares {shares}"
+            for part in parts.values():
+                check_parts([part.epsilon, part.delta], what)
+
+            def plan_at(factor: float) -> _FitPlans:
+                """Every release planned with each part's epsilon times ``factor``."""
+                at = {
+                    name: Budget(part.epsilon * factor, part.delta) for name, part in parts.items()
+                }
+                return _FitPlans(  # planned in this order, which sets the order of the errors
+                    scree=None
+                    if method is None
+                    else plan_scree(method, control, size, n_features, at["scree"], sampler),
+                    scale=plan_scale((size, n_features), at["scale"], sampler)
+                    if private_scale
+                    else None,
+                    loading=plan_loading(
+                        (size, n_features),
+                        at["loading"],
+                        transform=self.sign_transform,
+                        radius=self.radius,
+                        sensitivity=self.sensitivity,
+                        calibration=self.calibration,
+                        pairs=self.pairs,
+                        sampler=self.sampler,
+                        transform_name="sign_transform",
+                    ),
+                )
+
+            if factor is None:
+                factor = planning_factor(plan_at, epsilon, total.delta, composition)
+            return plan_at(factor), factor
+
+        def requirements_at(size: int, epsilon: float) -> list[Requirement]:
+            plans = planned(size, epsilon, factor_at(epsilon))[0]
+            return [
+                need
+                for plan in (plans.scale, plans.loading, plans.scree)
+                if plan is not None
+                for need in plan.requirements
+            ]
+
+        plans, factor = planned(n_samples, total.epsilon, factor_at(total.epsilon))
+        enforce(requirements_at, n_samples, total.epsilon, on_weak, "DPPCA.fit")
         scale_plan, plan, scree_plan = plans.scale, plans.loading, plans.scree
         rng = check_random_state(self.random_state)
         warn_weak_budget(total.epsilon, total.delta, n_samples)
@@ -292,9 +344,11 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         ]
         ledger = PrivacyLedger.for_total(total.epsilon, composition)
         scales, notes = public_scales, []
+        status: dict[str, ReleaseStatus] = {}
         if scale_plan is not None:
             scales, details = scale_release(data, names, scale_plan, rng, ledger)
             notes = scale_notes(details)
+            status["scales"] = scale_status(details["unreliable"], n_features)
             emit(notes)
         if scales is not None:
             data = scaled(data, scales)
@@ -302,7 +356,12 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             data, names, plan, scree_plan, rng, ledger, progress=progress
         )
         if scree is not None:
-            values, _ = scree
+            values, details = scree
+            status["scree"] = scree_status(values, details["noise_sd"], details)
+            if not status["scree"].usable:  # released as NaN, with the reason in status_
+                values = np.full_like(values, np.nan)
+                notes = [*notes, f"The scree is {status['scree']}."]
+                emit(notes[-1:])
             self.explained_variance_ = values[:n_components]
             self.explained_variance_ratio_ = proportions(values)[:n_components]
         self.components_ = result.directions[:, :n_components].T.copy()
@@ -310,7 +369,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.kendall_eigenvalues_ = result.kendall_eigenvalues
         self.sigma_ = result.sigma
         self.scale_ = scales
-        self.notes_ = tuple(notes)
+        guidance = one_variable_notes(result.directions, names, scales is not None)
+        emit(guidance)
+        self.notes_ = tuple(notes + guidance)
+        self.status_ = status
         self.privacy_ledger_: PrivacyLedger = ledger
         self.privacy_spent_: Budget = ledger.total
         self.composition_factor_ = factor

@@ -46,7 +46,9 @@ class NoiseDominatedWarning(UserWarning):
     >>> X = np.random.default_rng(0).normal(size=(50, 3))
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     _ = dppca.dp_score(X, 0.1, 1e-6, directions=np.eye(3), random_state=0)
+    ...     _ = dppca.dp_score(
+    ...         X, 0.1, 1e-6, directions=np.eye(3), random_state=0, on_weak="release"
+    ...     )
     >>> "NoiseDominatedWarning" in {w.category.__name__ for w in caught}
     True
     """
@@ -63,6 +65,25 @@ class EmptyHistogramError(ValueError):
     >>> from dppca import EmptyHistogramError
     >>> issubclass(EmptyHistogramError, ValueError)
     True
+    """
+
+
+class UnlocatableError(ValueError):
+    """A call's budget cannot locate one of its releases (a frame, a clip level, a scale), so
+    it is refused before anything is charged (judged from public values only).
+
+    The message names, per release, the smallest epsilon and the smallest number of rows that
+    would work and the public alternative; ``on_weak="release"`` releases anyway.
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(150, 4))
+    >>> try:
+    ...     dppca.dp_pca(X, 1.0, 1e-6)
+    ... except dppca.UnlocatableError as error:
+    ...     print(str(error)[:50])
+    dp_pca cannot locate at n=150, epsilon=1: scree (c
     """
 
 

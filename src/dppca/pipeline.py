@@ -9,7 +9,8 @@ named as such and never feeds a private release.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -33,11 +34,13 @@ from dppca.numerics.linalg import (
 )
 from dppca.numerics.monotone import proportions
 from dppca.privacy.accountant import Accountant, charge
-from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon, warn_weak_budget
+from dppca.privacy.budget import Budget, PrivacyLedger, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
 from dppca.privacy.mechanisms import HISTOGRAM_METHODS, resolve_sampler
+from dppca.privacy.requirements import Requirement, check_on_weak, enforce
 from dppca.privacy.split import PCASplit
+from dppca.releases.frame import Frame
 from dppca.releases.histogram import cell_index, grid_cells
 from dppca.releases.loading import (
     MECHANISMS,
@@ -50,8 +53,8 @@ from dppca.releases.loading import (
 from dppca.releases.notes import (
     direction_notes,
     emit,
-    frame_notes,
     histogram_notes,
+    one_variable_notes,
     order_notes,
     public_notes,
     variance_notes,
@@ -65,7 +68,6 @@ from dppca.releases.scale import (
     scaled,
 )
 from dppca.releases.scores import (
-    FRAME_SHARE,
     ScorePlan,
     ScoreRelease,
     empirical_scores,
@@ -78,6 +80,15 @@ from dppca.releases.scree import (
     check_scree_control,
     plan_scree,
     scree_release,
+)
+from dppca.releases.status import (
+    ReleaseStatus,
+    from_notes,
+    scale_status,
+    score_statuses,
+    scree_status,
+    unusable_frame,
+    unusable_histogram,
 )
 from dppca.results.pca import DPPCAResult
 from dppca.results.reference import NonPrivatePCA
@@ -112,6 +123,8 @@ def dp_pca(
     accountant: Accountant | None = None,
     sampler: str | None = None,
     progress: bool = True,
+    frame: Any = None,
+    on_weak: str = "refuse",
 ) -> DPPCAResult:
     """Differentially private PCA: directions, scree and score histogram in one release.
 
@@ -214,6 +227,16 @@ def dp_pca(
         through its low bits (Mironov 2012); for studies, not for publication.
     progress : bool, default True
         A progress bar on stderr while the Kendall matrix takes more than two seconds.
+    frame : ((xmin, xmax), (ymin, ymax)), optional
+        Public limits of the score plot, known without the data (see :func:`dp_score`); the
+        score budget then goes to the histogram alone.
+    on_weak : {"refuse", "release"}, default "refuse"
+        What to do when the budget cannot locate a release at this ``n`` (the score frame, the
+        scree's clip level or scales, the variables' private scales, an automatic radius;
+        judged from public values, :mod:`dppca.privacy.requirements`): refuse before anything
+        is spent, with the smallest epsilon (at this ``n``) and ``n`` (at this epsilon) that
+        would work and the public alternative; or release anyway (for studies), with a
+        warning per release.
 
     Returns
     -------
@@ -223,6 +246,8 @@ def dp_pca(
     ------
     ValueError, TypeError
         Invalid input, before any budget is charged or noise drawn.
+    UnlocatableError
+        With ``on_weak="refuse"``, when a release cannot be located (nothing is spent).
     BudgetExceededError
         When ``accountant`` cannot cover the total (nothing is charged).
     EmptyHistogramError
@@ -250,11 +275,11 @@ def dp_pca(
     >>> bool(abs(result.directions[0, 0]) > 0.99)  # the first direction is the first axis
     True
     >>> result.pve.round(2).tolist()  # the non-private PVE is 0.64, 0.28, 0.07, 0.02
-    [0.66, 0.27, 0.07, 0.0]
+    [0.62, 0.27, 0.09, 0.02]
     >>> result.privacy.total <= dppca.Budget(4.0, 1e-6)  # the composition of its parts
     True
     >>> round(result.settings["composition"]["factor"], 2)  # each part's share of epsilon x 1.6
-    1.6
+    1.62
     """
     X, labels = take_group_column(X, groups)
     data, names = checked_rows(X)
@@ -285,7 +310,9 @@ def dp_pca(
         mechanism=mechanism,
         composition=composition,
         sampler=sampler,
+        frame=frame,
     )
+    on_weak = check_on_weak(on_weak)
     non_private = check_bool(non_private, "non_private")
     progress = check_bool(progress, "progress")
     total, composition, factor, planner = (
@@ -316,6 +343,7 @@ def dp_pca(
         elif group_levels is not None:
             raise ValueError("group_levels applies when groups are given; got groups=None.")
         rng = check_random_state(random_state)
+        planned.enforce(on_weak, "dp_pca")  # after every format check, before the charge
         warn_weak_budget(total.epsilon, total.delta, n)
     scale_plan, loading_plan, scree_plan, plan = (
         plans.scale,
@@ -347,7 +375,16 @@ def dp_pca(
         scores = projected(data, directions[:, :k])
         scree_values, scree_details = scree_release(scores, scree_plan, rng, ledger)
         loading_settings = {"directions": "given"}
-    release = score_release(data, directions, plan, codes, levels, rng, ledger)
+    release = score_release(
+        data,
+        directions,
+        plan,
+        codes,
+        levels,
+        rng,
+        ledger,
+        spread=axes_spread(scree_values, plan.axes),
+    )
     reference = None
     if non_private:
         reference = _non_private_pca(data, directions, k, plan, release, codes, levels)
@@ -362,22 +399,45 @@ def dp_pca(
         "histogram_mass": release.mass[score],
     }
     released_notes = [] if scale_details is None else scale_notes(scale_details)
+    status: dict[str, ReleaseStatus] = {}
+    if scale_details is not None:
+        status["scales"] = scale_status(scale_details["unreliable"], p)
     if kendall_eigenvalues is not None and kendall_sigma is not None:
-        released_notes += direction_notes(kendall_eigenvalues, kendall_sigma, plan.axes)
-    released_notes += (
-        variance_notes(scree_values, scree_sd, plan.axes)
-        + order_notes(scree_details["raw"], scree_sd, mono)
-        + histogram_notes(release.mass[score], n)
-        + frame_notes(release.frame.half_width, release.frame.scale)
+        noted = direction_notes(kendall_eigenvalues, kendall_sigma, plan.axes)
+        status["directions"] = from_notes(noted)
+        released_notes += noted + one_variable_notes(directions, names, scales is not None)
+    status["scree"] = scree_status(scree_values, scree_sd, scree_details)
+    released_notes += variance_notes(scree_values, scree_sd, plan.axes) + order_notes(
+        scree_details["raw"], scree_sd, mono
     )
+    if not status["scree"].usable:
+        released_notes.append(f"The scree is {status['scree']}.")
+    histogram = release.histograms[score]
+    noted = histogram_notes(release.mass[score], n)
+    status.update(score_statuses(release.frame, histogram, noted))
+    if not status["scree"].usable and not release.frame.is_public:
+        lost = status["scree"].state
+        status["frame"] = ReleaseStatus(lost, "its width comes from the scree, not usable")
+        status["histogram"] = ReleaseStatus(lost, "it lies on an unusable frame")
+    if status["frame"].state != "ok" and not release.frame.is_public:
+        released_notes.append(f"The score frame is {status['frame']}.")
+    released_notes += noted
     emit(released_notes)
+    frame = release.frame
+    if not status["scree"].usable:  # released as NaN, with the reason in the status
+        scree_values = np.full_like(scree_values, np.nan)
+    if not status["frame"].usable:
+        frame = unusable_frame(frame)
+        histogram = unusable_histogram(histogram)
+        if groups_out is not None:
+            groups_out = {level: unusable_histogram(table) for level, table in groups_out.items()}
     return DPPCAResult(
         directions=directions,
         kendall_eigenvalues=kendall_eigenvalues,
         scree=scree_values,
         pve=proportions(scree_values),
-        frame=release.frame,
-        histogram=release.histograms[score],
+        frame=frame,
+        histogram=histogram,
         groups=groups_out,
         group_sizes=release.group_sizes,
         feature_names=names,
@@ -406,6 +466,7 @@ def dp_pca(
         noise=noise,
         notes=tuple(planning_notes + released_notes),
         scales=scales,
+        status=status,
     )
 
 
@@ -454,6 +515,7 @@ class PipelinePlanner:
     axes: Any
     calibration: str
     sampler: str
+    frame: Any = None
 
     def __call__(self, factor: float) -> PipelinePlans:
         parts = self.budgets.scaled(factor)
@@ -478,6 +540,8 @@ class PipelinePlanner:
                 sampler=self.sampler,
                 n=n,
                 axes_limit="k",
+                frame=self.frame,
+                spread="given",
             ),
         )
 
@@ -514,6 +578,44 @@ class PCAPlan:
     planner: PipelinePlanner
     public_scales: np.ndarray | None
     given: np.ndarray | None
+    #: The settings given to :func:`plan_pca` (to plan the same call at another n or epsilon).
+    options: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def requirements(self) -> list[Requirement]:
+        """What the releases' budgets must locate (:mod:`dppca.privacy.requirements`), met or
+        not."""
+        return plan_requirements(self.planner(self.factor))
+
+    @property
+    def unmet(self) -> list[Requirement]:
+        """The requirements this plan does not meet (empty when every release can be
+        located)."""
+        return [need for need in self.requirements if not need.met]
+
+    def enforce(self, on_weak: str = "refuse", call: str = "dp_pca") -> None:
+        """Refuse the plan (:class:`~dppca.UnlocatableError`, with the smallest epsilon and
+        ``n`` that would work) or, with ``on_weak="release"``, warn, when a requirement is not
+        met (see :func:`~dppca.privacy.requirements.enforce`).
+
+        Examples
+        --------
+        >>> from dppca import UnlocatableError, plan_pca
+        >>> plan = plan_pca((178, 13), 4.0, 1e-6)
+        >>> try:
+        ...     plan.enforce()
+        ... except UnlocatableError as error:
+        ...     print(str(error)[:62])
+        dp_pca cannot locate at n=178, epsilon=4: score: frame (centre
+        """
+        n, p = self.planner.shape
+
+        def requirements_at(size: int, epsilon: float) -> list[Requirement]:
+            if epsilon == self.total.epsilon:  # the tight factor does not depend on n
+                return plan_requirements(replace(self.planner, shape=(size, p))(self.factor))
+            return plan_pca((size, p), epsilon, self.total.delta, **self.options).requirements
+
+        enforce(requirements_at, n, self.total.epsilon, check_on_weak(on_weak), call)
 
     def budget_table(self) -> pd.DataFrame:
         """One row per release: its own (epsilon, delta) and what it buys; the last row is the
@@ -523,24 +625,23 @@ class PCAPlan:
         --------
         >>> plan_pca((5000, 10), 3.0, 1e-6).budget_table().round({"epsilon": 3})
                                   release  epsilon         delta
-        0     directions (Kendall matrix)    1.607  3.333333e-07
-        1  variances along the directions    1.607  3.333333e-07
-        2               score plot: frame    0.562  0.000000e+00
-        3           score plot: histogram    1.044  3.333333e-07
+        0     directions (Kendall matrix)    1.655  3.333333e-07
+        1  variances along the directions    1.655  3.333333e-07
+        2               score plot: frame    0.579  0.000000e+00
+        3           score plot: histogram    1.076  3.333333e-07
         4      total, as composed (tight)    3.000  1.000000e-06
         """
         parts = self.planner.budgets.scaled(self.factor)
+        score = self.planner(self.factor).score
         rows = []
         if parts.scale.epsilon:
             rows.append(("scales of the variables", parts.scale.epsilon, parts.scale.delta))
         if parts.loading.epsilon:
             rows.append(("directions (Kendall matrix)", parts.loading.epsilon, parts.loading.delta))
         rows.append(("variances along the directions", parts.scree.epsilon, parts.scree.delta))
-        frame_epsilon, histogram_epsilon = split_epsilon(
-            parts.score.epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE]
-        )
-        rows.append(("score plot: frame", frame_epsilon, 0.0))
-        rows.append(("score plot: histogram", histogram_epsilon, parts.score.delta))
+        public = isinstance(score.frame, Frame)
+        rows.append((f"score plot: frame{' (public)' * public}", score.frame_epsilon, 0.0))
+        rows.append(("score plot: histogram", score.histogram_epsilon, parts.score.delta))
         rows.append(
             (f"total, as composed ({self.composition})", self.total.epsilon, self.total.delta)
         )
@@ -570,6 +671,7 @@ def plan_pca(
     mechanism: str = "gaussian",
     composition: str | None = None,
     sampler: str | None = None,
+    frame: Any = None,
 ) -> PCAPlan:
     """Validate :func:`dp_pca`'s settings for data of ``shape = (n, p)`` and plan its releases,
     without data: a preview of the budget each release gets (:meth:`PCAPlan.budget_table`).
@@ -583,8 +685,29 @@ def plan_pca(
     >>> plan = plan_pca((2504, 55), 4.0, 1e-7, k=10, split={"loading": 0.5, "scree": 0.25,
     ...                                                      "score": 0.25})
     >>> plan.budget_table()["epsilon"].round(2).tolist()
-    [3.03, 1.52, 0.53, 0.99, 4.0]
+    [3.1, 1.55, 0.54, 1.01, 4.0]
     """
+    options = {
+        "split": split,
+        "k": k,
+        "scree": scree,
+        "score": score,
+        "bins": bins,
+        "axes": axes,
+        "scree_control": scree_control,
+        "mono": mono,
+        "scale": scale,
+        "directions": directions,
+        "transform": transform,
+        "radius": radius,
+        "pairs": pairs,
+        "sensitivity": sensitivity,
+        "calibration": calibration,
+        "mechanism": mechanism,
+        "composition": composition,
+        "sampler": sampler,
+        "frame": frame,
+    }
     n, p = check_shape(shape)
     if p < 2:
         raise ValueError(f"X must have at least 2 variables for dp_pca; got {p}.")
@@ -628,9 +751,26 @@ def plan_pca(
         axes=axes,
         calibration=calibration,
         sampler=sampler,
+        frame=frame,
     )
     factor = planning_factor(planner, total.epsilon, total.delta, composition)
-    return PCAPlan(total, composition, factor, planner, public_scales, given)
+    return PCAPlan(total, composition, factor, planner, public_scales, given, options)
+
+
+def axes_spread(scree: np.ndarray, axes: tuple[int, int]) -> float:
+    """The score frame's spread from the private scree at no cost: the standard deviation of
+    the wider of the two plotted components (NaN when the scree is not usable)."""
+    widest = max(float(scree[axes[0] - 1]), float(scree[axes[1] - 1]))
+    return math.sqrt(widest) if widest >= 0 else math.nan
+
+
+def plan_requirements(plans: PipelinePlans) -> list[Requirement]:
+    """Every requirement of a call's plans, in the order of its releases."""
+    found: list[Requirement] = []
+    for plan in (plans.scale, plans.loading, plans.scree, plans.score):
+        if plan is not None:
+            found.extend(plan.requirements)
+    return found
 
 
 def check_shape(shape: Any) -> tuple[int, int]:

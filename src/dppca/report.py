@@ -125,6 +125,29 @@ def _notes(result: DPPCAResult) -> str:
     return f'<h2>Notes on noise and budget</h2><ul class="warning">{items}</ul>'
 
 
+def _status(result: DPPCAResult) -> str:
+    """The status of each release (:mod:`dppca.releases.status`): a table, with the releases
+    that are not usable said first in words."""
+    if not result.status:
+        return ""
+    rows = "".join(
+        f"<tr><td>{html.escape(name)}</td><td>{html.escape(status.state)}</td>"
+        f"<td>{'yes' if status.usable else 'no: released as NaN'}</td>"
+        f"<td>{html.escape(status.reason)}</td></tr>"
+        for name, status in result.status.items()
+    )
+    lost = [name for name, status in result.status.items() if not status.usable]
+    lead = (
+        f'<p class="warning">Not usable, and not shown as results: {", ".join(lost)}.</p>'
+        if lost
+        else ""
+    )
+    return (
+        f'<h2>Status of the releases</h2>{lead}<table class="table"><tr><th>release</th>'
+        f"<th>state</th><th>usable</th><th>why</th></tr>{rows}</table>"
+    )
+
+
 def _uncertainty_section(uncertainty: Uncertainty | None) -> str:
     if uncertainty is None:
         return ""
@@ -253,6 +276,7 @@ def write_report(
 variables{html.escape(groups)}.</p>
 <h2>What the guarantee means</h2>
 {_plain_language(result)}
+{_status(result)}
 {_notes(result)}
 <h2>Private results</h2>
 {_image(images["page"], "Private PCA page")}

@@ -58,13 +58,17 @@ def test_linear_cells_round_half_up_exactly_and_clamp():
     assert linear_cells(np.array(values), step).tolist() == expected
 
 
-def test_grid_runs_count_the_values_at_or_below_each_point():
+def test_grid_runs_count_the_values_below_and_at_or_below_each_point():
     cells = np.array([-2, -2, 0, 3, 3, 3])
-    starts, lengths, counts = grid_runs(CellCounts.of(cells), 4)
+    starts, lengths, below, at_or_below = grid_runs(CellCounts.of(cells), 4)
     points = np.concatenate([np.arange(s, s + n) for s, n in zip(starts, lengths, strict=True)])
     assert points.tolist() == list(range(-4, 5))  # the runs tile the grid in order
-    repeated = np.repeat(counts, lengths)
-    assert repeated.tolist() == [int(np.sum(cells <= j)) for j in range(-4, 5)]
+    assert np.repeat(below, lengths).tolist() == [int(np.sum(cells < j)) for j in range(-4, 5)]
+    assert np.repeat(at_or_below, lengths).tolist() == [
+        int(np.sum(cells <= j)) for j in range(-4, 5)
+    ]
+    occupied = starts[below != at_or_below]
+    assert occupied.tolist() == [-2, 0, 3] and np.all(lengths[below != at_or_below] == 1)
 
 
 @pytest.mark.parametrize("n", [2, 7, 100])

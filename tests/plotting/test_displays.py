@@ -35,7 +35,16 @@ def result():
     shift = {"a": [0, 0, 0, 0, 0], "b": [7, 0, 0, 0, 0], "c": [0, 7, 0, 0, 0]}
     X = np.array([shift[g] for g in labels]) + rng.standard_normal((3000, 5))
     frame = pd.DataFrame(X, columns=["v1", "v2", "v3", "v4", "v5"])
-    return dp_pca(frame, 6.0, 1e-6, bins=10, groups=labels, random_state=0, non_private=True)
+    return dp_pca(
+        frame,
+        6.0,
+        1e-6,
+        bins=10,
+        groups=labels,
+        random_state=0,
+        non_private=True,
+        on_weak="release",
+    )
 
 
 def _arrows(ax):
@@ -178,7 +187,7 @@ def test_loading_grid_shares_one_scale(result):
 
 def test_reference_needs_to_exist():
     X = np.random.default_rng(1).standard_normal((300, 3))
-    plain = dp_pca(X, 5.0, 1e-6, bins=5, random_state=0)
+    plain = dp_pca(X, 5.0, 1e-6, bins=5, random_state=0, on_weak="release")
     with pytest.raises(ValueError, match="No non-private reference"):
         plain.plot("score", non_private=True)
     with pytest.raises(ValueError, match="kind must be one of"):
@@ -196,17 +205,21 @@ def test_every_release_result_plots_through_its_display():
     from dppca.plotting import LoadingDisplay, ScoreHistogramDisplay, ScreeDisplay
 
     X = np.random.default_rng(1).standard_normal((800, 4)) * [3, 2, 1, 0.5]
-    loading = dp_loading(X, 4.0, 1e-6, random_state=0, non_private=True)
+    loading = dp_loading(X, 4.0, 1e-6, random_state=0, non_private=True, on_weak="release")
     display = loading.plot()
     assert isinstance(display, LoadingDisplay) and display.ax_.get_title() == "DP loading plot"
     heatmap = loading.plot("heatmap").ax_
     assert heatmap.get_title() == "DP loading heatmap" and heatmap.images
     reference = loading.plot(non_private=True).ax_
     assert reference.get_title() == "Non-private loading plot (reference)"
-    scree = dp_scree(X, 4, 4.0, 1e-6, method=("clipped", "huber"), directions=np.eye(4))
+    scree = dp_scree(
+        X, 4, 4.0, 1e-6, method=("clipped", "huber"), directions=np.eye(4), on_weak="release"
+    )
     lines = scree.plot().ax_.get_lines()
     assert isinstance(scree.plot(), ScreeDisplay) and len(lines) == 2
-    score = dp_score(X, 4.0, 1e-6, method=("thresholded", "sparse"), directions=np.eye(4))
+    score = dp_score(
+        X, 4.0, 1e-6, method=("thresholded", "sparse"), directions=np.eye(4), on_weak="release"
+    )
     first = score.plot()
     sparse = score.plot(method="sparse")
     assert isinstance(first, ScoreHistogramDisplay)

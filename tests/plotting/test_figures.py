@@ -76,7 +76,7 @@ def test_loading_plot_variables_by_name_labels_and_signs():
     assert not _labels(bare.ax_[0]) and len(_arrows(bare.ax_[0])) == 4
     with pytest.raises(ValueError, match="Unknown variables: zz"):
         dppca.dp_loading_plot(X, 4.0, 1e-6, variables=["zz"], random_state=0)
-    result = dppca.dp_loading(X, 4.0, 1e-6, non_private=True, random_state=0)
+    result = dppca.dp_loading(X, 4.0, 1e-6, non_private=True, random_state=0, on_weak="release")
     flipped = -result.non_private.directions
     own = LoadingDisplay.from_result(result, non_private=True, align_sign=False, variables=None)
     drawn = own.loadings.to_numpy()
@@ -157,7 +157,9 @@ def test_score_plot_by_group():
 @pytest.fixture(scope="module")
 def result():
     X, labels = _data()
-    return dppca.dp_pca(X, 6.0, 1e-6, bins=10, groups=labels, random_state=0, non_private=True)
+    return dppca.dp_pca(
+        X, 6.0, 1e-6, bins=10, groups=labels, random_state=0, non_private=True, on_weak="release"
+    )
 
 
 def test_page_options(result):
@@ -250,13 +252,13 @@ def test_biplot_names_its_points_and_the_variable_plot_explains_k_2(result):
 
     assert captions(VariableDisplay.from_result(result)) == []
     X, _ = _data()
-    two = dppca.dp_pca(X, 6.0, 1e-6, k=2, bins=10, random_state=0)
+    two = dppca.dp_pca(X, 6.0, 1e-6, k=2, bins=10, random_state=0, on_weak="release")
     assert captions(VariableDisplay.from_result(two)) == [TWO_COMPONENTS_CAPTION]
 
 
 def test_displays_name_the_result_types_they_take():
     X, _ = _data(600)
-    loading = dppca.dp_loading(X, 4.0, 1e-6, random_state=0)
+    loading = dppca.dp_loading(X, 4.0, 1e-6, random_state=0, on_weak="release")
     with pytest.raises(TypeError, match="VariableDisplay draws a DPPCAResult; got LoadingResult"):
         VariableDisplay.from_result(loading)
     with pytest.raises(TypeError, match="ScreeDisplay draws a DPPCAResult or ScreeResult"):
@@ -295,7 +297,7 @@ def test_a_pooled_scree_says_so_under_its_panel():
     from dppca.releases.notes import POOLED_SCREE
 
     X, _ = _data(600)
-    plain = dppca.dp_pca(X, 4.0, 1e-6, bins=6, random_state=0)
+    plain = dppca.dp_pca(X, 4.0, 1e-6, bins=6, random_state=0, on_weak="release")
     noted = dppca.DPPCAResult(**{**plain.__dict__, "notes": (f"{POOLED_SCREE} variances",)})
     texts = [t.get_text() for t in noted.plot("scree").ax_.texts if t.get_gid() == "caption"]
     assert texts and "pooled" in texts[0]
@@ -337,7 +339,13 @@ def test_labels_keep_off_the_panel_edges(tmp_path):
 
     adult, _ = load_adult()
     result = dppca.dp_pca(
-        adult.iloc[::8], 4.0, 1e-7, scale="private", scree="huber", random_state=20261202
+        adult.iloc[::8],
+        4.0,
+        1e-7,
+        scale="private",
+        scree="huber",
+        random_state=20261202,
+        on_weak="release",
     )
     page = result.plot("all", random_state=0)
     page.figure_.savefig(tmp_path / "page.png", dpi=80, bbox_inches="tight")
@@ -389,6 +397,7 @@ def test_a_page_shows_the_same_variables_in_every_panel_and_on_both_pages():
         groups=labels["superpopulation"].to_numpy(),
         non_private=True,
         random_state=0,
+        on_weak="release",
     )
     private, reference = result.plot("pages", random_state=0, variables=5)
     shown = []
@@ -398,17 +407,18 @@ def test_a_page_shows_the_same_variables_in_every_panel_and_on_both_pages():
     assert all(names == shown[0] for names in shown) and len(shown[0]) == 5
 
 
-def test_a_noisy_frame_is_stamped_on_the_score_panels():
-    from dppca.plotting.displays import WIDE_FRAME_CAPTION
-    from dppca.releases.notes import WIDE_FRAME_NOTE
+def test_a_flagged_frame_is_stamped_on_the_score_panels():
+    from dppca.releases.status import ReleaseStatus
 
     X, _ = _data(3000)
-    plain = dppca.dp_pca(X, 4.0, 1e-6, bins=6, random_state=0)
+    plain = dppca.dp_pca(X, 4.0, 1e-6, bins=6, random_state=0, on_weak="release")
     assert not plain.notes
-    noted = dppca.DPPCAResult(**{**plain.__dict__, "notes": (f"{WIDE_FRAME_NOTE}: ...",)})
+    wide = {**plain.status, "frame": ReleaseStatus("too wide", "30 scales")}
+    noted = dppca.DPPCAResult(**{**plain.__dict__, "status": wide})
+    caption = "Caution: the frame is too wide (see result.status)."
     for kind, options in (("score", {}), ("sample", {"random_state": 0})):
         ax = noted.plot(kind, **options).ax_
-        assert [t.get_text() for t in ax.texts if t.get_gid() == "caption"] == [WIDE_FRAME_CAPTION]
+        assert [t.get_text() for t in ax.texts if t.get_gid() == "caption"] == [caption]
     ax = plain.plot("score").ax_
     assert not [t for t in ax.texts if t.get_gid() == "caption"]
 
@@ -417,7 +427,7 @@ def test_two_variables_lay_out_with_the_caption_inside_the_figure():
     """p = 2: the k = 2 caption under the variable plot once made the layout engine squeeze
     every panel to nothing (a warning, an error here); it is now wrapped to its panel."""
     X = np.random.default_rng(0).normal(size=(3000, 2)) * [3.0, 1.0]
-    result = dppca.dp_pca(X, 3.0, 1e-6, random_state=0)
+    result = dppca.dp_pca(X, 3.0, 1e-6, random_state=0, on_weak="release")
     page = result.plot("all")
     page.figure_.canvas.draw()
     single = VariableDisplay.from_result(result)

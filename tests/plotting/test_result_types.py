@@ -40,12 +40,21 @@ def results():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.standard_normal((1500, 4)) * [3, 2, 1, 0.5], columns=NAMES)
     return {
-        "DPPCAResult": dppca.dp_pca(X, 6.0, 1e-6, k=3, bins=8, random_state=0),
-        "LoadingResult": dppca.dp_loading(X, 4.0, 1e-6, random_state=1),
+        "DPPCAResult": dppca.dp_pca(X, 6.0, 1e-6, k=3, bins=8, random_state=0, on_weak="release"),
+        "LoadingResult": dppca.dp_loading(X, 4.0, 1e-6, random_state=1, on_weak="release"),
         "ScreeResult": dppca.dp_scree(
-            X, 3, 4.0, 1e-6, method=("clipped", "huber"), directions=np.eye(4), random_state=2
+            X,
+            3,
+            4.0,
+            1e-6,
+            method=("clipped", "huber"),
+            directions=np.eye(4),
+            random_state=2,
+            on_weak="release",
         ),
-        "ScoreResult": dppca.dp_score(X, 4.0, 1e-6, bins=8, directions=np.eye(4), random_state=3),
+        "ScoreResult": dppca.dp_score(
+            X, 4.0, 1e-6, bins=8, directions=np.eye(4), random_state=3, on_weak="release"
+        ),
     }
 
 

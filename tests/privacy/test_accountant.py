@@ -19,7 +19,7 @@ from dppca import (
     dp_scree,
 )
 
-X = np.random.default_rng(0).standard_normal((400, 3)) * [3.0, 2.0, 1.0]
+X = np.random.default_rng(0).standard_normal((4000, 3)) * [3.0, 2.0, 1.0]
 CALLS = {
     "dp_loading": lambda acc: dp_loading(X, 0.5, 1e-6, accountant=acc, random_state=0),
     "dp_quantile": lambda acc: dp_quantile(X[:, 0], 0.5, 0.3, accountant=acc, random_state=0),

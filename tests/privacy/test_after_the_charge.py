@@ -53,16 +53,20 @@ def _quietly(function, *args, **kwargs):
 
 
 CALLS = {
-    "dp_loading spherical": lambda X: dppca.dp_loading(X, 1.0, 1e-6, random_state=0),
+    "dp_loading spherical": lambda X: dppca.dp_loading(
+        X, 1.0, 1e-6, random_state=0, on_weak="release"
+    ),
     "dp_loading winsorized auto": lambda X: dppca.dp_loading(
-        X, 1.0, 1e-6, transform="winsorized", radius="auto", random_state=0
+        X, 1.0, 1e-6, transform="winsorized", radius="auto", random_state=0, on_weak="release"
     ),
     "dp_loading callable h": lambda X: dppca.dp_loading(
         X, 1.0, 1e-6, transform=lambda s: np.log1p(s), radius=3.0, random_state=0
     ),
-    "dp_loading pairs=4": lambda X: dppca.dp_loading(X, 1.0, 1e-6, pairs=4, random_state=0),
+    "dp_loading pairs=4": lambda X: dppca.dp_loading(
+        X, 1.0, 1e-6, pairs=4, random_state=0, on_weak="release"
+    ),
     "dp_scree clipped": lambda X: dppca.dp_scree(
-        X, 3, 1.0, 1e-6, loading_epsilon=1.0, loading_delta=1e-6, random_state=0
+        X, 3, 1.0, 1e-6, loading_epsilon=1.0, loading_delta=1e-6, random_state=0, on_weak="release"
     ),
     "dp_scree pmwm": lambda X: dppca.dp_scree(
         X,
@@ -73,6 +77,7 @@ CALLS = {
         control={"a": 0.0, "b": 10.0, "trim_const": 5, "eta": 0.05},
         directions=np.eye(3),
         random_state=0,
+        on_weak="release",
     ),
     "dp_scree huber": lambda X: dppca.dp_scree(
         X,
@@ -83,17 +88,27 @@ CALLS = {
         control={"m2_frac": 0.25},
         directions=np.eye(3),
         random_state=0,
+        on_weak="release",
     ),
     "dp_score": lambda X: dppca.dp_score(
-        X, 1.0, 1e-6, bins=5, method="sparse", directions=np.eye(3), random_state=0
+        X,
+        1.0,
+        1e-6,
+        bins=5,
+        method="sparse",
+        directions=np.eye(3),
+        random_state=0,
+        on_weak="release",
     ),
-    "dp_frame": lambda X: dppca.dp_frame(X[:, :2], 1.0, random_state=0),
+    "dp_frame": lambda X: dppca.dp_frame(X[:, :2], 1.0, random_state=0, on_weak="release"),
     "dp_quantile below its lower bound": lambda X: dppca.dp_quantile(
         X[:, 0], 0.5, 1.0, lower=0.0, random_state=0
     ),
     "dp_quantile two-sided": lambda X: dppca.dp_quantile(X[:, 0], 0.5, 1.0, random_state=0),
-    "dp_pca": lambda X: dppca.dp_pca(X, 3.0, 1e-6, bins=4, random_state=0, non_private=True),
-    "DPPCA": lambda X: dppca.DPPCA(2, scree="clipped", random_state=0).fit(X),
+    "dp_pca": lambda X: dppca.dp_pca(
+        X, 3.0, 1e-6, bins=4, random_state=0, non_private=True, on_weak="release"
+    ),
+    "DPPCA": lambda X: dppca.DPPCA(2, scree="clipped", random_state=0, on_weak="release").fit(X),
 }
 
 
@@ -107,8 +122,9 @@ def test_no_error_or_warning_after_the_charge(call, dataset):
         "value": getattr(result, "value", None),
         "center": getattr(getattr(result, "frame", result), "center", None),
     }
+    unusable = {name for name, status in getattr(result, "status", {}).items() if not status.usable}
     for name, value in released.items():
-        if value is not None:
+        if value is not None and not (name == "center" and "frame" in unusable):
             assert np.all(np.isfinite(value)), name
 
 

@@ -134,8 +134,8 @@ def test_three_equal_gaussian_parts_need_about_40_percent_less_noise(epsilon, de
 
 def _configurations():
     rng = np.random.default_rng(0)
-    X = rng.standard_normal((1200, 4)) * [3, 2, 1, 0.5]
-    labels = rng.choice(["a", "b"], size=1200)
+    X = rng.standard_normal((4000, 4)) * [3, 2, 1, 0.5]
+    labels = rng.choice(["a", "b"], size=4000)
     V = np.eye(4)
     return X, [
         {},

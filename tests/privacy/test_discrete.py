@@ -140,7 +140,7 @@ def test_discrete_gaussian_mechanism_releases_on_the_grid_with_the_stated_noise(
 
 
 def test_discrete_releases_are_recorded_reproducible_with_a_seed_and_fresh_without():
-    X = np.random.default_rng(1).standard_normal((400, 4)) * [3, 2, 1, 1]
+    X = np.random.default_rng(1).standard_normal((1000, 4)) * [3, 2, 1, 1]
     first = dppca.dp_pca(X, 3.0, 1e-6, bins=5, sampler="discrete", random_state=4)
     again = dppca.dp_pca(X, 3.0, 1e-6, bins=5, sampler="discrete", random_state=4)
     fresh = dppca.dp_pca(X, 3.0, 1e-6, bins=5)  # the default sampler, fresh entropy
@@ -179,7 +179,7 @@ def test_the_default_is_discrete_except_for_the_papers_classical_gaussian():
     with pytest.raises(ValueError, match=r"calibration='classical'.*sampler='continuous'"):
         dppca.dp_loading(X, 0.5, 1e-6, calibration="classical", sampler="discrete")
     assert (
-        dppca.DPPCA(random_state=0)
+        dppca.DPPCA(scree=None, random_state=0)
         .fit(X)
         .privacy_ledger_.entries[0]
         .mechanism.endswith("[discrete, secure]")

@@ -16,7 +16,7 @@ import dppca
 from dppca.report import write_figures, write_report
 
 
-def _data(n=600, seed=0):
+def _data(n=1200, seed=0):
     rng = np.random.default_rng(seed)
     labels = rng.choice(["north", "south", "west"], size=n, p=[0.5, 0.3, 0.2])
     centres = {"north": [0, 0, 0], "south": [6, 0, 0], "west": [0, 6, 0]}

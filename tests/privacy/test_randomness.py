@@ -11,7 +11,7 @@ import pytest
 
 import dppca
 
-X = np.random.default_rng(5).standard_normal((300, 4)) * [3.0, 2.0, 1.0, 0.5]
+X = np.random.default_rng(5).standard_normal((3000, 4)) * [3.0, 2.0, 1.0, 0.5]
 CALLS = {
     "dp_loading": lambda rs: dppca.dp_loading(X, 1.0, 1e-6, random_state=rs).directions,
     # One Durfee quantile lands on a grid: two fresh draws coincide about 8% of the
@@ -73,7 +73,7 @@ def test_same_seed_reproduces_across_processes():
     program = textwrap.dedent(
         """
         import numpy as np, dppca
-        X = np.random.default_rng(5).standard_normal((200, 3))
+        X = np.random.default_rng(5).standard_normal((2000, 3))
         print(dppca.dp_pca(X, 3.0, 1e-6, bins=4, score="add", random_state=42).to_json())
         """
     )

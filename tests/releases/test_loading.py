@@ -35,7 +35,7 @@ def _sin_theta(A, B):
 def test_paper_mechanism_reproduces_the_r_sigma():
     X, _ = _spiked(300)
     for epsilon, delta in [(0.5, 1e-5), (0.9, 1e-8)]:
-        result = dp_loading(X, epsilon, delta, mechanism="paper", random_state=0)
+        result = dp_loading(X, epsilon, delta, mechanism="paper", random_state=0, on_weak="release")
         assert result.sigma == pytest.approx(
             4 * math.sqrt(2 * math.log(1.25 / delta)) / (300 * epsilon), rel=1e-15
         )
@@ -52,14 +52,14 @@ def _error_bound(X, laplacian=True):
 def test_paper_mechanism_warns_for_epsilon_at_least_one():
     X, _ = _spiked(50)
     with pytest.warns(PrivacyWarning):
-        dp_loading(X, 1.0, 1e-5, mechanism="paper", random_state=0)
+        dp_loading(X, 1.0, 1e-5, mechanism="paper", random_state=0, on_weak="release")
 
 
 def test_default_sigma_is_about_055_of_the_papers():
     X, _ = _spiked(300)
-    ours = dp_loading(X, 1.0, 1e-5, random_state=0, sampler="continuous").sigma
+    ours = dp_loading(X, 1.0, 1e-5, random_state=0, sampler="continuous", on_weak="release").sigma
     with pytest.warns(PrivacyWarning):
-        paper = dp_loading(X, 1.0, 1e-5, mechanism="paper", random_state=0).sigma
+        paper = dp_loading(X, 1.0, 1e-5, mechanism="paper", random_state=0, on_weak="release").sigma
     tight = 2 * math.sqrt(2) / 300 + 2 * _error_bound(X)  # plus the kernel's float term
     expected_ratio = (
         tight
@@ -72,7 +72,7 @@ def test_default_sigma_is_about_055_of_the_papers():
 
 def test_huge_epsilon_gives_the_exact_kendall_eigenvectors():
     X, _ = _spiked(200, seed=1)
-    result = dp_loading(X, 1e9, 1e-6, random_state=0, non_private=True)
+    result = dp_loading(X, 1e9, 1e-6, random_state=0, non_private=True, on_weak="release")
     _, exact = np.linalg.eigh(direct_kendall(X))
     exact = exact[:, ::-1]
     overlap = np.abs(np.sum(result.directions * exact, axis=0))
@@ -84,13 +84,13 @@ def test_huge_epsilon_gives_the_exact_kendall_eigenvectors():
 def test_top_two_subspace_close_to_the_scatter_matrix(df, seed):
     """Gaussian, t with 3 and Cauchy (t with 1) degrees of freedom: the same scatter matrix."""
     X, truth = _spiked(4000, seed=seed, df=df)
-    result = dp_loading(X, 1.0, 1e-6, random_state=seed)
+    result = dp_loading(X, 1.0, 1e-6, random_state=seed, on_weak="release")
     assert _sin_theta(result.directions[:, :2], truth) < 0.15
 
 
 def test_directions_are_orthonormal_and_oriented():
     X, _ = _spiked(300)
-    result = dp_loading(X, 0.5, 1e-6, random_state=5)
+    result = dp_loading(X, 0.5, 1e-6, random_state=5, on_weak="release")
     V = result.directions
     assert np.allclose(V.T @ V, np.eye(V.shape[1]), atol=1e-12)
     largest = V[np.argmax(np.abs(V), axis=0), np.arange(V.shape[1])]
@@ -110,7 +110,7 @@ def test_released_matrix_has_the_calibrated_noise():
     draws = 3000
     noise = []
     for seed in range(draws):
-        result = dp_loading(X, 0.3, 1e-6, random_state=seed)
+        result = dp_loading(X, 0.3, 1e-6, random_state=seed, on_weak="release")
         noise.append(result.kendall - exact)
         assert np.allclose(
             result.directions @ np.diag(result.kendall_eigenvalues) @ result.directions.T,
@@ -128,7 +128,7 @@ def test_released_matrix_has_the_calibrated_noise():
 
 def test_ledger_records_the_release():
     X, _ = _spiked(100)
-    result = dp_loading(X, 0.7, 1e-7, random_state=0)
+    result = dp_loading(X, 0.7, 1e-7, random_state=0, on_weak="release")
     (entry,) = result.privacy.entries
     assert (entry.epsilon, entry.delta) == (0.7, 1e-7)
     assert "Gaussian" in entry.mechanism
@@ -138,7 +138,14 @@ def test_ledger_records_the_release():
 def test_auto_radius_spends_ten_percent_and_stays_within_budget():
     X, _ = _spiked(3000, seed=6)
     result = dp_loading(
-        X, 1.0, 1e-6, transform="winsorized", radius="auto", random_state=1, sampler="continuous"
+        X,
+        1.0,
+        1e-6,
+        transform="winsorized",
+        radius="auto",
+        random_state=1,
+        sampler="continuous",
+        on_weak="release",
     )
     radius_entry, kendall_entry = result.privacy.entries
     assert radius_entry.epsilon == pytest.approx(0.1)
@@ -159,10 +166,14 @@ def test_auto_radius_spends_ten_percent_and_stays_within_budget():
 
 def test_public_radius_and_callable_transform():
     X, truth = _spiked(2000, seed=8, df=3)
-    result = dp_loading(X, 2.0, 1e-6, transform="winsorized", radius=4.0, random_state=0)
+    result = dp_loading(
+        X, 2.0, 1e-6, transform="winsorized", radius=4.0, random_state=0, on_weak="release"
+    )
     assert result.radius == 4.0
     assert _sin_theta(result.directions[:, :2], truth) < 0.2
-    custom = dp_loading(X, 2.0, 1e-6, transform=np.sqrt, radius=2.0, random_state=0)
+    custom = dp_loading(
+        X, 2.0, 1e-6, transform=np.sqrt, radius=2.0, random_state=0, on_weak="release"
+    )
     assert custom.settings["transform"] == "custom:sqrt"
     # A callable h is computed pair by pair, whose float term is smaller than the Laplacian form's.
     unit = 2 * math.sqrt(2) / 2000
@@ -172,7 +183,7 @@ def test_public_radius_and_callable_transform():
 
 def test_incomplete_design_is_accurate():
     X, truth = _spiked(20000, seed=9)
-    result = dp_loading(X, 1.0, 1e-8, pairs=20, random_state=0)
+    result = dp_loading(X, 1.0, 1e-8, pairs=20, random_state=0, on_weak="release")
     assert result.settings["pairs"] == 20
     assert _sin_theta(result.directions[:, :2], truth) < 0.15
 
@@ -180,40 +191,50 @@ def test_incomplete_design_is_accurate():
 def test_dataframe_names_are_kept():
     X, _ = _spiked(100, p=3)
     frame = pd.DataFrame(X, columns=["age", "income", "height"])
-    result = dp_loading(frame, 1.0, 1e-6, random_state=0)
+    result = dp_loading(frame, 1.0, 1e-6, random_state=0, on_weak="release")
     assert list(result.loadings.index) == ["age", "income", "height"]
     assert list(result.loadings.columns) == ["PC1", "PC2", "PC3"]
-    assert list(dp_loading(X, 1.0, 1e-6, random_state=0).loadings.index) == ["X1", "X2", "X3"]
+    assert list(dp_loading(X, 1.0, 1e-6, random_state=0, on_weak="release").loadings.index) == [
+        "X1",
+        "X2",
+        "X3",
+    ]
 
 
 def test_inputs_are_not_modified():
     X, _ = _spiked(100, p=3)
     frame = pd.DataFrame(X.copy(), columns=list("abc"))
     before_array, before_frame = X.copy(), frame.copy()
-    dp_loading(X, 1.0, 1e-6, transform="winsorized", radius="auto", random_state=0)
-    dp_loading(frame, 1.0, 1e-6, random_state=0, non_private=True)
+    dp_loading(
+        X, 1.0, 1e-6, transform="winsorized", radius="auto", random_state=0, on_weak="release"
+    )
+    dp_loading(frame, 1.0, 1e-6, random_state=0, non_private=True, on_weak="release")
     assert np.array_equal(X, before_array)
     pd.testing.assert_frame_equal(frame, before_frame)
 
 
 def test_randomness():
     X, _ = _spiked(100, p=3)
-    first = dp_loading(X, 1.0, 1e-6, random_state=12).directions
-    assert np.array_equal(first, dp_loading(X, 1.0, 1e-6, random_state=12).directions)
-    assert not np.array_equal(first, dp_loading(X, 1.0, 1e-6, random_state=13).directions)
-    fresh = [dp_loading(X, 1.0, 1e-6).directions for _ in range(2)]
+    first = dp_loading(X, 1.0, 1e-6, random_state=12, on_weak="release").directions
+    assert np.array_equal(
+        first, dp_loading(X, 1.0, 1e-6, random_state=12, on_weak="release").directions
+    )
+    assert not np.array_equal(
+        first, dp_loading(X, 1.0, 1e-6, random_state=13, on_weak="release").directions
+    )
+    fresh = [dp_loading(X, 1.0, 1e-6, on_weak="release").directions for _ in range(2)]
     assert not np.array_equal(*fresh)
     shared = np.random.default_rng(0)
     assert not np.array_equal(
-        dp_loading(X, 1.0, 1e-6, random_state=shared).directions,
-        dp_loading(X, 1.0, 1e-6, random_state=shared).directions,
+        dp_loading(X, 1.0, 1e-6, random_state=shared, on_weak="release").directions,
+        dp_loading(X, 1.0, 1e-6, random_state=shared, on_weak="release").directions,
     )
 
 
 def test_non_private_reference_only_on_request():
     X, _ = _spiked(200)
-    assert dp_loading(X, 1.0, 1e-6, random_state=0).non_private is None
-    result = dp_loading(X, 1.0, 1e-6, random_state=0, non_private=True)
+    assert dp_loading(X, 1.0, 1e-6, random_state=0, on_weak="release").non_private is None
+    result = dp_loading(X, 1.0, 1e-6, random_state=0, non_private=True, on_weak="release")
     reference = result.non_private
     _, pca = np.linalg.eigh(np.cov(X, rowvar=False))
     assert np.allclose(np.abs(reference.directions), np.abs(pca[:, ::-1]), atol=1e-10)

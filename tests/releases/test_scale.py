@@ -32,7 +32,7 @@ def test_normal_scales_estimate_the_standard_deviation_within_their_error():
     worst = 0.0
     for seed in range(40):
         X = rng.standard_normal((n, 3)) * units
-        result = dp_scale(X, 1.0, 1e-6, random_state=seed)
+        result = dp_scale(X, 1.0, 1e-6, random_state=seed, on_weak="release")
         sd = X.std(axis=0, ddof=1)
         noise = result.settings["noise_sd"] / clipped_normal_mean(result.settings["level"]) / sd
         error = np.abs(result.scales / sd - 1) / np.hypot(sampling, noise)
@@ -45,18 +45,20 @@ def test_scales_follow_the_units(sampler):
     """The same seed gives the scales times c for the data times c (c = 1e-3, 1e3), and a change
     of units of one variable changes only that variable's scale."""
     X = np.random.default_rng(0).standard_t(4, size=(3000, 3)) * [1.0, 5.0, 0.2]
-    base = dp_scale(X, 2.0, 1e-6, random_state=1, sampler=sampler).scales
+    base = dp_scale(X, 2.0, 1e-6, random_state=1, sampler=sampler, on_weak="release").scales
     for c in (1e-3, 1e3):
-        again = dp_scale(X * c, 2.0, 1e-6, random_state=1, sampler=sampler).scales
+        again = dp_scale(
+            X * c, 2.0, 1e-6, random_state=1, sampler=sampler, on_weak="release"
+        ).scales
         np.testing.assert_allclose(again, base * c, rtol=1e-9)
     one = X * [1.0, 1e3, 1.0]
-    moved = dp_scale(one, 2.0, 1e-6, random_state=1, sampler=sampler).scales
+    moved = dp_scale(one, 2.0, 1e-6, random_state=1, sampler=sampler, on_weak="release").scales
     np.testing.assert_allclose(moved, base * [1.0, 1e3, 1.0], rtol=1e-9)
 
 
 def test_ledger_holds_one_quantile_per_variable_and_the_means():
     X = np.random.default_rng(1).standard_normal((2000, 4))
-    result = dp_scale(X, 1.0, 1e-6, random_state=0)
+    result = dp_scale(X, 1.0, 1e-6, random_state=0, on_weak="release")
     entries = result.privacy.entries
     assert len(entries) == 5 and {e.component for e in entries} == {"scale"}
     assert all(e.delta == 0 for e in entries[:4]) and entries[4].delta == 1e-6
@@ -77,19 +79,19 @@ def test_mostly_zero_variables_get_a_positive_scale_or_are_flagged():
     rare = np.where(rng.random(n) < 0.01, 500.0, 0.0)
     X = np.c_[base, sparse, rare]
     with pytest.warns(NoiseDominatedWarning, match="X4 is unreliable"):
-        result = dp_scale(X, 2.0, 1e-6, random_state=0)
+        result = dp_scale(X, 2.0, 1e-6, random_state=0, on_weak="release")
     assert 100.0 < result.scales[2] < 2000.0
     assert result.settings["unreliable"] == ["X4"]
     assert result.scales[3] == pytest.approx(float(np.exp(np.log(result.scales[:3]).mean())))
     with pytest.warns(NoiseDominatedWarning, match="were not scaled"):
-        constant = dp_scale(np.ones((1000, 2)), 2.0, 1e-6, random_state=0)
+        constant = dp_scale(np.ones((1000, 2)), 2.0, 1e-6, random_state=0, on_weak="release")
     assert constant.scales.tolist() == [1.0, 1.0]
 
 
 def test_small_budgets_warn_before_anything_is_spent():
     X = np.random.default_rng(0).standard_normal((400, 30))
     with pytest.warns(NoiseDominatedWarning, match="scale: clip levels"):
-        dp_scale(X, 0.5, 1e-6, random_state=0)
+        dp_scale(X, 0.5, 1e-6, random_state=0, on_weak="release")
 
 
 @pytest.mark.parametrize(
@@ -115,7 +117,7 @@ def test_scaled_clamps_instead_of_overflowing():
     assert out.tolist() == [[1e300, -1e300]]
 
 
-# --- dp_pca(scale=...) ---
+# --- dp_pca(scale=..., on_weak="release") ---
 
 
 def _mixed_units(n=3000, seed=0):
@@ -128,8 +130,10 @@ def _mixed_units(n=3000, seed=0):
 def test_dp_pca_with_public_scales_is_dp_pca_of_the_scaled_data():
     Z, _ = _mixed_units()
     units = np.array([1.0, 1e3, 1e-2, 5.0])
-    one = dp_pca(Z * units, 4.0, 1e-6, scale=units, random_state=3, sampler="continuous")
-    other = dp_pca(Z, 4.0, 1e-6, random_state=3, sampler="continuous")
+    one = dp_pca(
+        Z * units, 4.0, 1e-6, scale=units, random_state=3, sampler="continuous", on_weak="release"
+    )
+    other = dp_pca(Z, 4.0, 1e-6, random_state=3, sampler="continuous", on_weak="release")
     np.testing.assert_allclose(one.directions, other.directions, atol=1e-9)
     np.testing.assert_allclose(one.scree, other.scree, rtol=1e-9)
     assert one.scales.tolist() == units.tolist() and other.scales is None
@@ -142,8 +146,18 @@ def test_private_scaling_makes_the_release_free_of_each_variables_units():
     exactly), and the scale's budget is a tenth of the total in the ledger."""
     Z, _ = _mixed_units()
     units = np.array([1.0, 1e3, 1e-2, 10.0])
-    base = dp_pca(Z, 4.0, 1e-6, scale="private", random_state=3, sampler="continuous")
-    moved = dp_pca(Z * units, 4.0, 1e-6, scale="private", random_state=3, sampler="continuous")
+    base = dp_pca(
+        Z, 4.0, 1e-6, scale="private", random_state=3, sampler="continuous", on_weak="release"
+    )
+    moved = dp_pca(
+        Z * units,
+        4.0,
+        1e-6,
+        scale="private",
+        random_state=3,
+        sampler="continuous",
+        on_weak="release",
+    )
     np.testing.assert_allclose(moved.directions, base.directions, atol=1e-9)
     np.testing.assert_allclose(moved.scree, base.scree, rtol=1e-9)
     np.testing.assert_allclose(moved.scales, base.scales * units, rtol=1e-9)
@@ -151,7 +165,9 @@ def test_private_scaling_makes_the_release_free_of_each_variables_units():
     spent = base.privacy.select("scale").total  # tight: the share times the common factor
     factor = base.settings["composition"]["factor"]
     assert factor > 1 and spent.epsilon == pytest.approx(0.4 * factor)
-    basic = dp_pca(Z, 4.0, 1e-6, scale="private", random_state=3, composition="basic")
+    basic = dp_pca(
+        Z, 4.0, 1e-6, scale="private", random_state=3, composition="basic", on_weak="release"
+    )
     spent = basic.privacy.select("scale").total
     assert spent.epsilon == pytest.approx(0.4) and spent.delta == pytest.approx(1e-7)
     assert base.summary().budget.index[0] == "Scale"
@@ -166,9 +182,16 @@ def test_dp_pca_scale_errors_come_before_any_noise():
         ([1.0, 2.0, "a", 1.0], TypeError, "scale must be a real number"),
     ]:
         with pytest.raises(error, match=message):
-            dp_pca(Z, 1.0, 1e-6, scale=scale)
+            dp_pca(Z, 1.0, 1e-6, scale=scale, on_weak="release")
     with pytest.raises(ValueError, match=r"keys \['scale', 'loading', 'scree', 'score'\]"):
-        dp_pca(Z, 1.0, 1e-6, scale="private", split={"loading": 0.5, "scree": 0.3, "score": 0.2})
+        dp_pca(
+            Z,
+            1.0,
+            1e-6,
+            scale="private",
+            split={"loading": 0.5, "scree": 0.3, "score": 0.2},
+            on_weak="release",
+        )
 
 
 @pytest.mark.slow
@@ -182,7 +205,12 @@ def test_normal_variables_at_a_small_budget_are_rarely_flagged_or_far_off():
     far = 0
     for seed in range(50):
         X = rng.standard_normal((5000, 3)) * units
-        ratio = dp_scale(X, 0.2, 1e-6, random_state=seed, sampler="continuous").scales / units
+        ratio = (
+            dp_scale(
+                X, 0.2, 1e-6, random_state=seed, sampler="continuous", on_weak="release"
+            ).scales
+            / units
+        )
         far += bool(np.any((ratio > 3) | (ratio < 1 / 3)))
     assert far <= 4
 
@@ -193,7 +221,7 @@ def test_a_clip_below_the_data_is_flagged():
     rng = np.random.default_rng(4)
     for seed in range(20):
         X = rng.standard_normal((2000, 3))
-        result = dp_scale(X, 0.2, 1e-7, random_state=seed)
+        result = dp_scale(X, 0.2, 1e-7, random_state=seed, on_weak="release")
         reliable = [j for j in range(3) if f"X{j + 1}" not in result.settings["unreliable"]]
         assert all(1 / 3 < result.scales[j] < 3 for j in reliable)
         assert np.all(result.scales > 1e-3) and np.all(result.scales < 1e3)
@@ -205,5 +233,5 @@ def test_a_budget_whose_noise_overflows_is_refused_before_the_charge():
     accountant = Accountant(Budget(1.0, 1e-6))
     X = np.array([[1e300, 1.0], [-1e300, 2.0]])
     with pytest.raises(ValueError, match="The scale's noise cannot be a normal float"):
-        dp_scale(X, 1e-9, 1e-12, random_state=0, accountant=accountant)
+        dp_scale(X, 1e-9, 1e-12, random_state=0, accountant=accountant, on_weak="release")
     assert accountant.spent == Budget(0.0, 0.0)

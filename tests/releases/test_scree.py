@@ -44,6 +44,7 @@ def test_large_epsilon_recovers_the_variances(method):
         random_state=1,
         control=CONTROLS[method],
         non_private=True,
+        on_weak="release",
     )
     truth = result.non_private.variances
     m = len(X) // 2
@@ -66,6 +67,7 @@ def test_large_epsilon_gives_the_row_clipped_means_and_a_small_pve_bias():
         random_state=1,
         non_private=True,
         sampler="continuous",
+        on_weak="release",
     )
     details = result.settings["clipped"]
     W = _reproduce_pairs(X, rotation, 5, 1)
@@ -81,8 +83,10 @@ def test_large_epsilon_gives_the_row_clipped_means_and_a_small_pve_bias():
 def test_default_is_equivariant_to_the_units(scale):
     """The same seed gives the clip level times scale^2 and the same PVE, to rounding."""
     X, rotation = _gaussian(5000, seed=2)
-    base = dp_scree(X, 5, 2.0, 1e-6, directions=rotation, random_state=3)
-    scaled = dp_scree(X * scale, 5, 2.0, 1e-6, directions=rotation, random_state=3)
+    base = dp_scree(X, 5, 2.0, 1e-6, directions=rotation, random_state=3, on_weak="release")
+    scaled = dp_scree(
+        X * scale, 5, 2.0, 1e-6, directions=rotation, random_state=3, on_weak="release"
+    )
     ratio = scaled.settings["clipped"]["clip"] / base.settings["clipped"]["clip"]
     assert ratio == pytest.approx(scale**2, rel=1e-9)
     assert np.allclose(scaled.values["clipped"] / scale**2, base.values["clipped"], rtol=1e-9)
@@ -146,6 +150,7 @@ def _standardised_noise(method, control, epsilon, draws=600):
             control=control,
             random_state=seed,
             sampler="continuous",
+            on_weak="release",
         )
         details = result.settings[method]
         W = _reproduce_pairs(X, rotation, 3, seed)
@@ -193,6 +198,7 @@ def test_recorded_noise_follows_the_formulas():
             random_state=0,
             control=control,
             sampler="continuous",
+            on_weak="release",
         )
 
     clipped = continuous("clipped", {"C_clip": 30.0})
@@ -225,6 +231,7 @@ def test_results_non_negative_and_with_mono_non_increasing(method):
             directions=rotation,
             control=CONTROLS[method],
             random_state=seed,
+            on_weak="release",
         )
         values = result.values[method]
         assert np.all(values >= 0) and np.all(np.diff(values) <= 1e-12)
@@ -239,6 +246,7 @@ def test_results_non_negative_and_with_mono_non_increasing(method):
             mono=False,
             control=CONTROLS[method],
             random_state=seed,
+            on_weak="release",
         ).values[method]
         assert np.all(raw >= 0)
 
@@ -255,7 +263,9 @@ def test_antitonic_is_the_least_squares_fit():
 
 def test_ledger_and_accountant():
     X, rotation = _gaussian(500, seed=7)
-    result = dp_scree(X, 5, 0.6, 1e-6, loading_epsilon=0.4, loading_delta=1e-6, random_state=0)
+    result = dp_scree(
+        X, 5, 0.6, 1e-6, loading_epsilon=0.4, loading_delta=1e-6, random_state=0, on_weak="release"
+    )
     assert result.privacy.total.isclose(Budget(1.0, 2e-6))
     assert result.privacy.total <= Budget(1.0, 2e-6)
     quantiles = [e for e in result.privacy if "clip level" in e.name]
@@ -263,7 +273,16 @@ def test_ledger_and_accountant():
     assert quantiles[0].epsilon == pytest.approx(0.6 * share) and quantiles[0].delta == 0
     assert share == 0.5  # 250 pairs at epsilon 0.6: the most the rule gives
     accountant = Accountant(Budget(1.5, 1e-5))
-    dp_scree(X, 5, 0.6, 1e-6, directions=rotation, accountant=accountant, random_state=0)
+    dp_scree(
+        X,
+        5,
+        0.6,
+        1e-6,
+        directions=rotation,
+        accountant=accountant,
+        random_state=0,
+        on_weak="release",
+    )
     assert accountant.spent == Budget(0.6, 1e-6)
     with pytest.raises(BudgetExceededError):
         dp_scree(
@@ -275,6 +294,7 @@ def test_ledger_and_accountant():
             control={"huber": HUBER},
             directions=rotation,
             accountant=accountant,
+            on_weak="release",
         )
     assert accountant.spent == Budget(0.6, 1e-6)
 
@@ -291,6 +311,7 @@ def test_several_methods_each_spend_the_full_budget():
         directions=rotation,
         random_state=0,
         non_private=True,
+        on_weak="release",
     )
     assert result.privacy.total.isclose(Budget(2.0, 2e-6))
     frame = result.to_frame()
@@ -301,7 +322,7 @@ def test_several_methods_each_spend_the_full_budget():
 def test_dataframe_input_and_names():
     X, rotation = _gaussian(300, seed=9)
     frame = pd.DataFrame(X, columns=list("abcde"))
-    result = dp_scree(frame, 2, 1.0, 1e-6, directions=rotation, random_state=0)
+    result = dp_scree(frame, 2, 1.0, 1e-6, directions=rotation, random_state=0, on_weak="release")
     assert result.feature_names == list("abcde") and result.k == 2
 
 
@@ -349,6 +370,7 @@ def test_errors_before_any_noise(kwargs, error, message):
         "delta": 1e-6,
         "directions": rotation,
         "random_state": rng,
+        "on_weak": "release",
         **kwargs,
     }
     with pytest.raises(error, match=message):
@@ -359,4 +381,6 @@ def test_errors_before_any_noise(kwargs, error, message):
 def test_huber_needs_eight_rows():
     X, rotation = _gaussian(7, seed=11)
     with pytest.raises(ValueError, match="needs at least 8 rows"):
-        dp_scree(X, 2, 1.0, 1e-6, method="huber", control=HUBER, directions=rotation)
+        dp_scree(
+            X, 2, 1.0, 1e-6, method="huber", control=HUBER, directions=rotation, on_weak="release"
+        )

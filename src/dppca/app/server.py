@@ -19,6 +19,7 @@ from shiny import reactive, render, ui
 
 from dppca.app.data import DataError, Table, default_delta, embedded, split_shares, uploaded
 from dppca.app.runner import RUN_LOCK, RunOutput, Settings, png_bytes, problem, run
+from dppca.exceptions import UnlocatableError
 
 FIGURES = ("scree", "score", "loading", "variable", "biplot", "page")
 
@@ -121,6 +122,11 @@ def server(input: Any, output: Any, session: Any) -> None:
         except (ValueError, TypeError) as error:
             return None, " ".join(str(error).split())
         budget = plan.budget_table()
+        try:  # what the budget cannot locate is said before Run, which would be refused
+            plan.enforce("refuse", "This run")
+        except UnlocatableError as error:
+            refusal = " ".join(str(error).split()).split(" Pass on_weak=")[0]
+            return budget, refusal + " Run is refused until the budget or the rows suffice."
         budget["epsilon"] = budget["epsilon"].map(lambda v: f"{v:.3g}")
         budget["delta"] = budget["delta"].map(lambda v: f"{v:.3g}")
         return budget, None

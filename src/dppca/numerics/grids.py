@@ -1,6 +1,12 @@
-"""Public grids for private quantiles: the logarithmic grid ``10^(j/1000)``, ``|j| <= 300000``,
-for positive values and the linear grid ``j step``, ``|j| <= 2^24``, for signed ones (no
-privacy: the exponential mechanism over them lives in :mod:`dppca.privacy.quantiles`)."""
+"""Public grids for private quantiles (no privacy: the exponential mechanism over them lives in
+:mod:`dppca.privacy.quantiles`):
+
+* ``"log"``: ``10^(j/1000)``, ``|j| <= 300000``, for positive values;
+* ``"signed"``: the sign-and-magnitude grid ``0, +-10^(j/1000)``, for real values of any size
+  and sign (index ``i``: ``0`` is 0, ``+-i`` is ``+-10^((i - 300001) / 1000)``);
+* ``"linear"``: ``origin + j step``, ``|j| <= 2^14``, a window for refining a location
+  found on the signed grid.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +16,10 @@ import numpy as np
 
 LOG_GRID_STEPS = 1000
 LOG_GRID_LIMIT = 300 * LOG_GRID_STEPS
-#: The linear grid ``j step``, ``|j| <= LINEAR_GRID_LIMIT``.
-LINEAR_GRID_LIMIT = 2**24
+#: The signed grid's indices run over ``|i| <= SIGNED_GRID_LIMIT``.
+SIGNED_GRID_LIMIT = 2 * LOG_GRID_LIMIT + 1
+#: The linear grid ``origin + j step``, ``|j| <= LINEAR_GRID_LIMIT``.
+LINEAR_GRID_LIMIT = 2**14
 
 
 @dataclass(frozen=True)
@@ -55,14 +63,28 @@ class CellCounts:
         return int(self.counts.sum())
 
 
-def grid_runs(counted: CellCounts, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The runs of grid points ``-limit .. limit`` of equal count ``c_j = #{cell_i <= j}``: their
-    first points, lengths and counts (every length positive)."""
-    starts = np.concatenate([[-limit], counted.cells])
-    ends = np.concatenate([counted.cells, [limit + 1]])
-    counts = np.concatenate([[0], np.cumsum(counted.counts)])
+def grid_runs(
+    counted: CellCounts, limit: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The runs of grid points ``-limit .. limit`` with the same counts below and at or below
+    them, ``#{cell_i < j}`` and ``#{cell_i <= j}``: their first points, lengths and the two
+    counts (every length positive). An occupied point is a run of its own; the points between
+    two occupied ones share one run, whose two counts are equal."""
+    cells, total = counted.cells, np.cumsum(counted.counts)
+    before = np.concatenate([[0], total[:-1]])
+    gap_starts = np.concatenate([[-limit], cells + 1])
+    gap_ends = np.concatenate([cells, [limit + 1]])
+    gap_counts = np.concatenate([[0], total])
+    starts = np.empty(2 * cells.size + 1, dtype=np.int64)
+    ends = np.empty_like(starts)
+    below = np.empty_like(starts)
+    at_or_below = np.empty_like(starts)
+    starts[0::2], ends[0::2] = gap_starts, gap_ends
+    below[0::2] = at_or_below[0::2] = gap_counts
+    starts[1::2], ends[1::2] = cells, cells + 1
+    below[1::2], at_or_below[1::2] = before, total
     keep = ends > starts
-    return starts[keep], (ends - starts)[keep], counts[keep]
+    return starts[keep], (ends - starts)[keep], below[keep], at_or_below[keep]
 
 
 def log_cells(x: np.ndarray) -> np.ndarray:
@@ -75,25 +97,59 @@ def log_cells(x: np.ndarray) -> np.ndarray:
     return np.clip(positions, -LOG_GRID_LIMIT, LOG_GRID_LIMIT).astype(np.int64)
 
 
-def linear_cells(x: np.ndarray, step: float) -> np.ndarray:
-    """The nearest point ``j`` of the linear grid ``j step`` to each value, clamped into the grid
-    (NaN goes to 0, infinite values to the ends).
+def signed_cells(x: np.ndarray) -> np.ndarray:
+    """The index on the signed grid of each value: 0 for 0, ``+-(log_cells(|x|) + 300001)``
+    otherwise, so that the order of the indices is the order of the values (magnitudes below
+    ``1e-300`` go to the points nearest 0, beyond ``1e300`` and NaN to the ends).
+
+    Examples
+    --------
+    >>> signed_cells(np.array([-1.0, 0.0, 1e-310, 1.0, 10.0])).tolist()
+    [-300001, 0, 1, 300001, 301001]
+    """
+    magnitudes = log_cells(np.abs(x)) + (LOG_GRID_LIMIT + 1)
+    signs = np.where(np.signbit(x) & (x != 0), -1, 1)
+    return np.where(x == 0, 0, signs * magnitudes)
+
+
+def signed_value(index: int) -> float:
+    """The value of the signed grid's point ``index`` (the inverse of :func:`signed_cells`).
+
+    Examples
+    --------
+    >>> signed_value(-300001), signed_value(0), signed_value(301001)
+    (-1.0, 0.0, 10.0)
+    """
+    if index == 0:
+        return 0.0
+    magnitude = 10.0 ** ((abs(index) - LOG_GRID_LIMIT - 1) / LOG_GRID_STEPS)
+    return magnitude if index > 0 else -magnitude
+
+
+def linear_cells(x: np.ndarray, step: float, origin: float = 0.0) -> np.ndarray:
+    """The nearest point ``j`` of the linear grid ``origin + j step`` to each value, clamped
+    into the grid (NaN goes to 0, values beyond it, infinite ones too, to its ends).
 
     Examples
     --------
     >>> linear_cells(np.array([-1.2, 0.4, np.inf]), 0.5).tolist()
-    [-2, 1, 16777216]
+    [-2, 1, 16384]
+    >>> linear_cells(np.array([1e6 - 1.2, 1e6 + 0.4]), 0.5, origin=1e6).tolist()
+    [-2, 1]
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        positions = np.floor(x / step + 0.5)
+        positions = np.floor((x - origin) / step + 0.5)
     positions = np.nan_to_num(positions, nan=0.0, posinf=LINEAR_GRID_LIMIT)
     return np.clip(positions, -LINEAR_GRID_LIMIT, LINEAR_GRID_LIMIT).astype(np.int64)
 
 
-#: The grids: ``"log"`` for positive values, ``"linear"`` for signed ones.
-GRIDS = ("log", "linear")
+#: The grids' largest index, by name.
+GRID_LIMITS = {"log": LOG_GRID_LIMIT, "signed": SIGNED_GRID_LIMIT, "linear": LINEAR_GRID_LIMIT}
+#: The grids: ``"log"`` for positive values, ``"signed"`` for real values of any size,
+#: ``"linear"`` for a window about a location.
+GRIDS = tuple(GRID_LIMITS)
 
 
 def grid_size(grid: str) -> int:
-    """The number of points of the ``"log"`` or ``"linear"`` grid."""
-    return 2 * (LOG_GRID_LIMIT if grid == "log" else LINEAR_GRID_LIMIT) + 1
+    """The number of points of a grid."""
+    return 2 * GRID_LIMITS[grid] + 1

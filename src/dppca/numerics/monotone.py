@@ -32,7 +32,8 @@ def antitonic(values: np.ndarray) -> np.ndarray:
 
 
 def proportions(values: np.ndarray) -> np.ndarray:
-    """``values / sum(values)``, or zeros when the sum is not positive and finite.
+    """``values / sum(values)``; NaN where a value is NaN (a release marked unusable), zeros
+    when the sum is not positive and finite.
 
     Examples
     --------
@@ -41,6 +42,8 @@ def proportions(values: np.ndarray) -> np.ndarray:
     """
     with np.errstate(over="ignore"):  # an overflowing sum is not finite: zeros
         total = float(np.sum(values))
+    if math.isnan(total):
+        return np.full_like(values, np.nan)
     if not (total > 0 and math.isfinite(total)):
         return np.zeros_like(values)
     return values / total

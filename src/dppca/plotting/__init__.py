@@ -13,6 +13,7 @@ from dppca.plotting.displays import (
     ScoreHistogramDisplay,
     ScorePointsDisplay,
     ScreeDisplay,
+    UnusableDisplay,
     VariableDisplay,
 )
 from dppca.plotting.loadings import plot_loading_heatmap, plot_loadings
@@ -28,6 +29,7 @@ __all__ = [
     "ScoreHistogramDisplay",
     "ScorePointsDisplay",
     "ScreeDisplay",
+    "UnusableDisplay",
     "VariableDisplay",
     "loading_grid",
     "plot_biplot",

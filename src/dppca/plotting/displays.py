@@ -12,6 +12,7 @@ Figures of several displays are in :mod:`dppca.plotting.pages`.
 
 from __future__ import annotations
 
+import textwrap
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -22,12 +23,12 @@ import pandas as pd
 from dppca._validation import check_bool, check_option
 from dppca.numerics.linalg import orient_columns, pc_labels
 from dppca.plotting._results import check_result, is_result
-from dppca.plotting._style import DP_COLOR, NONPRIVATE_COLOR
+from dppca.plotting._style import DP_COLOR, NONPRIVATE_COLOR, axes_or_new, finish, note
 from dppca.plotting.loadings import as_loadings, plot_loading_heatmap, plot_loadings
 from dppca.plotting.scores import plot_score_histogram, plot_score_points
 from dppca.plotting.scree import plot_scree, scree_series
 from dppca.plotting.variables import plot_biplot, plot_variables
-from dppca.releases.notes import POOLED_SCREE, WIDE_FRAME_NOTE
+from dppca.releases.notes import POOLED_SCREE
 from dppca.releases.sampling import SAMPLING_METHODS, NoMassWarning, sample_scores
 from dppca.releases.scores import check_axes, shift_cells
 
@@ -98,6 +99,55 @@ class _Display:
 
 
 @dataclass(eq=False)
+class UnusableDisplay(_Display):
+    """The panel of a release marked unusable (:mod:`dppca.releases.status`): its title and,
+    in place of the values (released as NaN), what happened.
+
+    Examples
+    --------
+    >>> from dppca.plotting import UnusableDisplay
+    >>> display = UnusableDisplay("DP score histogram", "frame", "misplaced: it misses the data")
+    >>> "not usable" in display.plot().ax_.texts[0].get_text()
+    True
+    """
+
+    title: str
+    release: str
+    reason: str
+
+    def _draw(self, ax: Any) -> Any:
+        ax = axes_or_new(ax)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        finish(ax, self.title)
+        note(ax, textwrap.fill(f"The {self.release} is not usable: {self.reason}", 40))
+        return ax
+
+
+def unusable(result: Any, names: tuple[str, ...], title: str, ax: Any) -> Any:
+    """An :class:`UnusableDisplay` drawn on ``ax`` when one of the result's releases ``names``
+    is marked unusable, or None."""
+    for name in names:
+        status = getattr(result, "status", {}).get(name)
+        if status is not None and not status.usable:
+            return UnusableDisplay(title, name, str(status)).plot(ax)
+    return None
+
+
+def status_caption(result: Any, names: tuple[str, ...]) -> str | None:
+    """A caption naming the result's releases ``names`` that are usable but not ok
+    (noise-dominated, too wide, guessed), or None."""
+    flagged = []
+    for name in names:
+        status = getattr(result, "status", {}).get(name)
+        if status is not None and status.usable and status.state != "ok":
+            flagged.append(f"the {name} is {status.state}")
+    if not flagged:
+        return None
+    return "Caution: " + "; ".join(flagged) + " (see result.status)."
+
+
+@dataclass(eq=False)
 class ScreeDisplay(_Display):
     """Proportions of variance (or variances) by component, one line per series.
 
@@ -160,6 +210,10 @@ class ScreeDisplay(_Display):
         prefix, suffix = version_titles(non_private)
         what = "proportion of variance" if kind == "pve" else "variances (scree)"
         title = f"{prefix} {what}{suffix}"
+        if not non_private:
+            marked = unusable(result, ("scree",), title, ax)
+            if marked is not None:
+                return marked
         intervals = None
         if isinstance(result.pve, dict):  # a ScreeResult: every method, and the reference
             values = scree_series(result, kind)
@@ -179,11 +233,12 @@ class ScreeDisplay(_Display):
                 intervals = {method: (table["lower"].to_numpy(), table["upper"].to_numpy())}
                 title += unstable_note(uncertainty)
         k = len(next(iter(values.values())))
-        caption = None
+        caption = None if non_private else status_caption(result, ("scree",))
         if not non_private and any(
             note.startswith(POOLED_SCREE) for note in getattr(result, "notes", ())
         ):
-            caption = "The variances along the directions increase somewhere: the fit pooled them."
+            pooled = "The variances along the directions increase somewhere: the fit pooled them."
+            caption = " ".join(filter(None, [caption, pooled]))
         if display_k is not None:
             shown = int(display_k)
             if isinstance(display_k, bool) or shown != display_k or not 1 <= shown <= k:
@@ -266,6 +321,9 @@ class ScoreHistogramDisplay(_Display):
         on the same frame, with the private opacity scale."""
         check_result(result, "ScoreHistogramDisplay", "DPPCAResult", "ScoreResult")
         prefix, suffix = version_titles(non_private)
+        marked = unusable(result, ("frame", "histogram"), f"{prefix} score histogram{suffix}", ax)
+        if marked is not None:
+            return marked
         private = _private_tables(result, method)
         tables = private
         if non_private:
@@ -353,6 +411,10 @@ class ScorePointsDisplay(_Display):
         (the reference scatter)."""
         check_result(result, "ScorePointsDisplay", "DPPCAResult", "ScoreResult")
         sampling = check_option(sampling, "sampling", SAMPLING_METHODS)
+        title = "Non-private scatter (reference)" if non_private else "DP synthetic scores"
+        marked = unusable(result, ("frame", "histogram"), title, ax)
+        if marked is not None:
+            return marked
         if non_private:
             points = _reference(result).scores.copy()
             if center:
@@ -383,14 +445,9 @@ class ScorePointsDisplay(_Display):
         ).plot(ax)
 
 
-#: Under a score panel whose frame the notes flag.
-WIDE_FRAME_CAPTION = "The private frame is dominated by noise: the cells and points may mislead."
-
-
 def frame_caption(result: Any) -> str | None:
-    """The caption of a score panel: a warning when the notes flag the frame."""
-    notes = getattr(result, "notes", ())
-    return WIDE_FRAME_CAPTION if any(n.startswith(WIDE_FRAME_NOTE) for n in notes) else None
+    """The caption of a score panel: a warning when the frame or the histogram is flagged."""
+    return status_caption(result, ("frame", "histogram"))
 
 
 def _private_tables(result: Any, method: str | None) -> Any:
@@ -563,6 +620,9 @@ class LoadingDisplay(_Display):
         bands = None if non_private or kind == "heatmap" else uncertainty
         if bands is not None:
             title += unstable_note(bands, chosen)
+        directions_status = getattr(result, "status", {}).get("directions")
+        if not non_private and directions_status is not None and directions_status.state != "ok":
+            title += f"\n(directions {directions_status.state})"
         if components is None:
             components = default_components(result, directions)
         return cls(
@@ -656,6 +716,10 @@ class VariableDisplay(_Display):
         prefix, suffix = version_titles(non_private)
         if non_private:
             _reference(result)
+        else:
+            marked = unusable(result, ("scree",), f"{prefix} variable plot{suffix}", ax)
+            if marked is not None:
+                return marked
         return cls(
             result.variable_coordinates(non_private=non_private),
             variables=variables,
@@ -735,6 +799,9 @@ class BiplotDisplay(_Display):
         prefix, suffix = version_titles(non_private)
         if non_private:
             _reference(result)
+        marked = unusable(result, ("scree", "frame", "histogram"), f"{prefix} biplot{suffix}", ax)
+        if marked is not None:
+            return marked
         with warnings.catch_warnings():  # an empty histogram is shown by the panel's own note
             warnings.simplefilter("ignore", NoMassWarning)
             private, reference = result.biplot(

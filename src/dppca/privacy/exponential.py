@@ -39,7 +39,13 @@ MAX_EPSILON = 1e4
 
 
 def exponential_runs(
-    lengths: np.ndarray, counts: np.ndarray, target: float, epsilon: float, noise: Noise
+    lengths: np.ndarray,
+    counts: np.ndarray,
+    target: float,
+    epsilon: float,
+    noise: Noise,
+    *,
+    draw_offset: bool = True,
 ) -> tuple[int, int]:
     """Choose a candidate with probability proportional to ``exp(-epsilon |c - target| / 2)``.
 
@@ -47,8 +53,9 @@ def exponential_runs(
     ----------
     lengths : ndarray of int, shape (R,)
         The number of candidates in each run (all ``>= 1``).
-    counts : ndarray of int, shape (R,)
-        Each run's count ``c``; its distance to ``target`` is the negated utility.
+    counts : ndarray of int or float, shape (R,)
+        Each run's count ``c`` (or the count of an interval of counts nearest the target);
+        its distance to ``target`` is the negated utility.
     target : float
         The public target count (for a quantile, ``q n``).
     epsilon : float
@@ -56,6 +63,9 @@ def exponential_runs(
         used, so the guarantee holds and every exponent stays a finite float.
     noise : Noise
         The source of the uniform bits (secure with the discrete sampler).
+    draw_offset : bool, default True
+        Draw the candidate within the run; False returns offset 0 (the run's first candidate
+        stands for the run: post-processing of the choice) and draws no more bits.
 
     Returns
     -------
@@ -76,15 +86,15 @@ def exponential_runs(
     run = int(np.searchsorted(probabilities, high, side="left"))
     below = probabilities[run - 1] if run > 0 else 0.0
     if run < len(lengths) and below + margin <= low and high <= probabilities[run] - margin:
-        return run, noise.below(int(lengths[run]))
+        return run, noise.below(int(lengths[run])) if draw_offset else 0
 
     precision = _FIRST_PRECISION
-    d_min = min(abs(Fraction(int(c)) - exact_target) for c in counts)
+    d_min = min(abs(Fraction(c) - exact_target) for c in counts.tolist())
     while True:
         bits, width = (bits << 64) | noise.bits(64), width + 64
         found = _exact_run(lengths, counts, exact_target, d_min, rate, precision, bits, width)
         if found is not None:
-            return found, noise.below(int(lengths[found]))
+            return found, noise.below(int(lengths[found])) if draw_offset else 0
         precision *= 2
 
 

@@ -38,11 +38,14 @@ from dppca.numerics.grids import (
     LINEAR_GRID_LIMIT,
     LOG_GRID_LIMIT,
     LOG_GRID_STEPS,
+    SIGNED_GRID_LIMIT,
     CellCounts,
     grid_runs,
     grid_size,
     linear_cells,
     log_cells,
+    signed_cells,
+    signed_value,
 )
 from dppca.numerics.row_values import RowValues, cell_counts, counts_below
 from dppca.privacy.budget import Budget, Component, LedgerEntry, PrivacyLedger
@@ -317,36 +320,86 @@ class DurfeeQuantile:
 OUTSIDE_DATA = 0.001
 
 
-def grid_quantile(counted: CellCounts, q: float, epsilon: float, noise: Noise, limit: int) -> int:
+def grid_quantile(
+    counted: CellCounts,
+    q: float,
+    epsilon: float,
+    noise: Noise,
+    limit: int,
+    *,
+    nearest_zero: bool = False,
+) -> int:
     """The exponential mechanism for the ``q`` quantile over the grid points ``-limit..limit``:
-    point ``j`` has utility ``-|c_j - q n|`` with ``c_j = #{cell_i <= j}``, which moves by at most
-    1 when one value is replaced (pure epsilon-DP). ``counted`` holds the counts of the values'
-    grid indices, clamped into the grid by the caller."""
-    starts, lengths, counts = grid_runs(counted, limit)
-    run, offset = exponential_runs(lengths, counts, q * counted.total, epsilon, noise)
+    point ``j`` has utility ``-d_j``, the distance from ``q n`` to the interval
+    ``[#{cell_i < j}, #{cell_i <= j}]`` (0 when the point holds the quantile, even among ties).
+    Both counts move by at most 1 when one value is replaced, so ``d_j`` does too (pure
+    epsilon-DP). ``counted`` holds the counts of the values' grid indices, clamped into the
+    grid by the caller. With ``nearest_zero``, the chosen run's point nearest index 0 stands
+    for the run (post-processing), so that the random bits used do not depend on its length."""
+    target = q * counted.total
+    starts, lengths, below, at_or_below = grid_runs(counted, limit)
+    nearest = np.clip(target, below, at_or_below)  # the interval's count nearest the target
+    run, offset = exponential_runs(
+        lengths, nearest, target, epsilon, noise, draw_offset=not nearest_zero
+    )
+    if nearest_zero:
+        first, last = int(starts[run]), int(starts[run] + lengths[run] - 1)
+        return 0 if first <= 0 <= last else (first if first > 0 else last)
     return int(starts[run]) + offset
 
 
-def log_quantile(x: np.ndarray | RowValues, q: float, epsilon: float, noise: Noise) -> float:
+def log_quantile(
+    x: np.ndarray | RowValues, q: float, epsilon: float, noise: Noise, positive: bool = False
+) -> float:
     """A private ``q`` quantile of non-negative values on the logarithmic grid ``10^(j/1000)``,
     ``|j| <= 300000`` (pure epsilon-DP).
 
     The answer is a grid point between ``1e-300`` and ``1e300`` whatever the data; multiplying
     the data by a power of ten shifts every count along the grid, so the same random bits give
     the answer multiplied by that power (up to rounding at cell boundaries).
+
+    With ``positive``, the quantile is of the values above the grid's first point only (0,
+    and values below ``1e-300``, are left out): the level of the untied values when most are
+    tied at 0 (pairs of duplicated rows). The utility ``-d(q N, [c_<, c_<=])`` with ``N`` the
+    number of values counted still moves by at most 1 when one value is replaced: ``N`` and
+    the counts move by at most 1, in the same direction, and ``q <= 1``.
     """
-    index = grid_quantile(cell_counts(x, log_cells), q, epsilon, noise, LOG_GRID_LIMIT)
+    counted = cell_counts(x, log_cells)
+    if positive and counted.cells.size and counted.cells[0] == -LOG_GRID_LIMIT:
+        counted = CellCounts(counted.cells[1:], counted.counts[1:])
+    index = grid_quantile(counted, q, epsilon, noise, LOG_GRID_LIMIT)
     return float(10.0 ** (index / LOG_GRID_STEPS))
 
 
+def signed_quantile(x: np.ndarray | RowValues, q: float, epsilon: float, noise: Noise) -> float:
+    """A private ``q`` quantile of real values on the sign-and-magnitude grid
+    ``0, +-10^(j/1000)``, ``|j| <= 300000`` (pure epsilon-DP).
+
+    The chosen run of grid points (between two values, or an occupied point) is represented
+    by its point nearest 0 (0 itself when the run holds it), so the answer lies within
+    ``1e300`` of 0 whatever the data, and the same random bits give it in other units (the
+    run through 0 is the only one whose length depends on the units). Its resolution is
+    relative (0.23 % of the answer, or a gap between two values), so a location is refined on
+    a :func:`linear_quantile` window about it.
+    """
+    counted = cell_counts(x, signed_cells)
+    index = grid_quantile(counted, q, epsilon, noise, SIGNED_GRID_LIMIT, nearest_zero=True)
+    return signed_value(index)
+
+
 def linear_quantile(
-    x: np.ndarray | RowValues, q: float, epsilon: float, noise: Noise, step: float
+    x: np.ndarray | RowValues,
+    q: float,
+    epsilon: float,
+    noise: Noise,
+    step: float,
+    origin: float = 0.0,
 ) -> float:
-    """A private ``q`` quantile of real values on the grid ``j step``, ``|j| <= 2^24`` (pure
-    epsilon-DP); ``step`` must be public or private (never a statistic of ``x``), a positive
-    normal float. Values beyond the grid count at its ends."""
-    counted = cell_counts(x, linear_cells, step)
-    return grid_quantile(counted, q, epsilon, noise, LINEAR_GRID_LIMIT) * step
+    """A private ``q`` quantile of real values on the grid ``origin + j step``, ``|j| <= 2^14``
+    (pure epsilon-DP); ``step`` and ``origin`` must be public or private (never statistics of
+    ``x``). Values beyond the grid count at its ends."""
+    counted = cell_counts(x, linear_cells, step, origin)
+    return origin + grid_quantile(counted, q, epsilon, noise, LINEAR_GRID_LIMIT) * step
 
 
 def locating_reach(epsilon: float, grid: str) -> float:
@@ -398,8 +451,10 @@ class GridQuantile:
 
     Grid point ``j`` has utility ``-|c_j - level n|`` with ``c_j`` the number of values at or
     below it, which moves by at most 1 when one value is replaced (McSherry and Talwar 2007;
-    Smith 2011 for quantiles). ``grid="log"``: positive values on ``10^(j/1000)``; ``"linear"``:
-    signed values on ``j step`` with a public or private ``step``. It owns its draw
+    Smith 2011 for quantiles). ``grid="log"``: positive values on ``10^(j/1000)``;
+    ``"signed"``: real values on ``0, +-10^(j/1000)``; ``"linear"``: real values on
+    ``origin + j step``, ``|j| <= 2^14``, with a public or private ``step`` and ``origin``
+    (a window about a location found before). It owns its draw
     (:meth:`release`, sampled exactly by :func:`~dppca.privacy.exponential.exponential_runs`)
     and its ledger entry (:meth:`record`).
 
@@ -423,32 +478,48 @@ class GridQuantile:
     epsilon: float
     sampler: str = "continuous"
     description: str = "values"
+    #: On the log grid: the quantile of the values above its first point only (ties at 0
+    #: left out; see :func:`log_quantile`).
+    positive: bool = False
 
     def __post_init__(self) -> None:
         check_option(self.grid, "grid", GRIDS)
+        if self.positive and self.grid != "log":
+            raise ValueError("positive applies to the log grid only.")
         object.__setattr__(self, "level", check_real(self.level, "level", low=0.0, high=1.0))
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
         check_option(self.sampler, "sampler", SAMPLERS)
 
     def release(
-        self, values: np.ndarray | RowValues, noise: Noise, step: float | None = None
+        self,
+        values: np.ndarray | RowValues,
+        noise: Noise,
+        step: float | None = None,
+        origin: float = 0.0,
     ) -> float:
         """The released grid point of ``values`` (in one array or in chunks). The linear grid
-        needs its ``step``: public or private (never a statistic of ``values``), a positive
-        normal float whose ``2^24`` multiples are finite; the logarithmic grid takes none."""
+        needs its ``step`` and ``origin``: public or private (never statistics of ``values``),
+        ``step`` a positive normal float whose ``2^14`` multiples are finite, ``origin`` finite;
+        the other grids take neither."""
         check_sampler(self.sampler, noise)
-        if self.grid == "log":
-            if step is not None:
-                raise ValueError("the logarithmic grid takes no step.")
-            return log_quantile(values, self.level, self.epsilon, noise)
-        largest = sys.float_info.max / LINEAR_GRID_LIMIT
+        if self.grid != "linear":
+            if step is not None or origin != 0.0:
+                raise ValueError(f"the {self.grid} grid takes no step or origin.")
+            if self.grid == "log":
+                return log_quantile(values, self.level, self.epsilon, noise, self.positive)
+            return signed_quantile(values, self.level, self.epsilon, noise)
+        largest = sys.float_info.max / (4 * LINEAR_GRID_LIMIT)
         if isinstance(step, bool) or not (
             isinstance(step, float | int) and sys.float_info.min <= step <= largest
         ):
             raise ValueError(
                 f"step must be a positive normal float at most {largest:.3g}; got {step!r}."
             )
-        return linear_quantile(values, self.level, self.epsilon, noise, float(step))
+        if not (isinstance(origin, float | int) and abs(origin) <= largest):
+            raise ValueError(
+                f"origin must be a float of size at most {largest:.3g}; got {origin!r}."
+            )
+        return linear_quantile(values, self.level, self.epsilon, noise, float(step), float(origin))
 
     @property
     def loss(self) -> PrivacyLoss:
@@ -459,7 +530,7 @@ class GridQuantile:
         """Enter the release in ``ledger``."""
         mechanism = (
             f"exponential mechanism, {self.grid} grid (level {self.level:.3g} of "
-            f"{self.description})"
+            f"{'the positive ' if self.positive else ''}{self.description})"
         )
         label = sampler_label(mechanism, self.sampler)
         return ledger.record(name, label, Budget(self.epsilon, 0.0), component, (self.loss,))

@@ -1,16 +1,25 @@
 """The private plotting frame of a score histogram (after the R package ``dppca``).
 
-Four pure-DP grid quantiles (:mod:`dppca.privacy.quantiles`), all equivariant to the data's
-units: a private scale ``s``, the median distance between random disjoint pairs of points (log
-grid); the two coordinate medians on the linear grid of step ``s / 256`` (the grid reaches
-65,536 scales from the origin) give the centre ``c``; the distances ``||s_i - c||`` give the
-radius ``R`` at level ``q`` (log grid): 0.99, or less when the budget is small
-(:func:`safe_level`). :func:`frame_shares` splits ``epsilon_F``: the scale and the centres get
-1.5 times what locates them, the radius the rest. ``R`` is then extrapolated to the 0.99 level
-as for a bivariate normal, whose squared distance is ``-2 ln(1 - q)`` times the scale at level
-``q``:
-``R_0.99 = R_q sqrt(ln 100 / -ln(1 - q))``. The frame is the square
-``c +- (1 + inflate) R_0.99``, its half-width capped at 50 private scales.
+Pure-DP grid quantiles (:mod:`dppca.privacy.quantiles`), equivariant to the data's units and
+working at any location:
+
+1. a private scale ``s``: the median distance between random disjoint pairs of points (log
+   grid; translation invariant);
+2. each coordinate's median, in two steps: on the sign-and-magnitude grid ``0, +-10^(j/1000)``
+   (any size and sign, relative resolution 0.23 %), giving ``m``; then on the linear window
+   ``m + j w / 2^14``, ``|j| <= 2^14``, of half-width ``w = 0.0046 |m| + 8 s`` about it, which
+   covers the first step's resolution and places the centre ``c`` to ``w / 2^14`` (``s / 2048``
+   near the origin, ``2.8e-7 |m|`` far from it);
+3. the distances ``||s_i - c||`` give the radius ``R`` at level ``q`` (log grid): 0.99, or less
+   when the budget is small (:func:`safe_level`), extrapolated to the 0.99 level as for a
+   bivariate normal, whose squared distance is ``-2 ln(1 - q)`` times the scale at level ``q``:
+   ``R_0.99 = R_q sqrt(ln 100 / -ln(1 - q))``.
+
+:func:`frame_shares` splits ``epsilon_F``: the scale and the centres get 1.5 times what locates
+them (each centre's share split between its two steps in proportion to what each needs), the
+radius the rest. The frame is the square ``c +- (1 + inflate) R_0.99``, its half-width capped at
+50 private scales. A frame can also be public (:meth:`Frame.public`): limits known without the
+data, at no cost.
 """
 
 from __future__ import annotations
@@ -22,25 +31,26 @@ from typing import Any
 import numpy as np
 
 from dppca._validation import check_data, check_epsilon, check_random_state, check_real
+from dppca.numerics.grids import LINEAR_GRID_LIMIT
 from dppca.numerics.pairs import random_pairs
 from dppca.numerics.row_values import ArrayValues, RowValues, column_of
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, Component, PrivacyLedger, check_parts, split_epsilon
 from dppca.privacy.mechanisms import Noise, resolve_sampler
-from dppca.privacy.quantiles import (
-    GridQuantile,
-    locating_reach,
-    safe_level,
-    warn_unlocatable,
-)
+from dppca.privacy.quantiles import GridQuantile, locating_reach, safe_level
+from dppca.privacy.requirements import Requirement, check_on_weak, enforce, locating
 
 DEFAULT_INFLATE = 0.2
 RADIAL_LEVEL = 0.99
 #: The scale and the centres get this multiple of the epsilon they need to be located; the
 #: radius gets the rest (at least a quarter).
 LOCATING_MARGIN = 1.5
-#: Grid points of the centre's linear grid per unit of the private scale.
-CENTRE_STEPS = 256
+#: The refining window's half-width: this many private scales, plus ``WINDOW_SPREAD |m|``
+#: for the first step's relative resolution (two cells of the signed grid).
+WINDOW_SCALES = 8.0
+WINDOW_SPREAD = 2.0 * (10.0 ** (1.0 / 1000.0) - 1.0)
+#: A public frame's alternative, as refusals name it.
+PUBLIC_FRAME = "public limits, frame=((xmin, xmax), (ymin, ymax))"
 #: The half-width is at most this many private scales (post-processing of two releases): a
 #: bivariate normal needs about 2.2 and a bivariate t with 3 degrees of freedom about 6, so the
 #: cap only bounds a radius search that ran past the data (probability at most 0.1 %).
@@ -89,6 +99,32 @@ class Frame:
     distance_level: float = RADIAL_LEVEL
     scale: float = math.nan
 
+    @classmethod
+    def public(cls, limits: Any, inflate: float = 0.0) -> Frame:
+        """A public frame: the smallest square that contains ``limits = ((xmin, xmax), (ymin,
+        ymax))`` (known without the data: units, design, an earlier release), at no cost.
+
+        Examples
+        --------
+        >>> frame = Frame.public(((-2.0, 2.0), (-1.0, 3.0)))
+        >>> frame.center.tolist(), frame.half_width, len(frame.privacy.entries)
+        ([0.0, 1.0], 2.0, 0)
+        """
+        center, half_width = check_limits(limits)
+        return cls(
+            center=center,
+            half_width=half_width,
+            distance_quantile=math.nan,
+            inflate=inflate,
+            privacy=PrivacyLedger(),
+            distance_level=math.nan,
+        )
+
+    @property
+    def is_public(self) -> bool:
+        """Whether the frame was given (no quantile was released for it)."""
+        return not self.privacy.entries and math.isnan(self.distance_quantile)
+
     @property
     def xlim(self) -> tuple[float, float]:
         """The frame's horizontal limits."""
@@ -106,26 +142,53 @@ class Frame:
         return (-self.half_width, self.half_width), (-self.half_width, self.half_width)
 
 
-def frame_shares(n: int, epsilon: float) -> list[float]:
+def check_limits(limits: Any) -> tuple[np.ndarray, float]:
+    """Public frame limits ``((xmin, xmax), (ymin, ymax))``, finite with ``min < max`` and at
+    most 1e150 in size: the centre and half-width of the smallest square that contains them."""
+    values = np.asarray(limits, dtype=object)
+    if values.shape != (2, 2):
+        raise ValueError(
+            f"frame must be None or limits ((xmin, xmax), (ymin, ymax)); got {limits!r}."
+        )
+    bounds = np.array(
+        [
+            [check_real(value, "frame", low=-FRAME_LIMIT, high=FRAME_LIMIT) for value in row]
+            for row in values
+        ],
+        dtype=np.float64,
+    )
+    if np.any(bounds[:, 0] >= bounds[:, 1]):
+        raise ValueError(f"frame's limits must be increasing pairs (min < max); got {limits!r}.")
+    center = bounds.mean(axis=1)
+    return center, float(np.max(bounds[:, 1] - center))
+
+
+def _needed(m: int, grid: str) -> float:
+    """The epsilon that locates a grid median of ``m`` values (inf when none does)."""
+    room = m / 2 - 1
+    return math.inf if room <= 0 else locating_reach(1.0, grid) / room
+
+
+def frame_shares(n: int, epsilon: float, spread: str = "private") -> list[float]:
     """Shares of the frame's epsilon for the scale, the two centres and the radius (public).
 
-    The scale (a median of ``n // 2`` pair distances) and each centre (a median of ``n``
-    values) need ``epsilon_min = 2 (ln G + ln 1000) / (m / 2 - 1)`` to be located
-    (:func:`~dppca.privacy.quantiles.safe_level`); they get ``1.5`` times that, at most three
-    quarters of ``epsilon`` together (in proportion when it is short), and the radius the rest,
-    so that its level can approach 0.99.
+    The scale (a median of ``n // 2`` pair distances) and each centre (two medians of ``n``
+    values, on the signed grid and on the linear window) need ``epsilon_min = 2 (ln G +
+    ln 1000) / (m / 2 - 1)`` each to be located (:func:`~dppca.privacy.quantiles.safe_level`);
+    they get ``1.5`` times that, at most three quarters of ``epsilon`` together (in proportion
+    when it is short), and the radius the rest, so that its level can approach 0.99. With
+    ``spread="given"`` (the spread comes from another release) the centres share all of it.
 
     Examples
     --------
-    >>> [round(share, 3) for share in frame_shares(2504, 0.467)]
-    [0.208, 0.124, 0.124, 0.543]
+    >>> [round(share, 3) for share in frame_shares(2504, 1.0)]
+    [0.097, 0.092, 0.092, 0.72]
+    >>> frame_shares(2504, 1.0, spread="given")
+    [0.0, 0.5, 0.5, 0.0]
     """
-
-    def needed(m: int, grid: str) -> float:
-        room = m / 2 - 1
-        return math.inf if room <= 0 else locating_reach(1.0, grid) / room
-
-    scale, centre = needed(n // 2, "log"), needed(n, "linear")
+    if spread == "given":
+        return [0.0, 0.5, 0.5, 0.0]
+    scale, centre = _needed(n // 2, "log"), _needed(n, "signed") + _needed(n, "linear")
     total = scale + 2 * centre
     factor = min(LOCATING_MARGIN, 0.75 * epsilon / total) / epsilon if total < math.inf else 0.0
     if factor == 0.0:
@@ -136,16 +199,20 @@ def frame_shares(n: int, epsilon: float) -> list[float]:
 
 @dataclass(frozen=True)
 class FramePlan:
-    """A validated frame release: its four quantile mechanisms, fixed by public values only
-    (the centres' grid step is the private scale, given at release time)."""
+    """A validated frame release: its quantile mechanisms, fixed by public values only (the
+    refining windows' origin and step come from the released scale and first steps)."""
 
-    scale: GridQuantile
-    centres: tuple[GridQuantile, GridQuantile]
-    distance: GridQuantile
+    #: The pair scale's and the distance quantile's mechanisms; None when the spread is given
+    #: at release time (:func:`private_frame`'s ``spread``).
+    scale: GridQuantile | None
+    centres: tuple[tuple[GridQuantile, GridQuantile], tuple[GridQuantile, GridQuantile]]
+    distance: GridQuantile | None
     inflate: float
     labels: tuple[str, str]
     prefix: str
     component: Component
+    #: What the budget must locate (:mod:`dppca.privacy.requirements`).
+    requirements: tuple[Requirement, ...] = ()
 
 
 def plan_frame(
@@ -158,42 +225,76 @@ def plan_frame(
     labels: tuple[str, str] = ("x", "y"),
     prefix: str = "frame",
     component: Component = "frame",
+    spread: str = "private",
 ) -> FramePlan:
     """The frame's mechanisms for ``n`` points at ``epsilon`` (split by :func:`frame_shares`).
 
-    Refuses a budget that leaves one of the four quantiles with none (``what`` names the
-    caller's budget) and warns, from public values before any charge, when the scale or a
-    centre cannot be located (:func:`~dppca.privacy.quantiles.warn_unlocatable`).
+    Refuses a budget that leaves one of the quantiles with none (``what`` names the caller's
+    budget) and lists, from public values, what the budget must locate (the scale and each
+    centre's two steps) in :attr:`FramePlan.requirements`. With ``spread="given"`` only the
+    centres are planned: the spread is given at release time (:func:`private_frame`).
     """
-    parts = check_parts(split_epsilon(epsilon, frame_shares(n, epsilon)), what)
-    scale_epsilon, *centre_epsilon, distance_epsilon = parts
-    warn_unlocatable(n // 2, scale_epsilon, "log", f"{prefix}: scale")
-    warn_unlocatable(n, centre_epsilon[0], "linear", f"{prefix}: centre")
-    scale = GridQuantile(
-        "log",
-        safe_level(0.5, n // 2, scale_epsilon, "log"),
-        scale_epsilon,
-        sampler,
-        description="pair distances",
-    )
-    x, y = (
-        GridQuantile(
-            "linear",
-            safe_level(0.5, n, centre_epsilon[axis], "linear"),
-            centre_epsilon[axis],
+    if spread == "given":
+        scale_epsilon = distance_epsilon = 0.0
+        centre_epsilon = check_parts(split_epsilon(epsilon, [0.5, 0.5]), what)
+    else:
+        parts = check_parts(split_epsilon(epsilon, frame_shares(n, epsilon)), what)
+        scale_epsilon, *centre_epsilon, distance_epsilon = parts
+    coarse, fine = _needed(n, "signed"), _needed(n, "linear")
+    steps = [1.0, 1.0] if math.isinf(coarse + fine) else [coarse, fine]
+    centre_parts = [
+        check_parts(split_epsilon(part, [step / sum(steps) for step in steps]), what)
+        for part in centre_epsilon
+    ]
+    requirements = [
+        locating(prefix, "centre", n, centre_parts[0][0], "signed", PUBLIC_FRAME),
+        locating(prefix, "centre", n, centre_parts[0][1], "linear", PUBLIC_FRAME),
+    ]
+    scale = distance = None
+    if spread != "given":
+        requirements.insert(
+            0, locating(prefix, "scale", n // 2, scale_epsilon, "log", PUBLIC_FRAME)
+        )
+        requirements.append(
+            locating(prefix, "distance quantile", n, distance_epsilon, "log", PUBLIC_FRAME)
+        )
+        scale = GridQuantile(
+            "log",
+            safe_level(0.5, n // 2, scale_epsilon, "log"),
+            scale_epsilon,
             sampler,
-            description=f"{labels[axis]}, step scale/{CENTRE_STEPS}",
+            description="pair distances",
+            positive=True,  # pairs of duplicated points (distance 0) are left out
+        )
+        distance = GridQuantile(
+            "log",
+            safe_level(RADIAL_LEVEL, n, distance_epsilon, "log"),
+            distance_epsilon,
+            sampler,
+            description="distances to the centre",
+        )
+    x, y = (
+        (
+            GridQuantile(
+                "signed",
+                safe_level(0.5, n, centre_parts[axis][0], "signed"),
+                centre_parts[axis][0],
+                sampler,
+                description=f"{labels[axis]}, sign and magnitude",
+            ),
+            GridQuantile(
+                "linear",
+                safe_level(0.5, n, centre_parts[axis][1], "linear"),
+                centre_parts[axis][1],
+                sampler,
+                description=f"{labels[axis]}, window about the first step",
+            ),
         )
         for axis in range(2)
     )
-    distance = GridQuantile(
-        "log",
-        safe_level(RADIAL_LEVEL, n, distance_epsilon, "log"),
-        distance_epsilon,
-        sampler,
-        description="distances to the centre",
+    return FramePlan(
+        scale, (x, y), distance, inflate, labels, prefix, component, tuple(requirements)
     )
-    return FramePlan(scale, (x, y), distance, inflate, labels, prefix, component)
 
 
 def planar_distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -210,22 +311,50 @@ def distances_to(points: np.ndarray, center: np.ndarray) -> np.ndarray:
         return np.hypot(points[:, 0] - center[0], points[:, 1] - center[1])
 
 
-def private_frame(scores: RowValues, plan: FramePlan, noise: Noise) -> Frame:
+#: A given spread is clamped into this range, so that the refining window's step is a
+#: positive normal float (an unusable spread gives an unusable frame, marked as such).
+SPREAD_RANGE = (1e-300, 1e300)
+
+
+def private_frame(
+    scores: RowValues, plan: FramePlan, noise: Noise, spread: float | None = None
+) -> Frame:
     """The frame of validated ``(n, 2)`` scores (in one array or in chunks) by a validated plan
-    (the caller has charged its budget, delta 0); its ledger entries are named ``prefix: ...``."""
+    (the caller has charged its budget, delta 0); its ledger entries are named ``prefix: ...``.
+
+    A plan without a scale takes ``spread``, the standard deviation of the wider axis from
+    another release (for example the private scree, at no cost): the refining windows are in
+    its units and the half-width is ``(1 + inflate) sqrt(2 ln 100) spread``, the 0.99 radial
+    quantile of a bivariate normal whose wider axis has that spread.
+    """
     ledger = PrivacyLedger()
-    first, second = random_pairs(scores.shape[0], noise.rng)
-    scale = plan.scale.release(scores.pairs(first, second, planar_distances), noise)
-    plan.scale.record(ledger, f"{plan.prefix}: scale", plan.component)
+    if plan.scale is None:
+        given = spread if spread is not None and math.isfinite(spread) else SPREAD_RANGE[0]
+        scale = min(max(given, SPREAD_RANGE[0]), SPREAD_RANGE[1])
+    else:
+        first, second = random_pairs(scores.shape[0], noise.rng)
+        scale = plan.scale.release(scores.pairs(first, second, planar_distances), noise)
+        plan.scale.record(ledger, f"{plan.prefix}: scale", plan.component)
     center = np.empty(2)
-    for axis, mechanism in enumerate(plan.centres):
-        centre = mechanism.release(scores.map(column_of, axis), noise, step=scale / CENTRE_STEPS)
+    for axis, (signed, window) in enumerate(plan.centres):
+        values = scores.map(column_of, axis)
+        first = signed.release(values, noise)
+        signed.record(
+            ledger, f"{plan.prefix}: centre {plan.labels[axis]} (first step)", plan.component
+        )
+        half_width = WINDOW_SPREAD * abs(first) + WINDOW_SCALES * scale
+        step = half_width / LINEAR_GRID_LIMIT
+        centre = window.release(values, noise, step=step, origin=first)
+        window.record(ledger, f"{plan.prefix}: centre {plan.labels[axis]}", plan.component)
         center[axis] = min(max(centre, -FRAME_LIMIT), FRAME_LIMIT)
-        mechanism.record(ledger, f"{plan.prefix}: centre {plan.labels[axis]}", plan.component)
-    distances = scores.map(distances_to, center)
-    distance_quantile = min(plan.distance.release(distances, noise), FRAME_LIMIT)
-    plan.distance.record(ledger, f"{plan.prefix}: distance quantile", plan.component)
-    level = plan.distance.level
+    if plan.distance is None:
+        level = RADIAL_LEVEL
+        distance_quantile = min(math.sqrt(2.0 * math.log(100.0)) * scale, FRAME_LIMIT)
+    else:
+        distances = scores.map(distances_to, center)
+        distance_quantile = min(plan.distance.release(distances, noise), FRAME_LIMIT)
+        plan.distance.record(ledger, f"{plan.prefix}: distance quantile", plan.component)
+        level = plan.distance.level
     extrapolation = math.sqrt(math.log(1.0 / (1.0 - RADIAL_LEVEL)) / -math.log1p(-level))
     half_width = (1.0 + plan.inflate) * extrapolation * distance_quantile
     half_width = min(half_width, MAX_SCALES * scale, FRAME_LIMIT)
@@ -248,6 +377,7 @@ def dp_frame(
     random_state: Any = None,
     accountant: Accountant | None = None,
     sampler: str | None = None,
+    on_weak: str = "refuse",
 ) -> Frame:
     """A square private frame for two-dimensional points (pure epsilon-DP).
 
@@ -257,10 +387,10 @@ def dp_frame(
         The points, for example PC scores. ``n`` is public.
     epsilon : float
         Budget (> 0), split by :func:`frame_shares` between a private scale (the median
-        distance between random pairs), the two coordinate medians (on a grid of step
-        scale/256) and the 0.99 quantile of the distances from that centre (a lower level when
-        the budget is small, extrapolated to 0.99); all are exponential mechanisms over fixed
-        grids.
+        distance between random pairs), the two coordinate medians (each on the
+        sign-and-magnitude grid, then on a window about that answer in units of the scale)
+        and the 0.99 quantile of the distances from that centre (a lower level when the budget
+        is small, extrapolated to 0.99); all are exponential mechanisms over public grids.
     inflate : float, default 0.2
         The half-width is ``(1 + inflate) R_0.99``.
     random_state : None, int, SeedSequence or Generator
@@ -272,10 +402,19 @@ def dp_frame(
         public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
         the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
         through its low bits (Mironov 2012); for studies, not for publication.
+    on_weak : {"refuse", "release"}, default "refuse"
+        When epsilon cannot locate the scale and the centre at this ``n`` (public values,
+        :mod:`dppca.privacy.requirements`): refuse before the charge, naming the smallest
+        epsilon and ``n`` that would, or release anyway (for studies) with a warning.
 
     Returns
     -------
     Frame
+
+    Raises
+    ------
+    UnlocatableError
+        With ``on_weak="refuse"``, when the frame cannot be located (nothing is spent).
 
     Examples
     --------
@@ -292,13 +431,25 @@ def dp_frame(
     epsilon = check_epsilon(epsilon)
     inflate = check_real(inflate, "inflate", low=0.0, high=1e3, low_inclusive=True)
     sampler = resolve_sampler(sampler)
-    plan = plan_frame(
+    on_weak = check_on_weak(on_weak)
+
+    def planned(n: int, budget: float) -> FramePlan:
+        return plan_frame(
+            n,
+            budget,
+            sampler,
+            what=f"epsilon={budget:g}",
+            inflate=inflate,
+            labels=(names[0], names[1]),
+        )
+
+    plan = planned(data.shape[0], epsilon)
+    enforce(
+        lambda n, budget: planned(n, budget).requirements,
         data.shape[0],
         epsilon,
-        sampler,
-        what=f"epsilon={epsilon:g}",
-        inflate=inflate,
-        labels=(names[0], names[1]),
+        on_weak,
+        "dp_frame",
     )
     rng = check_random_state(random_state)
     charge(accountant, Budget(epsilon, 0.0), "dp_frame")

@@ -67,7 +67,8 @@ from dppca.privacy.mechanisms import (
     check_noise_scale,
     resolve_sampler,
 )
-from dppca.privacy.quantiles import GridQuantile, safe_level, warn_unlocatable
+from dppca.privacy.quantiles import GridQuantile, safe_level
+from dppca.privacy.requirements import Requirement, check_on_weak, enforce, locating
 
 MECHANISMS = ("gaussian", "paper")
 
@@ -307,6 +308,7 @@ def dp_loading(
     accountant: Accountant | None = None,
     sampler: str | None = None,
     progress: bool = True,
+    on_weak: str = "refuse",
 ) -> LoadingResult:
     """Differentially private principal directions (g-DPPCA).
 
@@ -362,10 +364,20 @@ def dp_loading(
         through its low bits (Mironov 2012); for studies, not for publication.
     progress : bool, default True
         A progress bar on stderr while the Kendall matrix takes more than two seconds.
+    on_weak : {"refuse", "release"}, default "refuse"
+        With ``radius="auto"``, when ``radius_share`` of epsilon cannot locate the radius at
+        this ``n`` (public values, :mod:`dppca.privacy.requirements`): refuse before the
+        charge, naming the smallest epsilon and ``n`` that would, or release anyway (for
+        studies) with a warning.
 
     Returns
     -------
     LoadingResult
+
+    Raises
+    ------
+    UnlocatableError
+        With ``on_weak="refuse"``, when the radius cannot be located (nothing is spent).
 
     Notes
     -----
@@ -399,18 +411,31 @@ def dp_loading(
     Budget(epsilon=2, delta=1e-06)
     """
     data, names = checked_rows(X)
-    plan = plan_loading(
-        data.shape,
-        Budget(check_epsilon(epsilon), check_delta(delta)),
-        transform=transform,
-        radius=radius,
-        sensitivity=sensitivity,
-        calibration=calibration,
-        mechanism=mechanism,
-        pairs=pairs,
-        radius_share=radius_share,
-        radius_level=radius_level,
-        sampler=sampler,
+    delta = check_delta(delta)
+    on_weak = check_on_weak(on_weak)
+
+    def planned(n: int, budget: float) -> LoadingPlan:
+        return plan_loading(
+            (n, data.shape[1]),
+            Budget(check_epsilon(budget), delta),
+            transform=transform,
+            radius=radius,
+            sensitivity=sensitivity,
+            calibration=calibration,
+            mechanism=mechanism,
+            pairs=pairs,
+            radius_share=radius_share,
+            radius_level=radius_level,
+            sampler=sampler,
+        )
+
+    plan = planned(data.shape[0], epsilon)
+    enforce(
+        lambda n, budget: planned(n, budget).requirements,
+        plan.n,
+        plan.epsilon,
+        on_weak,
+        "dp_loading",
     )
     non_private = check_bool(non_private, "non_private")
     progress = check_bool(progress, "progress")
@@ -447,6 +472,8 @@ class LoadingPlan:
     radius_range: tuple[float, float]
     #: The private quantile of pair half-distances that sets an automatic radius, or None.
     radius_quantile: GridQuantile | None = None
+    #: What the budget must locate (:mod:`dppca.privacy.requirements`).
+    requirements: tuple[Requirement, ...] = ()
 
     @property
     def auto_radius(self) -> bool:
@@ -510,14 +537,25 @@ def plan_loading(
     sigma = kendall.scale
     check_noise_scale(sigma, "the Kendall matrix (in units of the sign bound squared)")
     radius_quantile = None
+    requirements: list[Requirement] = []
     if sign is None:
-        warn_unlocatable(n // 2, radius_epsilon, "log", "loading: winsorization radius")
+        requirements.append(
+            locating(
+                "loading",
+                "winsorization radius",
+                n // 2,
+                radius_epsilon,
+                "log",
+                "a public radius (radius=...)",
+            )
+        )
         radius_quantile = GridQuantile(
             "log",
             safe_level(radius_level, n // 2, radius_epsilon, "log"),
             radius_epsilon,
             sampler,
             description="pair half-distances",
+            positive=True,  # pairs of duplicated rows (distance 0) are left out
         )
         radius_range = (
             max(MIN_BOUND, math.sqrt(sys.float_info.min / sigma)),
@@ -550,6 +588,7 @@ def plan_loading(
         sampler=sampler,
         radius_range=radius_range,
         radius_quantile=radius_quantile,
+        requirements=tuple(requirements),
     )
 
 

@@ -12,8 +12,6 @@ reveals nothing more about the data than the release itself:
   non-increasing fit pools them;
 * a score histogram whose noisy kept mass is less than half, or more than one and a half
   times, the ``n`` rows (cells lost below the threshold, or empty cells kept by noise);
-* a frame whose half-width exceeds ``WIDE_FRAME`` times its private scale (the median distance
-  between random pairs of points; a bivariate normal gives about 2.2).
 """
 
 from __future__ import annotations
@@ -27,14 +25,12 @@ import numpy as np
 
 from dppca.exceptions import NoiseDominatedWarning, PrivacyWarning
 
-#: A frame wider than this many private scales is flagged as implausibly wide.
+#: A frame wider than this many private scales is "too wide" (:mod:`dppca.releases.status`).
 WIDE_FRAME = 25.0
 #: A histogram whose kept mass is off the rows' by more than this share is flagged.
 MASS_TOLERANCE = 0.5
 #: How the note of :func:`order_notes` begins (the scree panel looks for it).
 POOLED_SCREE = "The non-increasing scree fit pooled"
-#: How the note of :func:`frame_notes` begins (the score panels look for it).
-WIDE_FRAME_NOTE = "The score frame is implausibly wide"
 
 
 def direction_notes(eigenvalues: np.ndarray, sigma: float, axes: Sequence[int]) -> list[str]:
@@ -101,15 +97,31 @@ def histogram_notes(mass: float, n: int) -> list[str]:
     ]
 
 
-def frame_notes(half_width: float, scale: float) -> list[str]:
-    """A frame more than ``WIDE_FRAME`` private scales wide."""
-    if half_width <= WIDE_FRAME * scale:
+#: A first direction with a loading at least this large is "almost one variable".
+ONE_VARIABLE = 0.95
+
+
+def one_variable_notes(directions: np.ndarray, names: Sequence[str], scaled: bool) -> list[str]:
+    """Unscaled data whose first private direction is almost one variable (a loading of at
+    least ``ONE_VARIABLE``): usually the variable with the largest units, not a structure
+    of the data.
+
+    Examples
+    --------
+    >>> directions = np.array([[0.999, 0.04], [0.04, -0.999]])
+    >>> one_variable_notes(directions, ["income", "age"], scaled=False)[0][:40]
+    "PC1 is almost one variable, 'income' (lo"
+    """
+    if scaled:
+        return []
+    first = np.abs(directions[:, 0])
+    j = int(np.argmax(first))
+    if first[j] < ONE_VARIABLE:
         return []
     return [
-        f"{WIDE_FRAME_NOTE}: its half-width is "
-        f"{half_width / scale:.3g} times the private pair scale (about 2 for normal data). The "
-        "data may be very heavy-tailed, or the frame's quantiles were dominated by noise; most "
-        "points then fall in a few cells."
+        f"PC1 is almost one variable, {names[j]!r} (loading {first[j]:.3f}): with variables in "
+        "different units the directions follow the largest numbers. Try scale='private', or "
+        "public scales (scale=[...]); a StandardScaler fitted on the data is not private."
     ]
 
 

@@ -90,6 +90,12 @@ def sample_scores(
     DataFrame
         Columns named by the axes (e.g. ``PC1``, ``PC2``), plus ``group`` with groups.
 
+    Raises
+    ------
+    ValueError
+        When the result marks its histogram as not usable (``result.status``: the frame
+        missed the data or collapsed; its cells are NaN).
+
     Warns
     -----
     NoMassWarning
@@ -118,6 +124,12 @@ def sample_scores(
     )
     source, pooled, groups = score_result.histogram_tables(histogram)
     rng = check_random_state(random_state)
+    status = getattr(score_result, "status", {}).get("histogram")
+    if status is not None and not status.usable:
+        raise ValueError(
+            f"The private {source} histogram is not usable ({status}); no synthetic points can "
+            "be drawn from it."
+        )
     if groups is None:
         parts = [(None, pooled, total)]
     else:

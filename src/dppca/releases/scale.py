@@ -63,7 +63,8 @@ from dppca.privacy.budget import (
     warn_weak_budget,
 )
 from dppca.privacy.mechanisms import GaussianMechanism, Noise, resolve_sampler
-from dppca.privacy.quantiles import GridQuantile, safe_level, warn_unlocatable
+from dppca.privacy.quantiles import GridQuantile, safe_level
+from dppca.privacy.requirements import Requirement, check_on_weak, enforce, locating
 from dppca.releases.notes import emit, public_notes
 from dppca.releases.scree import joint_gaussian, means_mechanism, width_range
 
@@ -105,6 +106,8 @@ class ScalePlan:
     means: GaussianMechanism
     consistency: float
     widths: tuple[float, float]
+    #: What the budget must locate and resolve (:mod:`dppca.privacy.requirements`).
+    requirements: tuple[Requirement, ...] = ()
 
     @property
     def level(self) -> float:
@@ -123,7 +126,8 @@ def plan_scale(
 ) -> ScalePlan:
     """Validate the scale release for data of ``shape`` and a validated ``budget`` and fix its
     mechanisms from public values (before any charge): the clip quantiles' level is moved
-    towards 1/2 as far as the budget needs, and a budget too small to locate a median warns."""
+    towards 1/2 as far as the budget needs. Its requirements (:func:`scale_requirements`) say
+    whether the budget can locate the clip levels and resolve a normal variable's scale."""
     n, p = shape
     level = check_real(level, "level", low=0.5, high=1.0, low_inclusive=True)
     clip_share = check_real(clip_share, "clip_share", low=0.0, high=1.0)
@@ -133,7 +137,6 @@ def plan_scale(
     )
     (each,) = check_parts([split_epsilon(clip_epsilon, [1.0 / p] * p)[-1]], what)
     m = n // 2
-    warn_unlocatable(m, each, "log", f"{label}: clip levels")
     used = safe_level(level, m, each, "log")
     quantiles = tuple(
         GridQuantile(
@@ -143,7 +146,36 @@ def plan_scale(
     )
     means = means_mechanism(m, 2 * p, mean_epsilon, budget.delta, sampler)
     widths = width_range(m, 2 * p, mean_epsilon, budget.delta, sampler, release=label)
-    return ScalePlan(n, p, budget, sampler, quantiles, means, clipped_normal_mean(used), widths)
+    consistency = clipped_normal_mean(used)
+    requirements = (
+        locating(label, "clip levels", m, each, "log", PUBLIC_SCALES),
+        resolving(label, used, consistency, means.scale, p),
+    )
+    return ScalePlan(n, p, budget, sampler, quantiles, means, consistency, widths, requirements)
+
+
+#: The public alternative to private scales, as refusals name it.
+PUBLIC_SCALES = "public scales, scale=[...] (units known without the data)"
+
+
+def resolving(label: str, level: float, consistency: float, unit_sd: float, p: int) -> Requirement:
+    """The requirement that a normal variable's scale be resolved: its expected released
+    values clear each of the three flags of :func:`scale_release` by ``z`` more noise sd
+    (``z`` as there), so that it is flagged with probability about ``FLAG_RATE / p``.
+
+    For a normal variable the clipped mean over the clip is ``r = c(z_q) / z_q`` and every
+    pair is untied; with unit noise sd ``u`` (in units of the clip) the flags need
+    ``r >= 2 z u``, ``q >= 2 z u`` and ``1 - r >= 2 sqrt(2) z u``.
+    """
+    z = float(stats.norm.isf(FLAG_RATE / p))
+    ratio = consistency / float(stats.norm.ppf((1.0 + level) / 2.0))
+    largest = min(ratio, level, (1.0 - ratio) / math.sqrt(2.0)) / (2.0 * z)
+    warning = (
+        f"{label}: the scales' noise sd ({unit_sd:.3g} of each clip level) is too large to tell "
+        f"a variable's scale from its flags (at most {largest:.3g} is needed); variables will be "
+        "flagged as unreliable."
+    )
+    return Requirement(label, "means", unit_sd <= largest, PUBLIC_SCALES, warning)
 
 
 def scale_release(
@@ -277,6 +309,7 @@ def dp_scale(
     random_state: Any = None,
     accountant: Accountant | None = None,
     sampler: str | None = None,
+    on_weak: str = "refuse",
 ) -> ScaleResult:
     """Differentially private scales of the variables: one robust spread per column.
 
@@ -300,10 +333,20 @@ def dp_scale(
     sampler : {"discrete", "continuous"} or None, default None
         ``"discrete"`` (what None means): exact integer noise on a cryptographically secure
         stream; ``"continuous"``: numpy's floating-point noise, for studies.
+    on_weak : {"refuse", "release"}, default "refuse"
+        When the budget cannot locate the clip levels or resolve a normal variable's scale at
+        this ``n`` and ``p`` (public values, :func:`resolving`): refuse before the charge,
+        naming the smallest epsilon and ``n`` that would, or release anyway (for studies) with
+        a warning.
 
     Returns
     -------
     ScaleResult
+
+    Raises
+    ------
+    UnlocatableError
+        With ``on_weak="refuse"``, when the scales cannot be resolved (nothing is spent).
 
     Notes
     -----
@@ -324,8 +367,21 @@ def dp_scale(
     data, names = check_data(X)
     budget = Budget(check_epsilon(epsilon), check_delta(delta))
     resolved = resolve_sampler(sampler)
+    on_weak = check_on_weak(on_weak)
+
+    def planned(n: int, epsilon: float) -> ScalePlan:
+        at = Budget(epsilon, budget.delta)
+        return plan_scale((n, data.shape[1]), at, resolved, level=level, clip_share=clip_share)
+
     with public_notes() as planning_notes:
-        plan = plan_scale(data.shape, budget, resolved, level=level, clip_share=clip_share)
+        plan = planned(data.shape[0], budget.epsilon)
+        enforce(
+            lambda n, epsilon: planned(n, epsilon).requirements,
+            data.shape[0],
+            budget.epsilon,
+            on_weak,
+            "dp_scale",
+        )
         rng = check_random_state(random_state)
         warn_weak_budget(budget.epsilon, budget.delta, data.shape[0])
     charge(accountant, budget, "dp_scale")

@@ -10,6 +10,7 @@ the full histogram budget (parallel composition over disjoint groups, McSherry 2
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ from dppca.privacy.mechanisms import (
     Noise,
     resolve_sampler,
 )
+from dppca.privacy.requirements import Requirement, check_on_weak, enforce
 from dppca.releases.frame import DEFAULT_INFLATE, Frame, FramePlan, plan_frame, private_frame
 from dppca.releases.histogram import (
     cell_index,
@@ -67,6 +69,13 @@ from dppca.releases.loading import (
     check_direction_source,
     loading_release,
     plan_loading,
+)
+from dppca.releases.notes import emit, histogram_notes
+from dppca.releases.status import (
+    ReleaseStatus,
+    score_statuses,
+    unusable_frame,
+    unusable_histogram,
 )
 
 #: The largest frame inflation (``(1 + inflate)`` times the frame radius must stay finite).
@@ -138,6 +147,10 @@ class ScoreResult:
     loading : LoadingResult or None
         The private directions' release, when ``dp_score`` estimated them.
     non_private : NonPrivateScores or None
+    status : dict of str to ReleaseStatus
+        The frame's and the (first method's) histogram's status
+        (:mod:`dppca.releases.status`); an unusable frame leaves the frame and every histogram
+        NaN.
 
     Examples
     --------
@@ -161,6 +174,7 @@ class ScoreResult:
     privacy: PrivacyLedger = field(default_factory=PrivacyLedger, repr=False)
     loading: LoadingResult | None = field(default=None, repr=False)
     non_private: NonPrivateScores | None = field(default=None, repr=False)
+    status: dict[str, ReleaseStatus] = field(default_factory=dict, repr=False)
 
     def plot(self, kind: str = "score", **options: Any) -> Any:
         """Draw the release and return its display (:mod:`dppca.plotting`).
@@ -276,6 +290,8 @@ def dp_score(
     accountant: Accountant | None = None,
     sampler: str | None = None,
     composition: str | None = None,
+    frame: Any = None,
+    on_weak: str = "refuse",
 ) -> ScoreResult:
     """A differentially private 2-D histogram of principal-component scores.
 
@@ -330,6 +346,15 @@ def dp_score(
         public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
         the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
         through its low bits (Mironov 2012); for studies, not for publication.
+    frame : ((xmin, xmax), (ymin, ymax)), optional
+        Public limits of the score plot, known without the data (:meth:`Frame.public`: the
+        smallest square that contains them); the whole score budget then goes to the
+        histograms. None: a private frame (:func:`~dppca.dp_frame`).
+    on_weak : {"refuse", "release"}, default "refuse"
+        What to do when the budget cannot locate the private frame at this ``n`` (judged from
+        public values, :mod:`dppca.privacy.requirements`): refuse before anything is spent,
+        naming the smallest epsilon and ``n`` that would work, or release anyway (for
+        studies), with a warning.
 
     Returns
     -------
@@ -337,6 +362,8 @@ def dp_score(
 
     Raises
     ------
+    UnlocatableError
+        With ``on_weak="refuse"``, when the frame cannot be located (nothing is spent).
     EmptyHistogramError
         When an additive histogram is all zero after noise (its budget is then spent).
 
@@ -360,9 +387,12 @@ def dp_score(
     data, names = checked_rows(X)
     n, p = data.shape
     budget = Budget(check_epsilon(epsilon), check_delta(delta))
+    on_weak = check_on_weak(on_weak)
     with warnings.catch_warnings():  # the final plan, below, warns
         warnings.simplefilter("ignore")
-        plan = plan_score(budget, bins, method, axes, p, calibration, inflate, sampler, n=n)
+        plan = plan_score(
+            budget, bins, method, axes, p, calibration, inflate, sampler, n=n, frame=frame
+        )
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
     composition = resolve_composition(composition, plan.calibration)
@@ -372,20 +402,42 @@ def dp_score(
     elif group_levels is not None:
         raise ValueError("group_levels applies when groups are given; got groups=None.")
     rng = check_random_state(random_state)
-    cost = plan.cost if loading_budget is None else plan.cost + loading_budget
+    bins = plan.bins
 
-    def plan_all(factor: float) -> tuple[ScorePlan, LoadingPlan | None]:
-        scaled = Budget(budget.epsilon * factor, budget.delta)
-        score_plan = plan_score(
-            scaled, plan.bins, method, axes, p, calibration, inflate, sampler, n=n
-        )
-        if loading_budget is None:
-            return score_plan, None
-        loading = Budget(loading_budget.epsilon * factor, loading_budget.delta)
-        return score_plan, plan_loading(data.shape, loading, sampler=plan.sampler)
+    @functools.cache
+    def factor_at(score_epsilon: float) -> float:
+        """The tight factor at a score epsilon (it does not depend on the rows)."""
+        return planned(n, score_epsilon, None)[3]
 
-    factor = planning_factor(plan_all, cost.epsilon, cost.delta, composition)
-    plan, loading_plan = plan_all(factor)
+    def planned(
+        size: int, score_epsilon: float, factor: float | None = None
+    ) -> tuple[ScorePlan, LoadingPlan | None, Budget, float]:
+        """The plans at ``size`` rows and score epsilon (with each part's epsilon times
+        ``factor``, the tight factor when None), their cost and the factor."""
+        own = Budget(score_epsilon, budget.delta)
+
+        def plan_all(factor: float) -> tuple[ScorePlan, LoadingPlan | None]:
+            scaled = Budget(own.epsilon * factor, own.delta)
+            score_plan = plan_score(
+                scaled, bins, method, axes, p, calibration, inflate, sampler, n=size, frame=frame
+            )
+            if loading_budget is None:
+                return score_plan, None
+            loading = Budget(loading_budget.epsilon * factor, loading_budget.delta)
+            return score_plan, plan_loading((size, p), loading, sampler=plan.sampler)
+
+        first, _ = plan_all(1.0)
+        cost = first.cost if loading_budget is None else first.cost + loading_budget
+        if factor is None:
+            factor = planning_factor(plan_all, cost.epsilon, cost.delta, composition)
+        return (*plan_all(factor), cost, factor)
+
+    def requirements_at(size: int, score_epsilon: float) -> list[Requirement]:
+        score_plan, loading, _, _ = planned(size, score_epsilon, factor_at(score_epsilon))
+        return [*score_plan.requirements, *(loading.requirements if loading else ())]
+
+    plan, loading_plan, cost, factor = planned(n, budget.epsilon, factor_at(budget.epsilon))
+    enforce(requirements_at, n, budget.epsilon, on_weak, "dp_score")
     warn_weak_budget(cost.epsilon, cost.delta, n)
     charge(
         accountant,
@@ -402,10 +454,23 @@ def dp_score(
         given = loading.directions
     assert given is not None  # given directions, or a plan to estimate them
     release = score_release(data, given, plan, codes, levels, rng, ledger, non_private=non_private)
+    first = plan.methods[0]
+    notes = histogram_notes(release.mass[first], n)
+    status = score_statuses(release.frame, release.histograms[first], notes)
+    frame, histograms, groups = release.frame, release.histograms, release.groups
+    if not status["frame"].usable:  # released as NaN, with the reason in the status
+        frame = unusable_frame(frame)
+        histograms = {name: unusable_histogram(table) for name, table in histograms.items()}
+        if groups is not None:
+            groups = {
+                level: {name: unusable_histogram(table) for name, table in tables.items()}
+                for level, tables in groups.items()
+            }
+    emit([f"The score frame is {status['frame']}."] if status["frame"].state != "ok" else [])
     return ScoreResult(
-        frame=release.frame,
-        histograms=release.histograms,
-        groups=release.groups,
+        frame=frame,
+        histograms=histograms,
+        groups=groups,
         group_sizes=release.group_sizes,
         axes=plan.axes,
         bins=plan.bins,
@@ -421,6 +486,7 @@ def dp_score(
         privacy=ledger,
         loading=loading,
         non_private=release.non_private,
+        status=status,
     )
 
 
@@ -437,7 +503,8 @@ class ScorePlan:
     delta: float
     frame_epsilon: float
     histogram_epsilon: float
-    frame: FramePlan
+    #: The private frame's plan, or a public frame (no budget).
+    frame: FramePlan | Frame
     histograms: tuple[HistogramMechanism, ...]
     #: The histograms' public noise parameters, in counts.
     noise: dict[str, float]
@@ -448,7 +515,13 @@ class ScorePlan:
         """Frame plus every method's histogram, by basic composition."""
         count = len(self.methods)
         histogram = Budget(self.histogram_epsilon, self.delta)
-        return Budget.compose([Budget(self.frame_epsilon, 0.0)] + [histogram] * count)
+        frame = [Budget(self.frame_epsilon, 0.0)] if self.frame_epsilon else []
+        return Budget.compose(frame + [histogram] * count)
+
+    @property
+    def requirements(self) -> tuple[Requirement, ...]:
+        """What the budget must locate: the private frame's quantiles (none for a public one)."""
+        return () if isinstance(self.frame, Frame) else self.frame.requirements
 
     @property
     def axis_labels(self) -> tuple[str, str]:
@@ -466,6 +539,7 @@ class ScorePlan:
             "sampler": self.sampler,
             **self.noise,
             "inflate": self.inflate,
+            "frame": "public" if isinstance(self.frame, Frame) else "private",
         }
 
 
@@ -481,11 +555,15 @@ def plan_score(
     *,
     n: int,
     axes_limit: str = "p",
+    frame: Any = None,
+    spread: str = "private",
 ) -> ScorePlan:
     """Validate a score release's settings and split its budget: frame 0.35 epsilon (no delta),
-    each histogram 0.65 epsilon and all of delta. ``bins=None`` applies :func:`default_bins` to
-    ``n`` and the additive histogram's noise; budgets too small to locate the frame warn here,
-    before any charge."""
+    each histogram 0.65 epsilon and all of delta (all of epsilon with public ``frame`` limits,
+    :meth:`Frame.public`). ``bins=None`` applies :func:`default_bins` to ``n`` and the additive
+    histogram's noise. What the frame's budget must locate is in
+    :attr:`ScorePlan.requirements`; with ``spread="given"`` the frame's spread comes from
+    another release at release time (:func:`~dppca.releases.frame.private_frame`)."""
     epsilon, delta = budget.epsilon, budget.delta
     bins = None if bins is None else check_bins(bins)
     methods = check_choices(method, "method", HISTOGRAM_METHODS)
@@ -493,9 +571,13 @@ def plan_score(
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
     inflate = check_real(inflate, "inflate", low=0.0, high=MAX_INFLATE, low_inclusive=True)
     sampler = resolve_sampler(sampler, calibration)
-    frame_epsilon, histogram_epsilon = check_parts(
-        split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE]), f"epsilon={epsilon:g}"
-    )
+    public = None if frame is None else Frame.public(frame)
+    if public is None:
+        frame_epsilon, histogram_epsilon = check_parts(
+            split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE]), f"epsilon={epsilon:g}"
+        )
+    else:
+        frame_epsilon, histogram_epsilon = 0.0, epsilon
     histograms = tuple(
         HistogramMechanism(name, histogram_epsilon, delta, sampler, calibration) for name in methods
     )
@@ -504,16 +586,21 @@ def plan_score(
     noise = noise_parameters(histograms)  # refuses scales that are not normal floats
     if bins is None:
         bins = default_bins(n, additive.parameters["add_sigma"])
-    frame = plan_frame(
-        n,
-        frame_epsilon,
-        sampler,
-        what=f"epsilon={epsilon:g}",
-        inflate=inflate,
-        labels=axis_labels(axes),
-        prefix="score: frame",
-        component="score.frame",
-    )
+    planned: FramePlan | Frame
+    if public is None:
+        planned = plan_frame(
+            n,
+            frame_epsilon,
+            sampler,
+            what=f"epsilon={epsilon:g}",
+            inflate=inflate,
+            labels=axis_labels(axes),
+            prefix="score: frame",
+            component="score.frame",
+            spread=spread,
+        )
+    else:
+        planned = public
     return ScorePlan(
         axes,
         bins,
@@ -524,7 +611,7 @@ def plan_score(
         delta,
         frame_epsilon,
         histogram_epsilon,
-        frame,
+        planned,
         histograms,
         noise,
         sampler,
@@ -552,14 +639,19 @@ def score_release(
     ledger: PrivacyLedger,
     *,
     non_private: bool = False,
+    spread: float | None = None,
 ) -> ScoreRelease:
-    """The frame and histograms of the scores on ``directions`` (entries go to ``ledger``)."""
+    """The frame and histograms of the scores on ``directions`` (entries go to ``ledger``);
+    ``spread`` is the frame's given spread when its plan takes one."""
     noise = Noise(plan.sampler, rng)
     n = data.shape[0]
     axes = plan.axes
     scores = projected(data, directions[:, [axes[0] - 1, axes[1] - 1]])
-    frame = private_frame(scores, plan.frame, noise)
-    ledger.extend(frame.privacy)
+    if isinstance(plan.frame, Frame):
+        frame = plan.frame
+    else:
+        frame = private_frame(scores, plan.frame, noise, spread)
+        ledger.extend(frame.privacy)
     cells = grid_cells(frame, plan.bins)
 
     histograms: dict[str, pd.DataFrame] = {}

@@ -82,8 +82,8 @@ from dppca.privacy.quantiles import (
     check_search_epsilon,
     locating_reach,
     safe_level,
-    warn_unlocatable,
 )
+from dppca.privacy.requirements import Requirement, check_on_weak, enforce, locating
 from dppca.releases.loading import (
     LoadingResult,
     check_direction_source,
@@ -526,6 +526,8 @@ class ScreePlan:
     mechanisms: Mapping[str, Any]
     mono: bool = True
     label: str = "scree"
+    #: What the budget must locate (:mod:`dppca.privacy.requirements`).
+    requirements: tuple[Requirement, ...] = ()
 
 
 def plan_scree(
@@ -552,15 +554,55 @@ def plan_scree(
         raise ValueError(f"Scree method {method!r} needs at least {2 * pairs} rows; got {n}.")
     m = n // 2
     if method == "clipped":
-        mechanisms = _clipped_mechanisms(control, m, k, epsilon, delta, sampler, what, label)
+        mechanisms = _clipped_mechanisms(control, m, k, epsilon, delta, sampler, what)
     elif method == "pmwm":
         mechanisms = _pmwm_mechanisms(control, m, k, epsilon, delta, sampler, what)
     else:
-        mechanisms = _huber_mechanisms(control, m, k, epsilon, delta, sampler, what, label)
+        mechanisms = _huber_mechanisms(control, m, k, epsilon, delta, sampler, what)
     frozen = MappingProxyType(dict(control))
+    requirements = tuple(_requirements(method, mechanisms, m, label))
     return ScreePlan(
-        method, frozen, n, k, budget, sampler, MappingProxyType(mechanisms), mono, label
+        method,
+        frozen,
+        n,
+        k,
+        budget,
+        sampler,
+        MappingProxyType(mechanisms),
+        mono,
+        label,
+        requirements,
     )
+
+
+def _requirements(
+    method: str, mechanisms: Mapping[str, Any], m: int, label: str
+) -> list[Requirement]:
+    """What the method's private clip level (clipped) or scales (Huber) must locate."""
+    if method == "clipped" and mechanisms["clip"] is not None:
+        clip = mechanisms["clip"]
+        return [
+            locating(
+                label,
+                "clip level",
+                m,
+                clip.epsilon,
+                "log",
+                "a public clip level, scree_control={'C_clip': ...}",
+            )
+        ]
+    if method == "huber":
+        return [
+            locating(
+                label,
+                "private scales",
+                m // 2,
+                min(scale.epsilon for scale in mechanisms["scales"]),
+                "log",
+                "another scree method (scree='clipped' with a public C_clip)",
+            )
+        ]
+    return []
 
 
 def _clipped_mechanisms(
@@ -571,7 +613,6 @@ def _clipped_mechanisms(
     delta: float,
     sampler: str,
     what: str,
-    label: str,
 ) -> dict[str, Any]:
     """The automatic clip level's quantile (or None for a public ``C_clip``), the clipped
     means' Gaussian mechanism and the public range of clip levels; with ``clip_by="component"``
@@ -587,13 +628,13 @@ def _clipped_mechanisms(
         quantile_epsilon, mean_epsilon = check_parts(
             split_epsilon(epsilon, [share, 1 - share]), what
         )
-        warn_unlocatable(m, quantile_epsilon, "log", f"{label}: clip level")
         clip = GridQuantile(
             "log",
             safe_level(control["clip_level"], m, quantile_epsilon, "log"),
             quantile_epsilon,
             sampler,
             description="row totals",
+            positive=True,  # pairs of duplicated rows (total 0) do not pull the clip to 0
         )
         clips = clip_range(m, k, mean_epsilon, delta, sampler)
     else:
@@ -651,7 +692,6 @@ def _huber_mechanisms(
     delta: float,
     sampler: str,
     what: str,
-    label: str,
 ) -> dict[str, Any]:
     """Each component's private scale (a log-grid median with an exact share of
     ``m2_frac epsilon``), the noisy gradient steps' Gaussian mechanism and the public range of
@@ -660,7 +700,6 @@ def _huber_mechanisms(
         split_epsilon(epsilon, [control["m2_frac"], 1 - control["m2_frac"]]), what
     )
     parts = check_parts(split_epsilon(scale_epsilon, [1 / k] * k), what)
-    warn_unlocatable(m // 2, min(parts), "log", f"{label}: private scales")
     scales = [
         GridQuantile(
             "log",
@@ -668,6 +707,7 @@ def _huber_mechanisms(
             part,
             sampler,
             description=f"squared half-differences of PC{j + 1}",
+            positive=True,
         )
         for j, part in enumerate(parts)
     ]
@@ -832,6 +872,7 @@ def dp_scree(
     non_private: bool = False,
     accountant: Accountant | None = None,
     sampler: str | None = None,
+    on_weak: str = "refuse",
 ) -> ScreeResult:
     """Differentially private scree: variances along the first ``k`` private directions.
 
@@ -873,10 +914,20 @@ def dp_scree(
         public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
         the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
         through its low bits (Mironov 2012); for studies, not for publication.
+    on_weak : {"refuse", "release"}, default "refuse"
+        When the budget cannot locate a method's private clip level or scales at this ``n``
+        (public values, :mod:`dppca.privacy.requirements`): refuse before the charge, naming
+        the smallest epsilon and ``n`` that would, or release anyway (for studies) with a
+        warning.
 
     Returns
     -------
     ScreeResult
+
+    Raises
+    ------
+    UnlocatableError
+        With ``on_weak="refuse"``, when a release cannot be located (nothing is spent).
 
     Notes
     -----
@@ -912,10 +963,18 @@ def dp_scree(
     controls = split_controls(methods, control, k)
     sampler = resolve_sampler(sampler)
     mono = check_bool(mono, "mono")
-    plans = [
-        plan_scree(name, controls[name], n, k, budget, sampler, mono=mono, label=f"scree ({name})")
-        for name in methods
-    ]
+    on_weak = check_on_weak(on_weak)
+
+    def planned(size: int, scree_epsilon: float) -> list[ScreePlan]:
+        own = Budget(scree_epsilon, budget.delta)
+        return [
+            plan_scree(
+                name, controls[name], size, k, own, sampler, mono=mono, label=f"scree ({name})"
+            )
+            for name in methods
+        ]
+
+    plans = planned(n, budget.epsilon)
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
     rng = check_random_state(random_state)
@@ -924,6 +983,14 @@ def dp_scree(
     if loading_budget is not None:
         cost = cost + loading_budget
         loading_plan = plan_loading(data.shape, loading_budget, sampler=sampler)
+
+    def requirements_at(size: int, scree_epsilon: float) -> list[Requirement]:
+        found = [need for plan in planned(size, scree_epsilon) for need in plan.requirements]
+        if loading_budget is not None:
+            found += plan_loading((size, p), loading_budget, sampler=sampler).requirements
+        return found
+
+    enforce(requirements_at, n, budget.epsilon, on_weak, "dp_scree")
     warn_weak_budget(cost.epsilon, cost.delta, n)
     charge(accountant, cost, "dp_scree")
 

@@ -21,6 +21,7 @@ from dppca.privacy.budget import PrivacyLedger
 from dppca.privacy.split import PCASplit
 from dppca.releases.frame import Frame
 from dppca.releases.sampling import sample_scores
+from dppca.releases.status import ReleaseStatus
 from dppca.results.reference import NonPrivatePCA
 from dppca.results.serialization import result_fields, result_to_dict
 from dppca.results.uncertainty import Uncertainty, release_uncertainty
@@ -47,14 +48,23 @@ class PCASummary:
     budget: pd.DataFrame
     header: str
     budget_note: str = ""
+    status: pd.DataFrame | None = None
 
     def __str__(self) -> str:
+        status = ""
+        if self.status is not None and len(self.status):
+            lines = [
+                f"  {name}: {row.state}" + (f" ({row.reason})" if row.reason else "")
+                for name, row in self.status.iterrows()
+            ]
+            status = "\n\nStatus of the releases:\n" + "\n".join(lines)
         return (
             f"{self.header}\n\nImportance of components (private):\n"
             f"{self.importance.to_string(float_format=lambda v: f'{v:.4g}')}\n"
             "Proportions are normalised over the k estimated components.\n\n"
             f"Privacy budget spent:\n{self.budget.to_string(float_format=lambda v: f'{v:.4g}')}"
             + (f"\n{self.budget_note}" if self.budget_note else "")
+            + status
         )
 
     __repr__ = __str__
@@ -103,6 +113,12 @@ class DPPCAResult:
     notes : tuple of str
         Warnings about noise-dominated outputs, from released values only (see
         :mod:`dppca.releases.notes`); each was also issued as a ``NoiseDominatedWarning``.
+    status : dict of str to ReleaseStatus
+        Per release (``"scales"``, ``"directions"``, ``"scree"``, ``"frame"``,
+        ``"histogram"``), how usable it is (:mod:`dppca.releases.status`): ``"ok"``,
+        ``"noise-dominated"``, ``"too wide"``, ``"guessed"``, or, not usable and released as
+        NaN, ``"collapsed"``, ``"at the grid's edge"`` or ``"misplaced"``; judged from
+        released values only.
     scales : ndarray of shape (p,) or None
         The scales the variables were divided by (``scale=``: private releases or public
         values), None when the data were not scaled. Directions, loadings, scores, frame and
@@ -117,10 +133,10 @@ class DPPCAResult:
     ((4, 4), ('PC1', 'PC2'))
     >>> print(result.summary().budget.round(3))  # tight composition: the parts' own guarantees
                      epsilon  delta
-    Loading            2.133    0.0
-    Scree              2.133    0.0
-    Score frame        0.747    0.0
-    Score histogram    1.386    0.0
+    Loading            2.158    0.0
+    Scree              2.158    0.0
+    Score frame        0.755    0.0
+    Score histogram    1.402    0.0
     Total              4.000    0.0
     >>> again = dppca.DPPCAResult.from_json(result.to_json())
     >>> bool(np.array_equal(again.directions, result.directions))
@@ -147,6 +163,23 @@ class DPPCAResult:
     noise: dict[str, Any] = field(default_factory=dict, repr=False)
     notes: tuple[str, ...] = ()
     scales: np.ndarray | None = None
+    status: dict[str, ReleaseStatus] = field(default_factory=dict)
+
+    def status_table(self) -> pd.DataFrame:
+        """One row per release: its state, whether it is usable, and why.
+
+        Examples
+        --------
+        >>> import numpy as np, dppca
+        >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
+        >>> dppca.dp_pca(X, 4.0, 1e-6, random_state=1).status_table()["state"].tolist()
+        ['ok', 'ok', 'ok', 'ok']
+        """
+        return pd.DataFrame(
+            [[status.state, status.usable, status.reason] for status in self.status.values()],
+            index=list(self.status),
+            columns=["state", "usable", "reason"],
+        )
 
     @property
     def axis_labels(self) -> tuple[str, str]:
@@ -324,7 +357,7 @@ class DPPCAResult:
                 f"got {factor:.3g} times its share of epsilon, so less noise than cutting the "
                 "total into shares that add up."
             )
-        return PCASummary(importance, budget, header, note)
+        return PCASummary(importance, budget, header, note, self.status_table())
 
     def _preparation(self) -> str:
         """How the variables were scaled and where the directions came from, for the tables."""
@@ -349,13 +382,21 @@ class DPPCAResult:
                 f"{self.settings['score_method']}",
                 f"Privacy spent: epsilon = {total.epsilon:.4g}, delta = {total.delta:.4g}",
                 f"Private scree: {shown}{more}",
+                f"Status: {self._status_line()}",
                 f"Non-private reference: {reference}",
                 "Use .summary() for the importance and budget tables.",
             ]
         )
 
+    def _status_line(self) -> str:
+        """The releases that are not ok, in a few words ("all releases ok" otherwise)."""
+        shown = [
+            f"{name} {status.state}" for name, status in self.status.items() if status.state != "ok"
+        ]
+        return "; ".join(shown) if shown else "all releases ok"
+
     def _repr_html_(self) -> str:
-        """The summary as HTML (Jupyter): facts, importance, budget and notes."""
+        """The summary as HTML (Jupyter): facts, importance, budget, status and notes."""
         summary = self.summary()
         total = self.privacy.total
         facts = [
@@ -370,6 +411,7 @@ class DPPCAResult:
                 f"{self.settings['score_method']} on PC{self.axes[0]} x PC{self.axes[1]}",
             ),
             ("privacy spent", f"epsilon = {total.epsilon:.4g}, delta = {total.delta:.4g}"),
+            ("status", self._status_line()),
             (
                 "non-private reference",
                 "included" if self.non_private is not None else "not computed",
@@ -378,6 +420,7 @@ class DPPCAResult:
         tables = [
             ("Importance of components (private)", summary.importance),
             ("Privacy budget spent", summary.budget),
+            ("Status of the releases", self.status_table()),
         ]
         return card("Differentially private PCA (g-DPPCA)", facts, tables, self.notes)
 

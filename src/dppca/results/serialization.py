@@ -3,6 +3,7 @@ with its components, the reference only on request."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
 from typing import Any
 
@@ -13,12 +14,14 @@ from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.composition import PrivacyLoss
 from dppca.privacy.split import PARTS, PCASplit
 from dppca.releases.frame import Frame
+from dppca.releases.status import ReleaseStatus
 from dppca.results.reference import NonPrivatePCA
 
 FORMAT = "dppca.DPPCAResult"
-FORMAT_VERSION = 6
-#: Versions that can be read (4: no scales, three parts; 5: no privacy losses, basic ledgers).
-READABLE_VERSIONS = (4, 5, 6)
+FORMAT_VERSION = 7
+#: Versions that can be read (4: no scales, three parts; 5: no privacy losses, basic ledgers;
+#: 6: no status).
+READABLE_VERSIONS = (4, 5, 6, 7)
 
 
 def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
@@ -75,6 +78,7 @@ def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
         "privacy_total": [result.privacy.total.epsilon, result.privacy.total.delta],
         "noise": _jsonable(result.noise),
         "notes": list(result.notes),
+        "status": {name: status.to_dict() for name, status in result.status.items()},
     }
     if include_non_private:
         if result.non_private is None:
@@ -101,7 +105,23 @@ def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
             ],
             "variable_sd": reference.variable_sd.tolist(),
         }
-    return data
+    return _finite_or_none(data)
+
+
+def _finite_or_none(value: Any) -> Any:
+    """NaN (a value released as unusable) as None, so that the text is strict JSON."""
+    if isinstance(value, dict):
+        return {key: _finite_or_none(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite_or_none(item) for item in value]
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _number(value: Any) -> float:
+    """A JSON number, None meaning NaN."""
+    return math.nan if value is None else float(value)
 
 
 def result_fields(data: dict[str, Any]) -> dict[str, Any]:
@@ -125,12 +145,12 @@ def result_fields(data: dict[str, Any]) -> dict[str, Any]:
     )
     frame_ledger = ledger.select("score.frame")
     frame = Frame(
-        center=np.array(data["frame"]["center"]),
-        half_width=data["frame"]["half_width"],
-        distance_quantile=data["frame"]["distance_quantile"],
+        center=np.array(data["frame"]["center"], dtype=float),
+        half_width=_number(data["frame"]["half_width"]),
+        distance_quantile=_number(data["frame"]["distance_quantile"]),
         inflate=data["frame"]["inflate"],
-        distance_level=data["frame"]["distance_level"],
-        scale=data["frame"]["scale"],
+        distance_level=_number(data["frame"]["distance_level"]),
+        scale=_number(data["frame"]["scale"]),
         privacy=frame_ledger,
     )
     groups = group_sizes = None
@@ -155,10 +175,10 @@ def result_fields(data: dict[str, Any]) -> dict[str, Any]:
             variable_sd=np.array(ref["variable_sd"]),
         )
     return dict(
-        directions=np.array(data["directions"]),
+        directions=np.array(data["directions"], dtype=float),
         kendall_eigenvalues=_optional_array(data["kendall_eigenvalues"]),
-        scree=np.array(data["scree"]),
-        pve=np.array(data["pve"]),
+        scree=np.array(data["scree"], dtype=float),
+        pve=np.array(data["pve"], dtype=float),
         frame=frame,
         histogram=_table_from_dict(data["histogram"]),
         groups=groups,
@@ -177,6 +197,9 @@ def result_fields(data: dict[str, Any]) -> dict[str, Any]:
         noise=data["noise"],
         notes=tuple(data["notes"]),
         scales=_optional_array(data.get("scales")),
+        status={
+            name: ReleaseStatus.from_dict(status) for name, status in data.get("status", {}).items()
+        },
     )
 
 
