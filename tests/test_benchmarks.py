@@ -135,3 +135,18 @@ def test_head_to_head_tallies_paired_verdicts():
     assert table.loc["rival", "t3"] == "0/0/1"
     assert table.loc["rival", "cauchy"] == "0/1/0"
     assert table.loc["rival", "all"] == "1/1/1"
+
+
+def test_edges_quick(tmp_path):
+    """The small tables are refused below their envelope, nothing released is ok but off, and
+    the frame holds the rows wherever it is usable (moved by 1e6 too)."""
+    path = _load("edges").main(["--quick", "--out", str(tmp_path)])
+    runs = pd.read_csv(tmp_path / "edges_quick.csv.gz")
+    assert "## Ok but off" in path.read_text()
+    small = runs[runs["data"].str.startswith(("iris", "wine"))]
+    assert (small["outcome"] == "refused").all()
+    frames = runs[(runs["release"] == "frame") & runs["outcome"].isin(["usable", "flagged"])]
+    assert len(frames) > 0 and frames["error"].min() > 0.9
+    assert not (runs[runs["release"] == "frame"]["outcome"] == "ok but off").any()
+    moved = runs[(runs["data"] == "Kidd + 1e6") & (runs["release"] == "frame")]
+    assert (moved["outcome"] == "usable").all()

@@ -125,6 +125,78 @@ def _notes(result: DPPCAResult) -> str:
     return f'<h2>Notes on noise and budget</h2><ul class="warning">{items}</ul>'
 
 
+def method_paragraph(result: DPPCAResult, today: str | None = None) -> str:
+    """What was done, in words, from the result's own settings: the directions' statistic,
+    sensitivity and calibration (``mechanism="paper"`` says so), the sampler, the scree and
+    score methods, the frame, the composition, the package version and the date.
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(3000, 4)) * [3, 2, 1, 0.5]
+    >>> result = dppca.dp_pca(X, 4.0, 1e-6, random_state=0)
+    >>> print(method_paragraph(result, today="2026-01-01")[:95])
+    Private directions: g-DPPCA (Kim and Jung 2025), the eigenvectors of the generalized Kendall's
+    """
+    from dppca import __version__
+
+    settings = result.settings
+    loading = settings.get("loading") or {}
+    if loading.get("directions") == "given":
+        directions = "Directions: given (no budget spent on them)."
+    else:
+        paper = settings.get("mechanism") == "paper"
+        pairs = "all pairs" if loading.get("pairs") == "all" else "an incomplete design of pairs"
+        sensitivity = "the paper's" if paper else "the tight"
+        directions = (
+            "Private directions: g-DPPCA (Kim and Jung 2025), the eigenvectors of the "
+            f"generalized Kendall's tau matrix of {loading.get('transform', 'spherical')} "
+            f"spatial signs over {pairs}, with {sensitivity} Frobenius sensitivity and "
+            f"{loading.get('calibration', 'analytic')} Gaussian calibration"
+            + (" (the R package's mechanism)." if paper else ".")
+        )
+    sampler = settings.get("sampler", "discrete")
+    noise = (
+        "exact discrete noise on a secure stream, Gaussian parts accounted by zero-concentrated DP"
+        if sampler == "discrete"
+        else "continuous floating-point noise (for studies, not for publication)"
+    )
+    composition = settings.get("composition") or {}
+    rule = composition.get("rule", "basic")
+    factor = composition.get("factor", 1.0)
+    combined = (
+        "tight composition of the releases' privacy losses (each part got "
+        f"{factor:.3g} times its share of epsilon)"
+        if rule == "tight"
+        else "basic composition (the parts' budgets add up)"
+    )
+    score = settings.get("score") or {}
+    frame = (
+        "public limits"
+        if score.get("frame") == "public"
+        else "a private centre (sign-and-magnitude, then a window) with the width of the "
+        "private scree"
+    )
+    scale = (settings.get("scale") or {}).get("kind")
+    scaled = {
+        None: "",
+        "private": " Variables divided by private robust scales.",
+        "public": " Variables divided by given public scales.",
+    }[scale]
+    return (
+        f"{directions} Scree: the {settings.get('scree_method')} method on random pairs. "
+        f"Score plot: a {settings.get('score_method')} private histogram on {frame}. "
+        f"Noise: {noise}; {combined}.{scaled} Computed with dppca {__version__} on "
+        f"{today or _today()}."
+    )
+
+
+def _today() -> str:
+    import datetime
+
+    return datetime.date.today().isoformat()
+
+
 def _status(result: DPPCAResult) -> str:
     """The status of each release (:mod:`dppca.releases.status`): a table, with the releases
     that are not usable said first in words."""
@@ -296,11 +368,7 @@ variables{html.escape(groups)}.</p>
 <h2>Settings</h2>
 <pre>{settings}</pre>
 <h2>Method and citation</h2>
-<p>Private directions: g-DPPCA, the eigenvectors of a Gaussian-noised generalized Kendall's tau
-matrix of bounded spatial signs (analytic Gaussian calibration, tight sensitivity). Scree:
-private robust means of squared half-differences of random pairs. Score plot: a private 2-D
-histogram on a private frame (private quantiles by the exponential mechanism on fixed grids).
-Computed with dppca.</p>
+<p>{html.escape(method_paragraph(result))}</p>
 <p>{html.escape(CITATION)}</p>
 </body></html>
 """

@@ -163,3 +163,27 @@ def test_unusable_panels_say_why_and_usable_flags_go_under_the_panel():
     flagged = type(flagged)(**{**flagged.__dict__, "scree": np.array([3.0, 2.0, 1.0, 0.5, 0.1])})
     caption = ScreeDisplay.from_result(flagged).ax_.texts
     assert any("the scree is noise-dominated" in text.get_text() for text in caption)
+
+
+def test_the_report_says_what_was_done_and_what_is_unusable(tmp_path):
+    from dppca.report import write_release
+
+    X = np.random.default_rng(0).normal(size=(3000, 5))
+    X[:2700] = X[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = dppca.dp_pca(X, 4.0, 1e-6, random_state=0)
+        write_release(
+            result,
+            tmp_path,
+            uncertainty=result.uncertainty(draws=20, random_state=0),
+            random_state=np.random.default_rng(0),
+            title="duplicated rows",
+            source="a test",
+        )
+    page = (tmp_path / "report.html").read_text()
+    assert "Status of the releases" in page and "Not usable, and not shown as results" in page
+    assert "exact discrete noise" in page and "tight composition" in page
+    assert f"dppca {dppca.__version__}" in page
+    release = json.loads((tmp_path / "release.json").read_text())
+    assert release["status"]["frame"]["usable"] is False

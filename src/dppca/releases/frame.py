@@ -338,13 +338,13 @@ def private_frame(
     center = np.empty(2)
     for axis, (signed, window) in enumerate(plan.centres):
         values = scores.map(column_of, axis)
-        first = signed.release(values, noise)
+        located = signed.release(values, noise)
         signed.record(
             ledger, f"{plan.prefix}: centre {plan.labels[axis]} (first step)", plan.component
         )
-        half_width = WINDOW_SPREAD * abs(first) + WINDOW_SCALES * scale
-        step = half_width / LINEAR_GRID_LIMIT
-        centre = window.release(values, noise, step=step, origin=first)
+        window_width = WINDOW_SPREAD * abs(located) + WINDOW_SCALES * scale
+        step = window_width / LINEAR_GRID_LIMIT
+        centre = window.release(values, noise, step=step, origin=located)
         window.record(ledger, f"{plan.prefix}: centre {plan.labels[axis]}", plan.component)
         center[axis] = min(max(centre, -FRAME_LIMIT), FRAME_LIMIT)
     if plan.distance is None:
