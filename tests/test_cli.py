@@ -589,3 +589,16 @@ def test_public_frame_limits_spend_the_score_budget_on_the_histogram(csv, tmp_pa
     assert release["status"]["frame"] == {"state": "ok", "reason": "public limits", "usable": True}
     assert not [entry for entry in release["privacy"] if "frame" in entry["name"]]
     assert _run(csv, tmp_path / "bad", "--frame", "1", "-1", "0", "1") == 2
+
+
+def test_decimal_commas_are_read_with_the_option_and_named_without_it(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    table = pd.DataFrame(rng.standard_normal((2400, 3)) * [3, 2, 1], columns=list("abc"))
+    path = tmp_path / "comma.csv"
+    table.to_csv(path, sep=";", decimal=",", index=False)
+    arguments = ["run", str(path), "--epsilon", "4", "--delta", "1e-7", "--sep", ";"]
+    assert main([*arguments, "--out", str(tmp_path / "a"), "--quiet"]) == 2
+    assert "pass --decimal , if it has decimal commas" in capsys.readouterr().err
+    assert main([*arguments, "--decimal", ",", "--out", str(tmp_path / "b"), "--quiet"]) == 0
+    release = json.loads((tmp_path / "b" / "release.json").read_text())
+    assert release["feature_names"] == ["a", "b", "c"]

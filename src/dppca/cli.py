@@ -130,6 +130,12 @@ def _parser() -> _Parser:
         "--sep", default=",", help="the CSV file's field separator (default ','; 'tab' for tabs)"
     )
     run.add_argument(
+        "--decimal",
+        default=".",
+        choices=[".", ","],
+        help="the CSV file's decimal mark (default '.'; ',' for 3,14, usually with --sep ';')",
+    )
+    run.add_argument(
         "--index-col",
         metavar="COLUMN",
         help="a column that labels the rows (a name, or a number counted from 0), left out of "
@@ -523,6 +529,7 @@ def _run_on(args: argparse.Namespace) -> tuple[Path, Path | None]:
         sep=args.sep,
         index_col=args.index_col,
         chunked=args.scheduler is not None,
+        decimal=args.decimal,
     )
     variables = [str(name) for name in table.columns if name != args.group]
     scales = _scale_option(args.scale)

@@ -31,6 +31,7 @@ def read_table(
     sep: str = ",",
     index_col: str | None = None,
     chunked: bool = False,
+    decimal: str = ".",
 ) -> Any:
     """The variables (as float64 when ``chunked``) and the group column of a data file.
 
@@ -48,6 +49,9 @@ def read_table(
         A column that labels the rows (a name, or a position counted from 0), left out.
     chunked : bool
         Read a Dask data frame in blocks on the active scheduler (values checked in one pass).
+    decimal : {".", ","}
+        The CSV file's decimal mark (``","`` for ``3,14``, with ``sep=";"`` as in many
+        locales).
 
     Raises
     ------
@@ -89,7 +93,8 @@ def read_table(
         table = table[wanted]
     else:
         dtype: Any = str if text_cells else None if group is None else {group: str}
-        table = _read(path, parquet, chunked, sep=sep, usecols=wanted, dtype=dtype)[wanted]
+        options = {"sep": sep, "usecols": wanted, "dtype": dtype, "decimal": decimal}
+        table = _read(path, parquet, chunked, **options)[wanted]
     if not text_cells:
         for name in variables:
             dtype = table.dtypes[name]
@@ -193,8 +198,8 @@ def _checked_blocks(table: Any, path: str, variables: list[str], group: str | No
 
 def _not_numeric(path: str, name: str) -> UsageError:
     return UsageError(
-        f"{path}: column '{name}' is not numeric; leave it out with --columns, or pass it as "
-        "--group if it holds labels"
+        f"{path}: column '{name}' is not numeric; leave it out with --columns, pass it as "
+        "--group if it holds labels, or pass --decimal , if it has decimal commas (3,14)"
     )
 
 

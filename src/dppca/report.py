@@ -197,6 +197,24 @@ def _today() -> str:
     return datetime.date.today().isoformat()
 
 
+def _noise_components(result: DPPCAResult) -> str:
+    """The components whose released variance is within two noise sd of 0, named apart."""
+    sd = result.noise.get("scree_sd")
+    if sd is None or not len(result.scree):
+        return ""
+    within = [
+        f"PC{j + 1}"
+        for j, (value, noise) in enumerate(zip(result.scree, sd, strict=False))
+        if value < 2.0 * noise
+    ]
+    if not within:
+        return ""
+    return (
+        f'<p class="warning">Within two noise sd of 0, so mostly noise: {", ".join(within)} '
+        "(their variances and proportions say little).</p>"
+    )
+
+
 def _status(result: DPPCAResult) -> str:
     """The status of each release (:mod:`dppca.releases.status`): a table, with the releases
     that are not usable said first in words."""
@@ -357,16 +375,18 @@ variables{html.escape(groups)}.</p>
     }).</p>
 <h2>Importance of components (private)</h2>
 {importance}
-<p>Proportions are normalised over the {result.k} estimated components.</p>
+{_noise_components(result)}<p>Proportions are normalised over the {
+        result.k
+    } estimated components.</p>
 {_uncertainty_section(uncertainty)}
 <h2>Privacy budget</h2>
 {budget}
 {composition}
-<h3>Every release</h3>
+<details><summary>Every release (the full ledger)</summary>
 <table class="table ledger"><tr><th>release</th><th>mechanism</th><th>ε</th><th>δ</th>
-<th>privacy loss</th></tr>{ledger}</table>
-<h2>Settings</h2>
-<pre>{settings}</pre>
+<th>privacy loss</th></tr>{ledger}</table></details>
+<details><summary>Settings, as given and resolved</summary>
+<pre>{settings}</pre></details>
 <h2>Method and citation</h2>
 <p>{html.escape(method_paragraph(result))}</p>
 <p>{html.escape(CITATION)}</p>

@@ -185,5 +185,7 @@ def test_the_report_says_what_was_done_and_what_is_unusable(tmp_path):
     assert "Status of the releases" in page and "Not usable, and not shown as results" in page
     assert "exact discrete noise" in page and "tight composition" in page
     assert f"dppca {dppca.__version__}" in page
+    assert "<details><summary>Every release (the full ledger)</summary>" in page
+    assert "<details><summary>Settings, as given and resolved</summary>" in page
     release = json.loads((tmp_path / "release.json").read_text())
     assert release["status"]["frame"]["usable"] is False
