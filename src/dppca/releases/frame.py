@@ -273,22 +273,15 @@ def plan_frame(
             sampler,
             description="distances to the centre",
         )
+
+    def median(grid: str, epsilon: float, what: str) -> GridQuantile:
+        level = safe_level(0.5, n, epsilon, grid)
+        return GridQuantile(grid, level, epsilon, sampler, description=what)
+
     x, y = (
         (
-            GridQuantile(
-                "signed",
-                safe_level(0.5, n, centre_parts[axis][0], "signed"),
-                centre_parts[axis][0],
-                sampler,
-                description=f"{labels[axis]}, sign and magnitude",
-            ),
-            GridQuantile(
-                "linear",
-                safe_level(0.5, n, centre_parts[axis][1], "linear"),
-                centre_parts[axis][1],
-                sampler,
-                description=f"{labels[axis]}, window about the first step",
-            ),
+            median("signed", centre_parts[axis][0], f"{labels[axis]}, sign and magnitude"),
+            median("linear", centre_parts[axis][1], f"{labels[axis]}, window about the first step"),
         )
         for axis in range(2)
     )
