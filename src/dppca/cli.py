@@ -320,8 +320,17 @@ ADVICE = {
     "frame=((xmin, xmax), (ymin, ymax))": "--frame XMIN XMAX YMIN YMAX",
     "scree_control={'C_clip': ...}": "--scree-control C_clip=...",
     "scale=[...]": "--scale s1,s2,...",
+    "scale='private'": "--scale private",
     "radius=...": "(no option)",
 }
+
+
+def in_option_terms(message: str) -> str:
+    """A refusal's or a note's advice in the command line's terms, on one line."""
+    message = " ".join(message.split())
+    for advice, option in ADVICE.items():
+        message = message.replace(advice, option)
+    return message
 
 
 @contextmanager
@@ -333,10 +342,7 @@ def _option_terms() -> Iterator[None]:
     try:
         yield
     except UnlocatableError as error:
-        message = " ".join(str(error).split())
-        for advice, option in ADVICE.items():
-            message = message.replace(advice, option)
-        raise UsageError(message) from None
+        raise UsageError(in_option_terms(str(error))) from None
     except (ValueError, TypeError) as error:
         message = " ".join(str(error).split())
         name = message.split(" ", 1)[0]
@@ -473,7 +479,7 @@ def _release(
         targets[reference] = produce_reference
     _write(targets, args.overwrite)
     for warning in caught:  # budget warnings and notes on noise, once written: one line each
-        print(f"dppca: warning: {' '.join(str(warning.message).split())}", file=sys.stderr)
+        print(f"dppca: warning: {in_option_terms(str(warning.message))}", file=sys.stderr)
     return target / "report.html", None if reference is None else reference / "report.html"
 
 
