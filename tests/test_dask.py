@@ -473,8 +473,8 @@ def test_command_line_blocks_name_a_text_cell_without_its_value(client, tmp_path
     error = capsys.readouterr().err
     assert code == 2 and "SECRET" not in error
     assert error.strip() == (
-        f"dppca: error: {path}: column 'c' is not numeric; leave it out with --columns, or pass "
-        "it as --group if it holds labels"
+        f"dppca: error: {path}: column 'c' is not numeric; leave it out with --columns, pass it "
+        "as --group if it holds labels, or pass --decimal , if it has decimal commas (3,14)"
     )
     code = main(
         [*argv, "--columns", "a", "b", "--out", str(tmp_path / "ab"), "--scheduler", address]

@@ -135,7 +135,7 @@ def method_paragraph(result: DPPCAResult, today: str | None = None) -> str:
     >>> import numpy as np, dppca
     >>> X = np.random.default_rng(0).normal(size=(3000, 4)) * [3, 2, 1, 0.5]
     >>> result = dppca.dp_pca(X, 4.0, 1e-6, random_state=0)
-    >>> print(method_paragraph(result, today="2026-01-01")[:95])
+    >>> print(method_paragraph(result, today="2026-01-01")[:94])
     Private directions: g-DPPCA (Kim and Jung 2025), the eigenvectors of the generalized Kendall's
     """
     from dppca import __version__
