@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 
@@ -111,3 +112,48 @@ def test_absurd_epsilon_is_used_as_the_largest_safe_one():
         warnings.simplefilter("error")
         for x in (np.ones(10), np.arange(1.0, 11.0), np.r_[np.full(5, 1e-300), np.full(5, 1e300)]):
             assert np.isfinite(log_quantile(x, 0.5, 1e308, noise))
+
+
+def _direct_probabilities(cells, q, epsilon, limit, positive):
+    """The exponential mechanism by its definition, point by point: utility the distance from
+    q N to [#{x < j}, #{x <= j}], N the number of values counted (the positive ones: above the
+    grid's first point, with ``positive``)."""
+    kept = [c for c in cells if not (positive and c == -limit)]
+    target = q * len(kept)
+    weights = []
+    for j in range(-limit, limit + 1):
+        low, high = sum(c < j for c in kept), sum(c <= j for c in kept)
+        distance = max(low - target, target - high, 0.0)
+        weights.append(math.exp(-epsilon * distance / 2))
+    weights = np.array(weights)
+    return weights / weights.sum()
+
+
+def test_tie_aware_and_positive_utilities_are_epsilon_dp_exhaustively():
+    """Every dataset of up to three values on a 7-point grid and every replacement of one
+    value: the selection probabilities (the runs' sampler's, equal to the definition's) move by
+    at most exp(epsilon), for the median and other levels, with and without the positive-only
+    count."""
+    from dppca.numerics.grids import CellCounts, grid_runs
+
+    limit, epsilon, worst = 3, 1.0, 0.0
+    values = range(-limit, limit + 1)
+    for n in (1, 2, 3):
+        for data in itertools.product(values, repeat=n):
+            for positive in (False, True):
+                kept = np.array([c for c in data if not (positive and c == -limit)], dtype=int)
+                counted = CellCounts.of(kept) if kept.size else CellCounts(kept, kept)
+                _, lengths, below, at = grid_runs(counted, limit)
+                target = 0.5 * counted.total
+                runs = lengths * np.exp(-epsilon * np.abs(np.clip(target, below, at) - target) / 2)
+                direct = _direct_probabilities(data, 0.5, epsilon, limit, positive)
+                by_run = np.repeat(runs / lengths, lengths) / runs.sum()
+                assert np.allclose(by_run, direct, rtol=1e-12)
+                for i in range(n):
+                    for value in values:
+                        other = (*data[:i], value, *data[i + 1 :])
+                        for q in (0.25, 0.5, 0.75):
+                            a = _direct_probabilities(data, q, epsilon, limit, positive)
+                            b = _direct_probabilities(other, q, epsilon, limit, positive)
+                            worst = max(worst, float(np.max(np.abs(np.log(a / b)))))
+    assert worst <= epsilon + 1e-12
