@@ -44,8 +44,6 @@ def exponential_runs(
     target: float,
     epsilon: float,
     noise: Noise,
-    *,
-    draw_offset: bool = True,
 ) -> tuple[int, int]:
     """Choose a candidate with probability proportional to ``exp(-epsilon |c - target| / 2)``.
 
@@ -63,9 +61,6 @@ def exponential_runs(
         used, so the guarantee holds and every exponent stays a finite float.
     noise : Noise
         The source of the uniform bits (secure with the discrete sampler).
-    draw_offset : bool, default True
-        Draw the candidate within the run; False returns offset 0 (the run's first candidate
-        stands for the run: post-processing of the choice) and draws no more bits.
 
     Returns
     -------
@@ -86,7 +81,7 @@ def exponential_runs(
     run = int(np.searchsorted(probabilities, high, side="left"))
     below = probabilities[run - 1] if run > 0 else 0.0
     if run < len(lengths) and below + margin <= low and high <= probabilities[run] - margin:
-        return run, noise.below(int(lengths[run])) if draw_offset else 0
+        return run, noise.below(int(lengths[run]))
 
     precision = _FIRST_PRECISION
     d_min = min(abs(Fraction(c) - exact_target) for c in counts.tolist())
@@ -94,7 +89,7 @@ def exponential_runs(
         bits, width = (bits << 64) | noise.bits(64), width + 64
         found = _exact_run(lengths, counts, exact_target, d_min, rate, precision, bits, width)
         if found is not None:
-            return found, noise.below(int(lengths[found])) if draw_offset else 0
+            return found, noise.below(int(lengths[found]))
         precision *= 2
 
 

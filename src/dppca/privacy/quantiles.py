@@ -32,7 +32,7 @@ from dppca._validation import (
     check_positive_int,
     check_real,
 )
-from dppca.exceptions import DurfeeStepLimitWarning, NoiseDominatedWarning
+from dppca.exceptions import DurfeeStepLimitWarning
 from dppca.numerics.grids import (
     GRIDS,
     LINEAR_GRID_LIMIT,
@@ -326,25 +326,19 @@ def grid_quantile(
     epsilon: float,
     noise: Noise,
     limit: int,
-    *,
-    nearest_zero: bool = False,
 ) -> int:
     """The exponential mechanism for the ``q`` quantile over the grid points ``-limit..limit``:
     point ``j`` has utility ``-d_j``, the distance from ``q n`` to the interval
     ``[#{cell_i < j}, #{cell_i <= j}]`` (0 when the point holds the quantile, even among ties).
     Both counts move by at most 1 when one value is replaced, so ``d_j`` does too (pure
     epsilon-DP). ``counted`` holds the counts of the values' grid indices, clamped into the
-    grid by the caller. With ``nearest_zero``, the chosen run's point nearest index 0 stands
-    for the run (post-processing), so that the random bits used do not depend on its length."""
+    grid by the caller. The answer is a uniform point of the chosen run: every grid point then
+    has exactly the probability the definition gives it (a representative of the run, such as
+    its end, would depend on where the data cut the runs, and would not be private)."""
     target = q * counted.total
     starts, lengths, below, at_or_below = grid_runs(counted, limit)
     nearest = np.clip(target, below, at_or_below)  # the interval's count nearest the target
-    run, offset = exponential_runs(
-        lengths, nearest, target, epsilon, noise, draw_offset=not nearest_zero
-    )
-    if nearest_zero:
-        first, last = int(starts[run]), int(starts[run] + lengths[run] - 1)
-        return 0 if first <= 0 <= last else (first if first > 0 else last)
+    run, offset = exponential_runs(lengths, nearest, target, epsilon, noise)
     return int(starts[run]) + offset
 
 
@@ -375,15 +369,15 @@ def signed_quantile(x: np.ndarray | RowValues, q: float, epsilon: float, noise: 
     """A private ``q`` quantile of real values on the sign-and-magnitude grid
     ``0, +-10^(j/1000)``, ``|j| <= 300000`` (pure epsilon-DP).
 
-    The chosen run of grid points (between two values, or an occupied point) is represented
-    by its point nearest 0 (0 itself when the run holds it), so the answer lies within
-    ``1e300`` of 0 whatever the data, and the same random bits give it in other units (the
-    run through 0 is the only one whose length depends on the units). Its resolution is
-    relative (0.23 % of the answer, or a gap between two values), so a location is refined on
-    a :func:`linear_quantile` window about it.
+    The answer lies within ``1e300`` of 0 whatever the data. Multiplying the data by a power of
+    ten shifts every run along the grid except the one through 0, whose length depends on the
+    units: the same random bits give the answer in the other units unless that run is chosen
+    or its length changes the choice (then the answer is equal in distribution only). Its
+    resolution is relative (0.23 % of the answer), so a location is refined on a
+    :func:`linear_quantile` window about it.
     """
     counted = cell_counts(x, signed_cells)
-    index = grid_quantile(counted, q, epsilon, noise, SIGNED_GRID_LIMIT, nearest_zero=True)
+    index = grid_quantile(counted, q, epsilon, noise, SIGNED_GRID_LIMIT)
     return signed_value(index)
 
 
@@ -418,8 +412,8 @@ def safe_level(q: float, n: int, epsilon: float, grid: str) -> float:
     point's count is within 1/2 of ``q n`` (for data without large ties on the grid), so a level
     with ``min(q, 1 - q) n >= r + 1`` keeps the answer between the smallest and the largest
     value with probability at least 99.9 %. The level is moved towards 1/2 until the rule holds
-    (1/2 when even the median cannot meet it, which :func:`warn_unlocatable` reports before the
-    release).
+    (1/2 when even the median cannot meet it, which
+    :func:`~dppca.privacy.requirements.locating` reports before the release).
 
     Examples
     --------
@@ -428,21 +422,6 @@ def safe_level(q: float, n: int, epsilon: float, grid: str) -> float:
     """
     margin = min((locating_reach(epsilon, grid) + 1.0) / n, 0.5)
     return min(max(q, margin), 1.0 - margin)
-
-
-def warn_unlocatable(n: int, epsilon: float, grid: str, what: str) -> None:
-    """Warn (from public values, before any charge) when a grid median of ``n`` values at
-    ``epsilon`` cannot be located: ``n < 2 r`` (:func:`locating_reach`), so the answer can land
-    anywhere on the grid."""
-    reach = locating_reach(epsilon, grid) + 1.0
-    if reach > n / 2:
-        warnings.warn(
-            f"{what}: with n={n} values at epsilon={epsilon:.3g} the answer can land anywhere on "
-            f"its grid (locating a median needs epsilon * n >= {2 * reach * epsilon:.0f}); the "
-            "result is dominated by noise. Give this release more epsilon or more rows.",
-            NoiseDominatedWarning,
-            stacklevel=3,
-        )
 
 
 @dataclass(frozen=True)
