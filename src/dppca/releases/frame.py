@@ -322,7 +322,7 @@ def private_frame(
     """
     ledger = PrivacyLedger()
     if plan.scale is None:
-        given = spread if spread is not None and math.isfinite(spread) else SPREAD_RANGE[0]
+        given = SPREAD_RANGE[0] if spread is None or math.isnan(spread) else spread
         scale = min(max(given, SPREAD_RANGE[0]), SPREAD_RANGE[1])
     else:
         first, second = random_pairs(scores.shape[0], noise.rng)
