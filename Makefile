@@ -55,6 +55,7 @@ bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/samplers.py
 	$(BENCH_VENV)/bin/python benchmarks/utility.py
 	$(BENCH_VENV)/bin/python benchmarks/edges.py
+	$(BENCH_VENV)/bin/python benchmarks/coverage.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build dist .pytest_cache .ruff_cache docs/_build docs/generated docs/gallery docs/tutorials

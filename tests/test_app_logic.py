@@ -84,6 +84,18 @@ def test_a_run_writes_only_private_files_into_its_own_new_folder(tmp_path):
     assert {"release.json", "report.html", "page.png", "scree.svg"} <= set(written)
 
 
+def test_an_unreliable_private_scale_stops_the_run_with_advice_the_app_can_follow(tmp_path):
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame(rng.normal(size=(20000, 2)) * [1.0, 100.0], columns=["a", "b"])
+    frame["c"], frame["site"] = 0.0, rng.choice(["north", "south"], size=20000)
+    table = describe(frame, "tied", None)
+    outcome = run(table, _settings(scale="private", bins=20), tmp_path / "run1")
+    assert outcome.error.startswith("dp_pca stopped after the private scales: the scale of c")
+    assert outcome.error.endswith("Give more epsilon, or choose no scaling.")
+    assert "on_weak" not in outcome.error and not (tmp_path / "run1").exists()
+    assert 0 < outcome.spent.epsilon < 4.0  # the scales' part, for the session's tally
+
+
 def test_nothing_is_written_once_the_session_folder_is_gone(tmp_path):
     outcome = run(_table(), _settings(), tmp_path / "ended" / "run1")
     assert outcome.error == "The session ended."
@@ -100,3 +112,20 @@ def test_uploads_with_semicolons_and_decimal_commas_are_read(tmp_path):
     one.write_text("weight\n1\n2\n")
     with pytest.raises(DataError, match="it has 1: weight"):  # not read as separated by "w"
         uploaded(one, "weight.csv")
+
+
+def test_a_refusal_names_only_what_the_app_can_do():
+    """The preview's refusal gives the smallest epsilon and n, and public alternatives as the
+    app can follow them (no scale= or frame= it has no field for, no on_weak)."""
+    from dppca import UnlocatableError
+    from dppca.app.runner import in_app_terms
+    from dppca.pipeline import plan_pca
+
+    with pytest.raises(UnlocatableError) as caught:
+        plan_pca((150, 4), 1.0, 1e-6, scale="private").enforce("refuse", "This run")
+    message = in_app_terms(str(caught.value))
+    assert message.startswith("This run cannot locate at n=150, epsilon=1: scale")
+    assert "or choose no scaling" in message and "not in the app" in message
+    for code in ("scale=[", "frame=(", "C_clip", "on_weak", "Nothing was spent"):
+        assert code not in message
+    assert message.endswith("Run is refused until the budget or the rows suffice.")

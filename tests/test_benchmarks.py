@@ -150,3 +150,15 @@ def test_edges_quick(tmp_path):
     assert not (runs[runs["release"] == "frame"]["outcome"] == "ok but off").any()
     moved = runs[(runs["data"] == "Kidd + 1e6") & (runs["release"] == "frame")]
     assert (moved["outcome"] == "usable").all()
+
+
+def test_coverage_quick(tmp_path):
+    """The quick coverage run writes its tables; the scree's wrapped means are put back."""
+    import dppca.releases.scree as scree_module
+
+    original = scree_module.column_means
+    path = _load("coverage").main(["--quick", "--out", str(tmp_path)])
+    assert scree_module.column_means is original
+    runs = pd.read_csv(tmp_path / "coverage_quick.csv.gz")
+    assert "## Loadings of identified components" in path.read_text()
+    assert runs.loc[runs["scree usable"], "scree"].mean() >= 0.9

@@ -602,3 +602,21 @@ def test_decimal_commas_are_read_with_the_option_and_named_without_it(tmp_path, 
     assert main([*arguments, "--decimal", ",", "--out", str(tmp_path / "b"), "--quiet"]) == 0
     release = json.loads((tmp_path / "b" / "release.json").read_text())
     assert release["feature_names"] == ["a", "b", "c"]
+
+
+def test_an_unreliable_private_scale_stops_the_run_in_one_line_with_the_released_scales(
+    tmp_path, capsys
+):
+    rng = np.random.default_rng(5)
+    table = pd.DataFrame(rng.standard_normal((20000, 2)) * [1.0, 100.0], columns=["a", "b"])
+    table["c"] = 0.0  # every pair tied: its scale cannot be told
+    csv = tmp_path / "tied.csv"
+    table.to_csv(csv, index=False)
+    out = tmp_path / "tied"
+    arguments = ["run", str(csv), "--seed", "0", "--epsilon", "4", "--delta", "1e-6"]
+    assert main([*arguments, "--scale", "private", "--out", str(out), "--quiet"]) == 2
+    message = capsys.readouterr().err.strip()
+    assert message.count("\n") == 0 and "scale of c is unreliable" in message
+    assert "--on-weak release" in message and "--scale s1,s2,..." in message
+    assert "c=nan" in message and 50 < float(message.split("b=")[1].split(",")[0]) < 200
+    assert not out.exists()

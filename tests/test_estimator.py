@@ -137,7 +137,7 @@ def test_scree_parameter_errors():
 
 
 def test_accountant_is_charged_by_every_fit_and_shared_by_clones():
-    from dppca import Accountant, BudgetExceededError
+    from dppca import Accountant, BudgetExceededError, PrivacyWarning
 
     X = np.random.default_rng(0).standard_normal((1500, 4))
     accountant = Accountant(Budget(2.5, 1e-5), composition="basic")
@@ -146,13 +146,38 @@ def test_accountant_is_charged_by_every_fit_and_shared_by_clones():
     assert accountant.spent.isclose(Budget(1.0, 1e-6))
     twin = clone(model)
     assert twin.accountant is accountant
-    twin.fit(X)
+    with pytest.warns(PrivacyWarning, match="2 calls of DPPCA.fit"):
+        twin.fit(X)
     assert accountant.spent.isclose(Budget(2.0, 2e-6))
     components = twin.components_.copy()
     with pytest.raises(BudgetExceededError):
         twin.fit(X)  # refused before any noise: the earlier fit stays as it was
     assert np.array_equal(twin.components_, components)
     assert accountant.spent.isclose(Budget(2.0, 2e-6))
+
+
+def test_a_search_that_refits_is_told_what_it_spent_in_total():
+    """Every fit of a grid search charges the shared accountant; from the second on a warning
+    counts them and gives the total, so the refit's says what the whole search spent."""
+    from sklearn.model_selection import GridSearchCV
+
+    from dppca import Accountant, PrivacyWarning
+
+    X = np.random.default_rng(0).standard_normal((3000, 4)) * [3.0, 2.0, 1.0, 0.5]
+    accountant = Accountant(Budget(100.0, 1e-4), composition="basic")
+    model = DPPCA(epsilon=4.0, delta=1e-7, accountant=accountant, random_state=None)
+
+    def released_share(estimator, X, y=None):
+        return float(estimator.explained_variance_ratio_.sum())
+
+    search = GridSearchCV(model, {"n_components": [1, 2]}, cv=3, scoring=released_share)
+    with pytest.warns(PrivacyWarning) as caught:
+        search.fit(X)
+    counts = [str(w.message) for w in caught if "calls of DPPCA.fit" in str(w.message)]
+    assert len(counts) == 2 * 3  # the second to the seventh fit
+    assert counts[-1].startswith("7 calls of DPPCA.fit have been charged to this accountant")
+    assert "epsilon=28, delta=7e-07 in total (basic composition)" in counts[-1]
+    assert accountant.calls("DPPCA.fit") == 7
 
 
 def test_invalid_settings_are_refused_before_the_accountant_is_charged():

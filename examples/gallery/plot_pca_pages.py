@@ -3,7 +3,7 @@ The private PCA page and its non-private reference
 ==================================================
 
 :func:`dppca.dp_pca` makes every release at once: directions, scree and the score histogram by
-superpopulation. ``result.plot("pages")`` draws the private page and, beside it, the page of
+superpopulation. ``result.plot("pages")`` draws the private page and, below it, the page of
 the non-private reference (computed only because ``non_private=True`` was asked for). The
 bands come from :meth:`~dppca.DPPCAResult.uncertainty`: redraws of the released noise, at no
 cost in privacy.
@@ -23,7 +23,7 @@ result = dppca.dp_pca(
     random_state=1,
 )
 bands = result.uncertainty(draws=100, random_state=1)
-private, reference = result.plot("pages", random_state=1, uncertainty=bands)
+pages = result.plot("pages", random_state=1, uncertainty=bands)
 
 # %%
 # The same release drawn differently, still at no cost: the scree as variances, synthetic

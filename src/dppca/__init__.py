@@ -32,6 +32,7 @@ from dppca.exceptions import (
     NoiseDominatedWarning,
     PrivacyWarning,
     UnlocatableError,
+    UnreliableScaleError,
 )
 from dppca.numerics.kendall import kendall_matrix
 from dppca.pipeline import PCAPlan, dp_pca, plan_pca
@@ -68,6 +69,7 @@ __all__ = [
     "ScoreResult",
     "ScreeResult",
     "UnlocatableError",
+    "UnreliableScaleError",
     "dp_frame",
     "dp_loading",
     "dp_loading_plot",

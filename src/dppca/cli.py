@@ -337,11 +337,11 @@ def in_option_terms(message: str) -> str:
 def _option_terms() -> Iterator[None]:
     """A release's refusal of a parameter (``"k must be ..."``), in one line naming the option
     that set it (``"--k must be ..."``)."""
-    from dppca.exceptions import UnlocatableError
+    from dppca.exceptions import UnlocatableError, UnreliableScaleError
 
     try:
         yield
-    except UnlocatableError as error:
+    except (UnlocatableError, UnreliableScaleError) as error:
         raise UsageError(in_option_terms(str(error))) from None
     except (ValueError, TypeError) as error:
         message = " ".join(str(error).split())

@@ -23,7 +23,7 @@ from dppca._validation import (
 )
 from dppca.numerics.monotone import proportions
 from dppca.pipeline import directions_and_scree
-from dppca.privacy.accountant import Accountant, charge
+from dppca.privacy.accountant import Accountant, StagedCharge, charge, warn_refits
 from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
 from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
 from dppca.privacy.mechanisms import resolve_sampler
@@ -38,6 +38,7 @@ from dppca.releases.scale import (
     scale_notes,
     scale_release,
     scaled,
+    stop_if_unreliable,
 )
 from dppca.releases.scree import SCREE_METHODS, ScreePlan, check_scree_control, plan_scree
 from dppca.releases.status import ReleaseStatus, scale_status, scree_status
@@ -114,7 +115,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         private scales or an automatic radius at this ``n_samples`` (public values,
         :mod:`dppca.privacy.requirements`): raise :class:`~dppca.UnlocatableError` before
         anything is spent, naming the smallest epsilon and number of rows that would work, or
-        release anyway (for studies), with a warning.
+        release anyway (for studies), with a warning. With ``scale="private"``, ``"refuse"``
+        also stops after the scales (:class:`~dppca.UnreliableScaleError`, only their part
+        spent) when a released scale is flagged unreliable; ``"release"`` consents to the
+        other scales' geometric mean for it.
 
     Attributes
     ----------
@@ -165,10 +169,11 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     **Model selection costs budget.** Every ``fit`` spends ``(epsilon, delta)`` anew, so a
     ``GridSearchCV`` over ``G`` candidates with 5 folds spends ``5 G (epsilon, delta)`` by basic
     composition, somewhat less composed tightly (an ``accountant`` shared by the clones counts
-    every fit and refuses the one that would exceed its total). Its choice is not private
-    either: the validation scores are computed on the data without noise, so the chosen
-    hyper-parameters reveal something about the data beyond every fit's guarantee. Choose the
-    settings from public knowledge, or hold out data that are not protected.
+    every fit, refuses the one that would exceed its total, and from the second fit on a
+    :class:`~dppca.PrivacyWarning` gives the number of fits and their total). Its choice is
+    not private either: the validation scores are computed on the data without noise, so the
+    chosen hyper-parameters reveal something about the data beyond every fit's guarantee.
+    Choose the settings from public knowledge, or hold out data that are not protected.
 
     Examples
     --------
@@ -317,6 +322,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                         sampler=self.sampler,
                         transform_name="sign_transform",
                     ),
+                    budgets=at,
                 )
 
             if factor is None:
@@ -337,19 +343,38 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         scale_plan, plan, scree_plan = plans.scale, plans.loading, plans.scree
         rng = check_random_state(self.random_state)
         warn_weak_budget(total.epsilon, total.delta, n_samples)
-        losses = plan_losses(plans) if composition == "tight" else None
-        charge(self.accountant, total, "DPPCA.fit", losses)
         names = [str(name) for name in getattr(self, "feature_names_in_", [])] or [
             f"X{j + 1}" for j in range(n_features)
         ]
         ledger = PrivacyLedger.for_total(total.epsilon, composition)
         scales, notes = public_scales, []
         status: dict[str, ReleaseStatus] = {}
-        if scale_plan is not None:
-            scales, details = scale_release(data, names, scale_plan, rng, ledger)
+        if scale_plan is None:
+            losses = plan_losses(plans) if composition == "tight" else None
+            charge(self.accountant, total, "DPPCA.fit", losses)
+        else:
+            stages = {
+                label: (plans.budgets[part], plan_losses(stage) if composition == "tight" else ())
+                for label, part, stage in [
+                    ("private scales", "scale", scale_plan),
+                    ("directions", "loading", plan),
+                    ("scree", "scree", scree_plan),
+                ]
+                if stage is not None
+            }
+            staged = StagedCharge(self.accountant, total, "DPPCA.fit", stages, composition)
+            staged.pay("private scales")
+            scales, details = scale_release(
+                data, names, scale_plan, rng, ledger, guess=on_weak == "release"
+            )
+            stop_if_unreliable(
+                scales, details, scale_plan, names, ledger, "DPPCA.fit", not staged.staged
+            )
+            staged.pay()
             notes = scale_notes(details)
-            status["scales"] = scale_status(details["unreliable"], n_features)
+            status["scales"] = scale_status(details["unreliable"], n_features, details["guessed"])
             emit(notes)
+        warn_refits(self.accountant, "DPPCA.fit")
         if scales is not None:
             data = scaled(data, scales)
         result, scree = directions_and_scree(
@@ -432,3 +457,5 @@ class _FitPlans:
     scale: ScalePlan | None
     loading: LoadingPlan
     scree: ScreePlan | None
+    #: Each part's own (epsilon, delta), by the split's names.
+    budgets: dict[str, Budget]

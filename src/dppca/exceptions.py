@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class PrivacyWarning(UserWarning):
     """A requested setting does not establish the privacy guarantee it names.
@@ -85,6 +87,28 @@ class UnlocatableError(ValueError):
     ...     print(str(error)[:50])
     dp_pca cannot locate at n=150, epsilon=1: scree (c
     """
+
+
+class UnreliableScaleError(ValueError):
+    """A call with ``scale="private"`` stopped after releasing the scales, because some were
+    flagged unreliable (judged from the released values) and no guess was consented to
+    (``on_weak="release"``). Only the scales' part of the budget was spent.
+
+    Attributes
+    ----------
+    result : ScaleResult
+        The released scales (NaN where unreliable), their settings and ledger.
+
+    Examples
+    --------
+    >>> from dppca import UnreliableScaleError
+    >>> issubclass(UnreliableScaleError, ValueError)
+    True
+    """
+
+    def __init__(self, message: str, result: Any) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 class BudgetExceededError(ValueError):

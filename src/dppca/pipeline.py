@@ -33,7 +33,7 @@ from dppca.numerics.linalg import (
     sample_covariance,
 )
 from dppca.numerics.monotone import proportions
-from dppca.privacy.accountant import Accountant, charge
+from dppca.privacy.accountant import Accountant, StagedCharge, charge
 from dppca.privacy.budget import Budget, PrivacyLedger, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
@@ -66,6 +66,7 @@ from dppca.releases.scale import (
     scale_notes,
     scale_release,
     scaled,
+    stop_if_unreliable,
 )
 from dppca.releases.scores import (
     ScorePlan,
@@ -236,7 +237,10 @@ def dp_pca(
         judged from public values, :mod:`dppca.privacy.requirements`): refuse before anything
         is spent, with the smallest epsilon (at this ``n``) and ``n`` (at this epsilon) that
         would work and the public alternative; or release anyway (for studies), with a
-        warning per release.
+        warning per release. With ``scale="private"``, ``"refuse"`` also stops the call after
+        the scales (raising :class:`~dppca.UnreliableScaleError`, only their part spent) when
+        a released scale is flagged unreliable; ``"release"`` consents to the other scales'
+        geometric mean for it.
 
     Returns
     -------
@@ -248,6 +252,9 @@ def dp_pca(
         Invalid input, before any budget is charged or noise drawn.
     UnlocatableError
         With ``on_weak="refuse"``, when a release cannot be located (nothing is spent).
+    UnreliableScaleError
+        With ``on_weak="refuse"`` and ``scale="private"``, when a released scale is flagged
+        unreliable (only the scales' part is spent; the error holds them).
     BudgetExceededError
         When ``accountant`` cannot cover the total (nothing is charged).
     EmptyHistogramError
@@ -351,13 +358,32 @@ def dp_pca(
         plans.scree,
         plans.score,
     )
-    charge(accountant, total, "dp_pca", plan_losses(plans) if composition == "tight" else None)
-
     ledger = PrivacyLedger.for_total(total.epsilon, composition)
     scales, scale_details = public_scales, None
-    if scale_plan is not None:
+    if scale_plan is None:
+        charge(accountant, total, "dp_pca", plan_losses(plans) if composition == "tight" else None)
+    else:
         assert isinstance(data, np.ndarray)  # Dask data were refused above
-        scales, scale_details = scale_release(data, names, scale_plan, rng, ledger)
+        parts = planner.budgets.scaled(factor)
+        stages = {
+            label: (budget, plan_losses(stage) if composition == "tight" else ())
+            for label, budget, stage in [
+                ("private scales", parts.scale, scale_plan),
+                ("directions", parts.loading, loading_plan),
+                ("scree", parts.scree, scree_plan),
+                ("score plot", parts.score, plan),
+            ]
+            if stage is not None
+        }
+        staged = StagedCharge(accountant, total, "dp_pca", stages, composition)
+        staged.pay("private scales")
+        scales, scale_details = scale_release(
+            data, names, scale_plan, rng, ledger, guess=on_weak == "release"
+        )
+        stop_if_unreliable(
+            scales, scale_details, scale_plan, names, ledger, "dp_pca", not staged.staged
+        )
+        staged.pay()
     if scales is not None:
         data = scaled(data, scales)
     if loading_plan is not None:
@@ -401,7 +427,7 @@ def dp_pca(
     released_notes = [] if scale_details is None else scale_notes(scale_details)
     status: dict[str, ReleaseStatus] = {}
     if scale_details is not None:
-        status["scales"] = scale_status(scale_details["unreliable"], p)
+        status["scales"] = scale_status(scale_details["unreliable"], p, scale_details["guessed"])
     if kendall_eigenvalues is not None and kendall_sigma is not None:
         noted = direction_notes(kendall_eigenvalues, kendall_sigma, plan.axes)
         status["directions"] = from_notes(noted)

@@ -242,7 +242,14 @@ def _uncertainty_section(uncertainty: Uncertainty | None) -> str:
     if uncertainty is None:
         return ""
     table = uncertainty.pve[["value", "lower", "upper"]].join(uncertainty.stability)
-    table.columns = ["PVE", "lower", "upper", "mean sin Θ to a redraw", "swaps with next"]
+    table.columns = [
+        "PVE",
+        "lower",
+        "upper",
+        "mean sin Θ to a redraw",
+        "swaps with next",
+        "separated from the noise",
+    ]
     unstable = uncertainty.unstable()
     note = (
         "<p>Components whose direction is not determined under the noise: "
@@ -252,9 +259,12 @@ def _uncertainty_section(uncertainty: Uncertainty | None) -> str:
         else "<p>Every component's direction is stable under the noise.</p>"
     )
     return (
-        f"<h2>Uncertainty from the privacy noise</h2><p>{uncertainty.level:.0%} intervals from "
-        f"{uncertainty.draws} redraws of the noise around the released values (no budget). "
-        "They describe the privacy noise only, not the sampling error of the data.</p>"
+        f"<h2>Uncertainty from the privacy noise</h2><p>{uncertainty.level:.0%} intervals "
+        "from the noise's known distribution around the released values (no budget): the "
+        "scree's and PVE's hold every noiseless value at once; a direction's loadings get "
+        f"intervals from {uncertainty.draws} redraws when its eigenvalue is separated from the "
+        "others beyond the noise, and the whole range [-1, 1] when it is not. They describe the "
+        "privacy noise only, not the sampling error of the data.</p>"
         + table.to_html(float_format=lambda v: f"{v:.3g}", classes="table")
         + note
     )

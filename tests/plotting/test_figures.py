@@ -205,9 +205,10 @@ def test_page_passes_heatmap_components_and_circle_to_their_panels(result):
     heat = plain.displays_["loading"].ax_
     assert [t.get_text() for t in heat.get_xticklabels()] == ["PC1", "PC2"]
     assert len(_unit_circles(plain.displays_["variable"].ax_)) == 1
-    for page in result.plot(
+    pages = result.plot(
         "pages", loading="heatmap", heatmap_components=[2, 4], circle=False, random_state=0
-    ):
+    )
+    for page in (pages.private_, pages.reference_):
         heat = page.displays_["loading"].ax_
         assert [t.get_text() for t in heat.get_xticklabels()] == ["PC2", "PC4"]
         assert not _unit_circles(page.displays_["variable"].ax_)
@@ -233,9 +234,11 @@ def test_variable_display_circle(result):
 
 
 def test_both_pages_in_one_call(result):
-    private, reference = result.plot("pages", random_state=0)
-    assert private.figure_.get_suptitle().startswith("Private PCA")
-    assert "NOT differentially private" in reference.figure_.get_suptitle()
+    pages = result.plot("pages", random_state=0)
+    assert pages.private_.figure_.get_suptitle().startswith("Private PCA")
+    assert "NOT differentially private" in pages.reference_.figure_.get_suptitle()
+    assert pages.private_.figure_.figure is pages.figure_ is pages.reference_.figure_.figure
+    assert pages.ax_.shape == (2, 5) and len(pages.figure_.axes) >= 10
     with pytest.raises(TypeError, match="does not take: non_private"):
         result.plot("pages", non_private=True)
 
@@ -399,9 +402,9 @@ def test_a_page_shows_the_same_variables_in_every_panel_and_on_both_pages():
         random_state=0,
         on_weak="release",
     )
-    private, reference = result.plot("pages", random_state=0, variables=5)
+    pages = result.plot("pages", random_state=0, variables=5)
     shown = []
-    for page in (private, reference):
+    for page in (pages.private_, pages.reference_):
         for panel in ("loading", "variable", "biplot"):
             shown.append(sorted(t.get_text() for t in _labels(page.displays_[panel].ax_)))
     assert all(names == shown[0] for names in shown) and len(shown[0]) == 5

@@ -80,3 +80,121 @@ def test_splits_with_shares_just_over_one_are_fast_and_fit():
     assert time.perf_counter() - start < 0.5
     total = sum(Fraction(part.epsilon) for part in parts.values())
     assert total <= 1 and float(total) == pytest.approx(1.0, rel=1e-8)
+
+
+SCALED = np.random.default_rng(3).standard_normal((20000, 3)) * [1.0, 100.0, 0.01]
+
+
+@pytest.mark.parametrize("composition", ["tight", "basic"])
+def test_a_staged_call_composes_as_its_ledger(composition):
+    """With private scales the call is charged in stages (the scales, then each release); a
+    tight accountant composes them to the call's own total, a basic one adds them up to it."""
+    accountant = Accountant(Budget(4.0, 1e-6), composition=composition)
+    result = dp_pca(
+        SCALED,
+        4.0,
+        1e-6,
+        scale="private",
+        composition=composition,
+        accountant=accountant,
+        random_state=0,
+    )
+    names = [entry.name for entry in accountant.ledger]
+    assert names == [
+        "dp_pca: private scales",
+        "dp_pca: directions",
+        "dp_pca: scree",
+        "dp_pca: score plot",
+    ]
+    assert accountant.spent.isclose(result.privacy.total, rel_tol=1e-9)
+
+
+def test_a_basic_accountant_takes_a_tight_staged_call_whole():
+    """A tightly planned call's parts each have more than their share of epsilon, so a basic
+    accountant could not add them up within the total: it is charged the total, once."""
+    accountant = Accountant(Budget(4.0, 1e-6), composition="basic")
+    dp_pca(SCALED, 4.0, 1e-6, scale="private", accountant=accountant, random_state=0)
+    assert [entry.name for entry in accountant.ledger] == ["dp_pca"]
+    assert accountant.spent == Budget(4.0, 1e-6)
+
+
+@pytest.mark.parametrize("composition", ["tight", "basic"])
+def test_a_staged_call_that_cannot_be_afforded_records_nothing(composition):
+    accountant = Accountant(Budget(3.9, 1e-6), composition=composition)
+    with pytest.raises(BudgetExceededError):
+        dp_pca(
+            SCALED,
+            4.0,
+            1e-6,
+            scale="private",
+            composition=composition,
+            accountant=accountant,
+            random_state=0,
+        )
+    assert len(accountant.ledger) == 0
+
+
+def test_staged_charges_exact_parts_fill_a_basic_total():
+    from dppca.privacy.accountant import StagedCharge
+
+    total = Budget(1.0, 1e-6)
+    parts = total.split(a=0.1, b=0.2, c=0.7)
+    accountant = Accountant(total, composition="basic")
+    staged = StagedCharge(
+        accountant, total, "call", {k: (v, ()) for k, v in parts.items()}, "basic"
+    )
+    staged.pay("a")
+    assert [e.name for e in accountant.ledger] == ["call: a"]
+    staged.pay()
+    assert sum(Fraction(e.epsilon) for e in accountant.ledger) <= Fraction(1.0)
+    assert not accountant.can_spend(Budget(1e-9, 0.0))
+
+
+@pytest.mark.parametrize("accountant_composition", ["tight", "basic"])
+@pytest.mark.parametrize("call_composition", ["tight", "basic"])
+def test_an_accountant_is_charged_what_the_call_records_in_every_composition(
+    accountant_composition, call_composition
+):
+    """Staged only where the accountant composes as the call does (then the stages compose to
+    the call's own total); otherwise the total, once, so that a roomy basic accountant is not
+    charged a tight call's parts (each above its share) and a tight one not less than the
+    call's own total."""
+    from dppca.privacy.composition import composed_delta
+
+    accountant = Accountant(Budget(40.0, 1e-5), composition=accountant_composition)
+    result = dp_pca(
+        SCALED,
+        4.0,
+        1e-6,
+        scale="private",
+        composition=call_composition,
+        accountant=accountant,
+        random_state=0,
+    )
+    if accountant_composition != call_composition:
+        assert [(e.name, e.budget) for e in accountant.ledger] == [("dp_pca", Budget(4.0, 1e-6))]
+    elif call_composition == "basic":
+        assert len(accountant.ledger) == 4 and accountant.spent.isclose(result.privacy.total)
+        assert accountant.spent <= Budget(4.0, 1e-6)
+    else:
+        assert len(accountant.ledger) == 4
+        charged = composed_delta(accountant.ledger.losses, 4.0)
+        assert charged == pytest.approx(result.privacy.total.delta, rel=1e-9)
+
+
+def test_a_tight_accountant_admits_a_basic_call_with_or_without_private_scales_alike():
+    """The whole is checked as one charge first: whether a call is admitted does not depend on
+    how it is staged."""
+    for scale in ("private", None):
+        accountant = Accountant(Budget(4.0, 1e-6 * (1 - 2e-7)))
+        with pytest.raises(BudgetExceededError):
+            dp_pca(
+                SCALED,
+                4.0,
+                1e-6,
+                scale=scale,
+                composition="basic",
+                accountant=accountant,
+                random_state=0,
+            )
+        assert len(accountant.ledger) == 0

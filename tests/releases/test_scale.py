@@ -235,3 +235,54 @@ def test_a_budget_whose_noise_overflows_is_refused_before_the_charge():
     with pytest.raises(ValueError, match="The scale's noise cannot be a normal float"):
         dp_scale(X, 1e-9, 1e-12, random_state=0, accountant=accountant, on_weak="release")
     assert accountant.spent == Budget(0.0, 0.0)
+
+
+#: 20,000 rows: two variables with scales 1 and 100, and a constant one (every pair tied).
+TIED = np.c_[np.random.default_rng(5).standard_normal((20000, 2)) * [1.0, 100.0], np.zeros(20000)]
+
+
+def test_an_unreliable_scale_is_nan_without_consent():
+    """By default a flagged variable's scale is NaN, its status says why; with
+    ``on_weak="release"`` (consent) it is the geometric mean of the others."""
+    with pytest.warns(NoiseDominatedWarning, match="X3 is unreliable.*released as NaN"):
+        refused = dp_scale(TIED, 2.0, 1e-6, random_state=0)
+    assert np.isnan(refused.scales[2]) and np.all(np.isfinite(refused.scales[:2]))
+    assert refused.status.state == "lost in the noise" and not refused.status.usable
+    with pytest.warns(NoiseDominatedWarning, match="geometric mean"):
+        guessed = dp_scale(TIED, 2.0, 1e-6, random_state=0, on_weak="release")
+    assert guessed.status.state == "guessed"
+    assert guessed.scales[:2].tolist() == refused.scales[:2].tolist()  # the same seed
+    assert guessed.scales[2] == pytest.approx(float(np.sqrt(guessed.scales[0] * guessed.scales[1])))
+
+
+@pytest.mark.parametrize("composition", ["tight", "basic"])
+@pytest.mark.parametrize("call", ["dp_pca", "DPPCA.fit"])
+def test_a_pca_stops_after_an_unreliable_scale(call, composition):
+    """dp_pca and DPPCA stop after the scales when one is flagged: the error holds the released
+    scales and the accountant has paid for the scales alone; with consent they go on."""
+    from dppca import DPPCA, Accountant, Budget, UnreliableScaleError, dp_pca
+
+    def run(accountant, on_weak="refuse"):
+        options = dict(
+            scale="private",
+            accountant=accountant,
+            random_state=0,
+            composition=composition,
+            on_weak=on_weak,
+        )
+        if call == "dp_pca":
+            return dp_pca(TIED, 4.0, 1e-6, **options)
+        return DPPCA(n_components=2, epsilon=4.0, delta=1e-6, **options).fit(TIED)
+
+    accountant = Accountant(Budget(4.0, 1e-6), composition=composition)
+    with pytest.raises(
+        UnreliableScaleError, match=f"{call} stopped after the private scales"
+    ) as caught:
+        run(accountant)
+    released = caught.value.result
+    assert np.isnan(released.scales[2]) and released.settings["unreliable"] == ["X3"]
+    assert [entry.name for entry in accountant.ledger] == [f"{call}: private scales"]
+    assert accountant.spent.isclose(released.privacy.total, rel_tol=1e-9)
+    assert accountant.spent.epsilon < 4.0 / 2
+    with pytest.warns(NoiseDominatedWarning, match="geometric mean"):
+        run(None, on_weak="release")

@@ -66,7 +66,10 @@ def test_scree_states():
     )
     top = scree_status(np.array([3.0, 1.0, 0.5]), sd, {"clip_quantile": 1e300})
     assert top.state == "at the grid's edge" and "rescale" in top.reason
-    assert scale_status([], 3).state == "ok" and scale_status(["a"], 3).state == "guessed"
+    assert scale_status([], 3, False).state == "ok"
+    assert scale_status(["a"], 3, True).state == "guessed"
+    assert scale_status(["a"], 3, False).state == "lost in the noise"
+    assert scale_status(["a", "b", "c"], 3, True).state == "noise-dominated"
 
 
 def test_duplicated_rows_are_marked_not_shown():

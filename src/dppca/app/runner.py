@@ -23,6 +23,41 @@ from dppca.app.data import Table, split_shares
 RUN_LOCK = threading.Lock()
 
 
+#: A refusal's public alternatives, as the app can (or cannot) follow them.
+APP_ADVICE = {
+    "; or give public scales, scale=[...] (units known without the data)": (
+        "; or choose no scaling"
+    ),
+    "; or give a public clip level, scree_control={'C_clip': ...}": (
+        " (a public clip level is set from Python or the command line, not in the app)"
+    ),
+    "; or give public limits, frame=((xmin, xmax), (ymin, ymax))": (
+        " (public frame limits are set from Python or the command line, not in the app)"
+    ),
+}
+
+
+def in_app_terms(refusal: str) -> str:
+    """A refusal before the charge (:class:`~dppca.UnlocatableError`) in what the app offers:
+    one line, its public alternatives as the app can follow them, without the study opt-in.
+
+    Examples
+    --------
+    >>> message = in_app_terms(
+    ...     "x cannot locate: scree (clip level) needs epsilon >= 4.76 at this n; or give a "
+    ...     "public clip level, scree_control={'C_clip': ...}. Nothing was spent. Pass "
+    ...     "on_weak='release' to release anyway.")
+    >>> "the command line, not in the app" in message, "on_weak" in message
+    (True, False)
+    """
+    message = " ".join(refusal.split()).split(" Pass on_weak=")[0]
+    for advice, instead in APP_ADVICE.items():
+        message = message.replace(advice, instead)
+    return message.replace(" Nothing was spent.", "") + (
+        " Run is refused until the budget or the rows suffice."
+    )
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the user chose (validated again by ``dp_pca``, which names any bad value)."""
@@ -108,7 +143,8 @@ def problem(table: Table, settings: Settings) -> str | None:
 class RunOutput:
     """The outcome of a run: the folder of downloads, the release and its noise intervals (for
     redrawing the page, which spends no budget), the tables shown, the warnings (from released
-    values only) and the reference folder when asked for; or an error message."""
+    values only) and the reference folder when asked for; or an error message, with what the
+    run spent before it stopped (``spent``, a :class:`~dppca.Budget`, when it spent anything)."""
 
     folder: Path | None = None
     release: Any = None
@@ -118,6 +154,7 @@ class RunOutput:
     warnings: list[str] = field(default_factory=list)
     reference_png: bytes | None = None
     error: str | None = None
+    spent: Any = None
 
 
 def run(
@@ -130,6 +167,7 @@ def run(
     session's existing one (so nothing is written once the session's folder is gone); the
     non-private reference, on request, only as an image in memory. A bad setting comes back as
     ``RunOutput(error=...)``; ``on_step`` hears the name of each stage as it starts."""
+    from dppca.exceptions import UnreliableScaleError
     from dppca.pipeline import dp_pca
     from dppca.report import write_release
 
@@ -156,6 +194,12 @@ def run(
                     non_private=settings.non_private,
                     progress=False,
                     **settings.options(),
+                )
+            except UnreliableScaleError as error:  # the app has no consent to a guess
+                stopped = " ".join(str(error).split()).split(" Pass public scales")[0]
+                return RunOutput(
+                    error=f"{stopped} Give more epsilon, or choose no scaling.",
+                    spent=error.result.privacy.total,
                 )
             except (ValueError, TypeError) as error:
                 return RunOutput(error=" ".join(str(error).split()))

@@ -18,7 +18,15 @@ import pandas as pd
 from shiny import reactive, render, ui
 
 from dppca.app.data import DataError, Table, default_delta, embedded, split_shares, uploaded
-from dppca.app.runner import RUN_LOCK, RunOutput, Settings, png_bytes, problem, run
+from dppca.app.runner import (
+    RUN_LOCK,
+    RunOutput,
+    Settings,
+    in_app_terms,
+    png_bytes,
+    problem,
+    run,
+)
 from dppca.exceptions import UnlocatableError
 
 FIGURES = ("scree", "score", "loading", "variable", "biplot", "page")
@@ -125,8 +133,7 @@ def server(input: Any, output: Any, session: Any) -> None:
         try:  # what the budget cannot locate is said before Run, which would be refused
             plan.enforce("refuse", "This run")
         except UnlocatableError as error:
-            refusal = " ".join(str(error).split()).split(" Pass on_weak=")[0]
-            return budget, refusal + " Run is refused until the budget or the rows suffice."
+            return budget, in_app_terms(str(error))
         budget["epsilon"] = budget["epsilon"].map(lambda v: f"{v:.3g}")
         budget["delta"] = budget["delta"].map(lambda v: f"{v:.3g}")
         return budget, None
@@ -181,13 +188,14 @@ def server(input: Any, output: Any, session: Any) -> None:
         return compute.result()
 
     @reactive.effect
-    def _tally() -> None:  # every successful release counts against its data, in this session
-        if compute.status() == "success":
+    def _tally() -> None:  # every release counts against its data in this session, a stopped
+        if compute.status() == "success":  # run's too (what it released before it stopped)
             outcome = compute.result()
+            total = outcome.spent
             if outcome.release is not None and not outcome.error:
-                spent = runs["spent"].setdefault(runs["data"], [])
                 total = outcome.release.privacy.total
-                spent.append((total.epsilon, total.delta))
+            if total is not None:
+                runs["spent"].setdefault(runs["data"], []).append((total.epsilon, total.delta))
 
     @render.ui
     def status() -> Any:

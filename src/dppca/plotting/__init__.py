@@ -17,7 +17,7 @@ from dppca.plotting.displays import (
     VariableDisplay,
 )
 from dppca.plotting.loadings import plot_loading_heatmap, plot_loadings
-from dppca.plotting.pages import PageDisplay, loading_grid, score_grid
+from dppca.plotting.pages import PageDisplay, PagesDisplay, loading_grid, score_grid
 from dppca.plotting.scores import plot_score_histogram, plot_score_points
 from dppca.plotting.scree import plot_scree
 from dppca.plotting.variables import plot_biplot, plot_variables
@@ -26,6 +26,7 @@ __all__ = [
     "BiplotDisplay",
     "LoadingDisplay",
     "PageDisplay",
+    "PagesDisplay",
     "ScoreHistogramDisplay",
     "ScorePointsDisplay",
     "ScreeDisplay",

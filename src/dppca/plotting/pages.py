@@ -140,8 +140,10 @@ class PageDisplay:
         variable: str = "vector",
         circle: bool = True,
         alpha: float = 0.0,
+        figure: Any = None,
     ) -> PageDisplay:
-        """Draw every panel (``non_private=True``: the reference's, titled as such).
+        """Draw every panel (``non_private=True``: the reference's, titled as such) on a new
+        figure, or on ``figure`` (a matplotlib Figure or SubFigure).
 
         ``scree``: ``"pve"`` or ``"scree"`` (the variances), ``display_k`` components;
         ``score``: ``"histogram"`` or ``"sample"`` (synthetic points); ``loading``:
@@ -178,9 +180,10 @@ class PageDisplay:
             alpha=alpha,
         )
         heatmap = options["loading"][1]["kind"] == "heatmap"
-        figure = pyplot().figure(
-            figsize=(17, 10.5) if heatmap else (16, 10.5), layout="constrained"
-        )
+        if figure is None:
+            figure = pyplot().figure(
+                figsize=(17, 10.5) if heatmap else (16, 10.5), layout="constrained"
+            )
         if heatmap:  # a 2 x 2 block and a tall heatmap on the right
             grid = figure.add_gridspec(2, 3, width_ratios=[1.0, 1.0, 0.8])
             slots = [grid[0, 0], grid[0, 1], grid[:, 2], grid[1, 0], grid[1, 1]]
@@ -204,15 +207,49 @@ class PageDisplay:
             )
         return cls(displays, figure)
 
+
+class PagesDisplay:
+    """The private page and the non-private reference's on one figure, one above the other
+    (the R package's ``plot.dp_pca`` draws both): ``private_`` and ``reference_`` are their
+    :class:`PageDisplay`, ``figure_`` the figure and ``ax_`` their panels' Axes (2 x 5).
+
+    Examples
+    --------
+    >>> from dppca.plotting import PagesDisplay
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(600, 4)) * [3, 2, 1, 0.5]
+    >>> result = dppca.dp_pca(X, 4.0, 1e-6, k=3, non_private=True, random_state=1)
+    >>> pages = PagesDisplay.from_result(result, random_state=0)
+    >>> pages.ax_.shape, pages.reference_.figure_.get_suptitle()[:20]
+    ((2, 5), 'Non-private PCA (ref')
+    """
+
+    def __init__(self, private: PageDisplay, reference: PageDisplay, figure: Any) -> None:
+        self.private_ = private
+        self.reference_ = reference
+        self.figure_ = figure
+        self.ax_ = np.array([private.ax_, reference.ax_], dtype=object)
+
     @classmethod
-    def pair(cls, result: Any, **options: Any) -> tuple[PageDisplay, PageDisplay]:
-        """The private page and the reference's (the R package's ``plot.dp_pca`` draws both),
-        with the same options and the same synthetic points."""
+    def from_result(cls, result: Any, **options: Any) -> PagesDisplay:
+        """Both pages with the same ``options`` (:meth:`PageDisplay.from_result`'s but
+        ``non_private`` and ``figure``) and independent synthetic points."""
+        refused = sorted({"non_private", "figure"} & set(options))
+        if refused:
+            raise TypeError(f"PagesDisplay draws both pages; it does not take {refused}.")
         seed = options.pop("random_state", None)
         first, second = np.random.default_rng(seed).spawn(2)
-        return (
-            cls.from_result(result, random_state=first, **options),
-            cls.from_result(result, non_private=True, random_state=second, **options),
+        heatmap = options.get("loading") == "heatmap"
+        figure = pyplot().figure(figsize=(17 if heatmap else 16, 21), layout="constrained")
+        top, bottom = figure.subfigures(2, 1)
+        for page in (top, bottom):  # the label placer lays out ``ax.figure``: the root's work
+            page.draw_without_rendering = figure.draw_without_rendering
+        return cls(
+            PageDisplay.from_result(result, random_state=first, figure=top, **options),
+            PageDisplay.from_result(
+                result, non_private=True, random_state=second, figure=bottom, **options
+            ),
+            figure,
         )
 
 
@@ -399,10 +436,10 @@ def score_grid(
 def display_result(result: Any, kind: str, kinds: tuple[str, ...], **options: Any) -> Any:
     """The ``.plot(kind)`` of every result type.
 
-    ``"all"`` gives a :class:`PageDisplay`, ``"pages"`` the private and reference pages (a
-    tuple), ``"heatmap"`` a :class:`LoadingDisplay` heatmap, any other kind in ``kinds`` its
-    display; ``options`` are that display's ``from_result`` keywords, and one it does not take
-    is refused.
+    ``"all"`` gives a :class:`PageDisplay`, ``"pages"`` a :class:`PagesDisplay` (the private
+    and the reference pages), ``"heatmap"`` a :class:`LoadingDisplay` heatmap, any other kind
+    in ``kinds`` its display; ``options`` are that display's ``from_result`` keywords, and one
+    it does not take is refused.
     """
     kind = check_option(kind, "kind", kinds)
     if "non_private" in options:
@@ -416,7 +453,7 @@ def display_result(result: Any, kind: str, kinds: tuple[str, ...], **options: An
     )
     accepted = set(inspect.signature(display.from_result).parameters) - {"result", "kind"}
     if kind == "pages":
-        accepted -= {"non_private"}
+        accepted -= {"non_private", "figure"}
     unknown = sorted(set(options) - accepted)
     if unknown:
         raise TypeError(
@@ -424,7 +461,7 @@ def display_result(result: Any, kind: str, kinds: tuple[str, ...], **options: An
             f"{', '.join(sorted(accepted))}."
         )
     if kind == "pages":
-        return PageDisplay.pair(result, **options)
+        return PagesDisplay.from_result(result, **options)
     if kind == "heatmap":
         options["kind"] = "heatmap"
     return display.from_result(result, **options)

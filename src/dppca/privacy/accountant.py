@@ -11,12 +11,14 @@ charges' epsilons and deltas add up.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 import numpy as np
 
-from dppca.exceptions import BudgetExceededError
+from dppca.exceptions import BudgetExceededError, PrivacyWarning
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger, budget_losses
 from dppca.privacy.composition import PrivacyLoss, composed_delta, resolve_composition
 
@@ -54,6 +56,11 @@ class Accountant:
         self.total = total
         self.composition = composition
         self.ledger = PrivacyLedger.for_total(total.epsilon, composition)
+        self._calls: Counter[str] = Counter()
+
+    def calls(self, name: str) -> int:
+        """How many calls named ``name`` (``"dp_pca"``, ``"DPPCA.fit"``) were charged."""
+        return self._calls[name]
 
     @property
     def spent(self) -> Budget:
@@ -88,19 +95,24 @@ class Accountant:
         """Whether a charge fits: basic, the exact sums (no rounding, no slack: parts from
         :meth:`Budget.split` always fit); tight, the composed delta of every charge (this one
         by its ``losses``, or its budget) at the total epsilon."""
+        return self.can_spend_all([(budget, losses)])
+
+    def can_spend_all(self, charges: Sequence[tuple[Budget, Sequence[PrivacyLoss]]]) -> bool:
+        """Whether every charge ``(budget, losses)`` fits, each counted as :meth:`can_spend`
+        counts one."""
         if self.composition == "tight":
-            new = list(losses) or list(budget_losses(budget))
+            new = [loss for budget, losses in charges for loss in (losses or budget_losses(budget))]
             return composed_delta(self.ledger.losses + new, self.total.epsilon) <= self.total.delta
-        budgets = [entry.budget for entry in self.ledger.entries] + [budget]
+        budgets = [entry.budget for entry in self.ledger.entries] + [b for b, _ in charges]
         epsilon = sum((Fraction(b.epsilon) for b in budgets), Fraction(0))
         delta = sum((Fraction(b.delta) for b in budgets), Fraction(0))
         return epsilon <= Fraction(self.total.epsilon) and delta <= Fraction(self.total.delta)
 
-    def spend(
+    def require(
         self, budget: Budget, name: str | None = None, losses: Sequence[PrivacyLoss] = ()
-    ) -> LedgerEntry:
-        """Record a charge of ``budget`` (with its releases' ``losses`` when they were planned
-        tightly), or raise :class:`BudgetExceededError` (recording nothing)."""
+    ) -> None:
+        """Raise :class:`BudgetExceededError` unless a charge fits (:meth:`can_spend`);
+        records nothing."""
         if not isinstance(budget, Budget):
             raise TypeError(f"budget must be a Budget; got {type(budget).__name__}.")
         if not self.can_spend(budget, losses):
@@ -110,6 +122,13 @@ class Accountant:
                 f"total {self.total!r} ({self.composition} composition): {self.spent!r} is "
                 f"spent{spent}."
             )
+
+    def spend(
+        self, budget: Budget, name: str | None = None, losses: Sequence[PrivacyLoss] = ()
+    ) -> LedgerEntry:
+        """Record a charge of ``budget`` (with its releases' ``losses`` when they were planned
+        tightly), or raise :class:`BudgetExceededError` (recording nothing)."""
+        self.require(budget, name, losses)
         label = name if name is not None else f"spend {len(self.ledger) + 1}"
         kept = tuple(losses) if self.composition == "tight" else ()
         return self.ledger.record(label, "as charged", budget, "spend", kept)
@@ -157,3 +176,108 @@ def charge(
     if not isinstance(accountant, Accountant):
         raise TypeError(f"accountant must be a dppca.Accountant or None; got {accountant!r}.")
     accountant.spend(cost, name=name, losses=losses or ())
+    accountant._calls[name] += 1
+
+
+def warn_refits(accountant: Accountant | None, name: str) -> None:
+    """After a call's charge: when ``accountant`` has been charged by more than one call named
+    ``name`` (an estimator refitted, as a grid search does), a
+    :class:`~dppca.exceptions.PrivacyWarning` says how many and what they spent in total."""
+    if accountant is None or accountant.calls(name) < 2:
+        return
+    spent = accountant.spent
+    warnings.warn(
+        f"{accountant.calls(name)} calls of {name} have been charged to this accountant, "
+        f"epsilon={spent.epsilon:.4g}, delta={spent.delta:.4g} in total "
+        f"({accountant.composition} composition): every fit spends its budget again, so a "
+        "search that refits (GridSearchCV: folds x candidates + 1 fits) spends them all, and "
+        "its choice from validation scores computed without noise is not private.",
+        PrivacyWarning,
+        stacklevel=3,
+    )
+
+
+class StagedCharge:
+    """One call's charge, made in stages where the accountant composes as the call does: the
+    whole is checked first, as one charge (a call the accountant cannot afford is refused
+    before anything), then each stage is charged just before its releases, so a call that
+    stops after a stage (on a released value) has spent only the stages before.
+
+    The stages are charged one by one when they compose in the accountant exactly as in the
+    call: a tight accountant and a tight call (the stages' losses compose to the call's), or
+    a basic accountant and a basic call (the stages' budgets, parts of the total, add up to at
+    most the total). Otherwise the total is charged whole, as one charge, with the first stage
+    (a basic accountant would add up a tight call's parts, each above its share of epsilon,
+    past the total; a tight one would compose a basic call's parts below the call's own
+    total).
+
+    The check and the charges are not one atomic step: two calls charging one accountant from
+    two threads at once may see the later stage of one refused after its first was released
+    (it is then not charged, and nothing after it is released).
+
+    Parameters
+    ----------
+    accountant : Accountant or None
+        Nothing is charged without one.
+    total : Budget
+        What the call spends, composed as the call composes.
+    name : str
+        The call's name; each staged charge is named ``"{name}: {stage}"``.
+    stages : dict of str to (Budget, sequence of PrivacyLoss)
+        Each stage's own guarantee and its releases' privacy losses (empty unless the call
+        composes tightly), in the order they are charged.
+    composition : {"tight", "basic"}
+        How the call composes its stages.
+
+    Examples
+    --------
+    >>> from dppca import Accountant, Budget
+    >>> total = Budget(1.0, 1e-6)
+    >>> parts = total.split(scales=0.25, rest=0.75)  # parts that fit the total exactly
+    >>> accountant = Accountant(total, composition="basic")
+    >>> staged = StagedCharge(accountant, total, "dp_pca",
+    ...                       {name: (part, ()) for name, part in parts.items()}, "basic")
+    >>> staged.pay("scales")
+    >>> accountant.spent
+    Budget(epsilon=0.25, delta=2.5e-07)
+    >>> staged.pay()  # every stage not yet paid
+    >>> [entry.name for entry in accountant.ledger]
+    ['dp_pca: scales', 'dp_pca: rest']
+    """
+
+    def __init__(
+        self,
+        accountant: Accountant | None,
+        total: Budget,
+        name: str,
+        stages: Mapping[str, tuple[Budget, Sequence[PrivacyLoss]]],
+        composition: str,
+    ) -> None:
+        losses = [loss for _, stage_losses in stages.values() for loss in stage_losses]
+        self.staged = True
+        if accountant is not None:
+            if not isinstance(accountant, Accountant):
+                raise TypeError(
+                    f"accountant must be a dppca.Accountant or None; got {accountant!r}."
+                )
+            accountant.require(total, name, losses)  # the whole, as one charge would be
+            self.staged = accountant.composition == composition and accountant.can_spend_all(
+                list(stages.values())
+            )
+            accountant._calls[name] += 1
+        self.accountant = accountant
+        self.total, self.name, self.losses = total, name, losses
+        self._unpaid = dict(stages)
+        self._whole_paid = False
+
+    def pay(self, stage: str | None = None) -> None:
+        """Charge ``stage``, or every stage not yet charged (in order)."""
+        for label in [stage] if stage is not None else list(self._unpaid):
+            budget, losses = self._unpaid.pop(label)
+            if self.accountant is None:
+                continue
+            if self.staged:
+                self.accountant.spend(budget, f"{self.name}: {label}", losses)
+            elif not self._whole_paid:
+                self.accountant.spend(self.total, self.name, self.losses)
+                self._whole_paid = True

@@ -27,9 +27,11 @@ is within ``z`` noise sd of 0, when its share of untied pairs is within ``z`` sd
 (the clip may then lie among its ties), or when its clipped mean is within ``z sqrt 2`` sd of
 that share (every untied pair lies above the clip: the clip is below the data). ``z`` is the
 normal quantile at ``1 - 0.01 / p``, so that a variable with a good release is flagged with
-probability about 1 % for the whole table. An unreliable variable gets the geometric mean of the
-other variables' scales (post-processing; the notes name it), and when no variable is reliable
-every scale is 1 (no scaling). Otherwise scales multiply with the data's units: the same seed
+probability about 1 % for the whole table. An unreliable variable's scale is released as NaN
+and a PCA that needs it stops after the scales; only with the user's consent
+(``on_weak="release"``) does it get the geometric mean of the other variables' scales
+(post-processing; the notes name it), or, when no variable is reliable, every scale is 1 (no
+scaling). Otherwise scales multiply with the data's units: the same seed
 gives the scales times ``c`` for data times ``c`` (``c`` a power of ``10^(1/1000)``).
 """
 
@@ -52,6 +54,7 @@ from dppca._validation import (
     check_random_state,
     check_real,
 )
+from dppca.exceptions import UnreliableScaleError
 from dppca.numerics.dask_rows import DaskRows, Rows, map_rows
 from dppca.numerics.pairs import random_pairs
 from dppca.privacy.accountant import Accountant, charge
@@ -67,6 +70,7 @@ from dppca.privacy.quantiles import GridQuantile, safe_level
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce, locating
 from dppca.releases.notes import emit, public_notes
 from dppca.releases.scree import joint_gaussian, means_mechanism, width_range
+from dppca.releases.status import ReleaseStatus, scale_status
 
 #: The default level of each variable's clip quantile.
 DEFAULT_LEVEL = 0.99
@@ -185,10 +189,14 @@ def scale_release(
     rng: np.random.Generator,
     ledger: PrivacyLedger,
     label: str = "scale",
+    *,
+    guess: bool = False,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Release the scales of ``data``'s columns by a validated plan; entries go to ``ledger``
     (the caller has charged the budget). Returns the scales and their details (clip levels,
-    released means, noise sd, the variables raised to a floor)."""
+    released means, noise sd, the ``unreliable`` variables). An unreliable variable's scale is
+    NaN, or with ``guess=True`` (the user's consent) the geometric mean of the others' (1 for
+    every variable when none is reliable)."""
     noise = Noise(plan.sampler, rng)
     first, second = random_pairs(data.shape[0], rng)
     with np.errstate(over="ignore"):
@@ -212,7 +220,9 @@ def scale_release(
         | (means / clips > untied - z * math.sqrt(2.0) * share_sd)
     )
     scales = np.maximum(means, noise_sd) / plan.consistency
-    if lost.all():  # nothing to scale by: the variables keep their units
+    if not guess:
+        scales[lost] = np.nan
+    elif lost.all():  # nothing to scale by: the variables keep their units
         scales = np.ones(plan.p)
     elif lost.any():
         scales[lost] = math.exp(float(np.mean(np.log(scales[~lost]))))
@@ -224,6 +234,7 @@ def scale_release(
         "share_sd": share_sd,
         "level": plan.level,
         "unreliable": [names[j] for j in np.flatnonzero(lost)],
+        "guessed": bool(guess and lost.any()),
     }
     return scales, details
 
@@ -234,18 +245,23 @@ def scale_notes(details: dict[str, Any]) -> list[str]:
     lost = details["unreliable"]
     if not lost:
         return []
+    why = "lost in the noise, or its clip level lies among its ties or below its data"
+    if not details["guessed"]:
+        return [
+            f"The private scale of {', '.join(lost)} is unreliable ({why}), so it is released "
+            "as NaN. Give the scale more epsilon, pass public scales, or consent to a guess "
+            "with on_weak='release' (the geometric mean of the other scales)."
+        ]
     if len(lost) == len(details["means"]):
         return [
-            "No variable's private scale is reliable (each is lost in the noise, or its clip "
-            "level lies among its ties or below its data), so the data were not scaled (every "
-            "scale is 1). Give the scale more epsilon, or pass public scales."
+            f"No variable's private scale is reliable (each is {why}), so with "
+            "on_weak='release' the data were not scaled (every scale is 1). Give the scale more "
+            "epsilon, or pass public scales."
         ]
     return [
-        "The private scale of "
-        + ", ".join(lost)
-        + " is unreliable (lost in the noise, or its clip level lies among its ties or below "
-        "its data); it was set to the geometric mean of the other scales. Give the scale more "
-        "epsilon, or pass public scales."
+        f"The private scale of {', '.join(lost)} is unreliable ({why}); with "
+        "on_weak='release' it was set to the geometric mean of the other scales. Give the "
+        "scale more epsilon, or pass public scales."
     ]
 
 
@@ -256,13 +272,15 @@ class ScaleResult:
     Attributes
     ----------
     scales : ndarray of shape (p,)
-        One positive scale per variable: a normal variable's estimates its standard deviation.
+        One positive scale per variable: a normal variable's estimates its standard deviation
+        (NaN for an unreliable variable unless a guess was consented to, see :attr:`status`).
     feature_names : list of str
     n_samples : int
     settings : dict
         The clip levels ``clips``, the released clipped ``means`` and their ``noise_sd`` (in the
         data's units), the released ``untied_shares`` and their ``share_sd``, the ``level``
-        used, and the ``unreliable`` variables (given the other scales' geometric mean).
+        used, the ``unreliable`` variables and whether they were ``guessed`` (given the other
+        scales' geometric mean).
     privacy : PrivacyLedger
     notes : tuple of str
         Warnings from released values (see :func:`scale_notes`).
@@ -284,6 +302,13 @@ class ScaleResult:
     settings: dict[str, Any] = field(repr=False)
     privacy: PrivacyLedger = field(repr=False)
     notes: tuple[str, ...] = ()
+
+    @property
+    def status(self) -> ReleaseStatus:
+        """The scales' status (:func:`~dppca.releases.status.scale_status`)."""
+        return scale_status(
+            self.settings["unreliable"], len(self.feature_names), self.settings["guessed"]
+        )
 
     def to_series(self) -> pd.Series:
         """The scales by variable name."""
@@ -337,7 +362,8 @@ def dp_scale(
         When the budget cannot locate the clip levels or resolve a normal variable's scale at
         this ``n`` and ``p`` (public values, :func:`resolving`): refuse before the charge,
         naming the smallest epsilon and ``n`` that would, or release anyway (for studies) with
-        a warning.
+        a warning. After the release, a variable whose scale is flagged unreliable gets NaN
+        (``"refuse"``) or, with ``"release"`` as consent, the other scales' geometric mean.
 
     Returns
     -------
@@ -386,7 +412,7 @@ def dp_scale(
         warn_weak_budget(budget.epsilon, budget.delta, data.shape[0])
     charge(accountant, budget, "dp_scale")
     ledger = PrivacyLedger()
-    scales, details = scale_release(data, names, plan, rng, ledger)
+    scales, details = scale_release(data, names, plan, rng, ledger, guess=on_weak == "release")
     notes = scale_notes(details)
     emit(notes)
     return ScaleResult(
@@ -396,6 +422,48 @@ def dp_scale(
         settings={**details, "sampler": resolved},
         privacy=ledger,
         notes=tuple(planning_notes + notes),
+    )
+
+
+def stop_if_unreliable(
+    scales: np.ndarray,
+    details: dict[str, Any],
+    plan: ScalePlan,
+    names: list[str],
+    ledger: PrivacyLedger,
+    caller: str,
+    charged_whole: bool = False,
+) -> None:
+    """Raise :class:`~dppca.exceptions.UnreliableScaleError` (holding the released scales)
+    when :func:`scale_release` flagged variables and no guess was consented to; called
+    between the scales' charge and the rest's, so that only the scales are spent (an
+    accountant that took the call whole, ``charged_whole``, keeps its charge)."""
+    if not details["unreliable"] or details["guessed"]:
+        return
+    notes = scale_notes(details)
+    result = ScaleResult(
+        scales=scales,
+        feature_names=names,
+        n_samples=plan.n,
+        settings={**details, "sampler": plan.sampler},
+        privacy=ledger,
+        notes=tuple(notes),
+    )
+    spent = plan.budget
+    released = ", ".join(f"{name}={value:.6g}" for name, value in zip(names, scales, strict=True))
+    charged = (
+        "The accountant was charged the whole total (it composes otherwise than the call, so it "
+        "takes the call as one charge); only the scales' part was released"
+        if charged_whole
+        else "Only the scales' part was spent"
+    )
+    raise UnreliableScaleError(
+        f"{caller} stopped after the private scales: the scale of "
+        f"{', '.join(details['unreliable'])} is unreliable. {charged} "
+        f"(epsilon={spent.epsilon:.4g}, delta={spent.delta:.4g}); nothing else was released. "
+        f"Released: {released}. Pass public scales, scale=[...], give the scales more "
+        "epsilon, or consent to the geometric mean of the other scales with on_weak='release'.",
+        result,
     )
 
 

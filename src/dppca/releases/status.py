@@ -15,7 +15,8 @@ A release is ``"ok"``, or one of:
   mass lies in its outermost ring of cells, where the scores outside the frame are clamped;
   not usable;
 * ``"lost in the noise"``: a scree whose every variance is within two noise sd of 0, so that
-  its values and PVE say nothing (a clip level the budget could not locate); not usable.
+  its values and PVE say nothing (a clip level the budget could not locate), or private scales
+  flagged unreliable without consent to a guess; not usable.
 
 Values that are not usable are released as NaN, with the reason in the status. Each check is
 post-processing of released values, so a status reveals nothing more about the data than the
@@ -169,10 +170,16 @@ def scree_status(values: np.ndarray, sd: np.ndarray, details: dict[str, Any]) ->
     return ReleaseStatus()
 
 
-def scale_status(unreliable: list[str], p: int) -> ReleaseStatus:
-    """The private scales' status from the variables flagged as unreliable."""
+def scale_status(unreliable: list[str], p: int, guessed: bool) -> ReleaseStatus:
+    """The private scales' status from the variables flagged as ``unreliable``, released as NaN
+    or, if ``guessed`` (the user's consent), as the other scales' geometric mean."""
     if not unreliable:
         return ReleaseStatus()
+    if not guessed:
+        return ReleaseStatus(
+            "lost in the noise",
+            "the scales of " + ", ".join(unreliable) + " are unreliable and released as NaN",
+        )
     if len(unreliable) == p:
         return ReleaseStatus(
             "noise-dominated", "no variable's scale is reliable; the data were not scaled"

@@ -259,9 +259,10 @@ class DPPCAResult:
         """Intervals for each loading, scree value and PVE, and the stability of each direction,
         from the privacy noise alone (redrawn around the released values: no budget).
 
-        The intervals cover the noiseless value (the same computation without noise) at about
-        ``level`` for well-separated components, less for components the stability flags (see
-        :mod:`dppca.results.uncertainty`); they do not include the sampling error of the data.
+        The scree's and PVE's intervals hold the noiseless values (the same computation without
+        noise) at once with probability at least ``level``; the loadings' cover at about
+        ``level`` for identified components, and are ``[-1, 1]`` for the others (see
+        :mod:`dppca.results.uncertainty`). They do not include the sampling error of the data.
 
         Examples
         --------
@@ -283,12 +284,14 @@ class DPPCAResult:
             draws=draws,
             level=level,
             random_state=random_state,
+            usable_scree=self.status.get("scree", ReleaseStatus()).usable,
         )
 
     def plot(self, kind: str = "all", **options: Any) -> Any:
         """Draw the five-panel page (``"all"``), the private and the reference pages
-        (``"pages"``, a tuple) or one panel (``"scree"``, ``"score"``, ``"sample"``: synthetic
-        points, ``"loading"``, ``"heatmap"``, ``"variable"``, ``"biplot"``) and return its
+        (``"pages"``, a :class:`~dppca.plotting.PagesDisplay`) or one panel (``"scree"``,
+        ``"score"``, ``"sample"``: synthetic points, ``"loading"``, ``"heatmap"``,
+        ``"variable"``, ``"biplot"``) and return its
         display (:mod:`dppca.plotting`; ``.ax_`` and ``.figure_`` hold the drawing).
 
         ``options`` are the display's (see its ``from_result``): ``non_private=True`` draws the
