@@ -6,6 +6,7 @@ import importlib.util
 import multiprocessing
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -25,6 +26,15 @@ from dppca.numerics.kendall import kendall_error_bound
 from dppca.numerics.linalg import descending_eigh
 from dppca.privacy.mechanisms import Noise
 from dppca.releases.loading import kendall_mechanism
+
+
+def write_markdown(path: Path, sections: list[str], started: float) -> Path:
+    """The ``sections`` and the wall time since ``started`` (``time.perf_counter()``) as one
+    Markdown file at ``path``, also printed; returns ``path``."""
+    text = "\n\n".join([*sections, f"Wall time {time.perf_counter() - started:.0f} s."])
+    path.write_text(text + "\n")
+    print(text)
+    return path
 
 
 def markdown_table(table: pd.DataFrame) -> str:

@@ -34,7 +34,7 @@ from dppca import dp_pca, kendall_matrix
 from dppca.numerics.linalg import descending_eigh
 from dppca.numerics.monotone import antitonic, proportions
 
-from _common import markdown_table
+from _common import markdown_table, write_markdown
 
 EPSILONS = [1.0, 4.0, 8.0]
 DELTA = 1e-6
@@ -163,7 +163,8 @@ def main(argv: list[str] | None = None) -> Path:
     scree["scree unusable (runs)"] = (
         runs[~runs["scree usable"]].groupby(keys)["seed"].nunique().reindex(scree.index)
     )
-    text = "\n\n".join(
+    return write_markdown(
+        out / f"{stem}.md",
         [
             "# Coverage of the noise intervals\n\n"
             + __doc__.split("\n\n", 1)[1].split("Usage")[0].strip(),
@@ -173,13 +174,9 @@ def main(argv: list[str] | None = None) -> Path:
             + markdown_table(loadings.reset_index()),
             "## Scree and PVE (share of components covered; median PVE width)\n\n"
             + markdown_table(scree.reset_index()),
-            f"Wall time {time.perf_counter() - started:.0f} s.",
-        ]
+        ],
+        started,
     )
-    path = out / f"{stem}.md"
-    path.write_text(text + "\n")
-    print(text)
-    return path
 
 
 if __name__ == "__main__":

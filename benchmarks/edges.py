@@ -40,7 +40,7 @@ from dppca import UnlocatableError, dp_pca, kendall_matrix
 from dppca.baselines import sin_theta
 from dppca.datasets import load_1kg_aisnps, load_gau_g
 
-from _common import markdown_table
+from _common import markdown_table, write_markdown
 
 EPSILONS = [1.0, 2.0, 4.0, 8.0]
 DELTA = 1e-7
@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> Path:
     )
     unusable = runs[runs["outcome"] == "unusable"].groupby(["data", "release", "state"]).size()
     missed = runs[runs["outcome"] == "ok but off"][["data", "epsilon", "seed", "release", "error"]]
-    text = "\n\n".join(
+    return write_markdown(
+        out / f"{stem}.md",
         [
             "# dppca at its edges\n\n" + __doc__.split("\n\n", 1)[1].split("Usage")[0].strip(),
             f"{seeds} seeds per cell; epsilon {', '.join(f'{e:g}' for e in epsilons)}; "
@@ -161,13 +162,9 @@ def main(argv: list[str] | None = None) -> Path:
             + (markdown_table(unusable.rename("runs").reset_index()) if len(unusable) else "none"),
             "## Ok but off (a status that should have flagged)\n\n"
             + (markdown_table(missed) if len(missed) else "none"),
-            f"Wall time {time.perf_counter() - started:.0f} s.",
-        ]
+        ],
+        started,
     )
-    path = out / f"{stem}.md"
-    path.write_text(text + "\n")
-    print(text)
-    return path
 
 
 if __name__ == "__main__":

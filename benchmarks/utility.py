@@ -48,7 +48,7 @@ from dppca.baselines import sin_theta
 from dppca.datasets import load_1kg_aisnps, load_adult, load_gau_g
 from dppca.releases.histogram import cell_index, grid_cells
 
-from _common import markdown_table
+from _common import markdown_table, write_markdown
 
 EPSILONS = [1.0, 2.0, 4.0, 8.0]
 DELTA = 1e-7
@@ -279,8 +279,8 @@ def main(argv=None) -> Path:
     name = "utility_quick" if args.quick else "utility"
     runs.to_csv(out / f"{name}.csv.gz", index=False)
     compositions.to_csv(out / f"{name}_composition.csv.gz", index=False)
-    elapsed = time.perf_counter() - start
-    text = "\n\n".join(
+    return write_markdown(
+        out / f"{name}.md",
         [
             f"# Utility of the private outputs on real data ({'quick' if args.quick else 'full'})",
             __doc__.split("\n\n", 1)[1].rsplit("\n\nUsage", 1)[0],
@@ -291,13 +291,9 @@ def main(argv=None) -> Path:
             f"## Tight against basic composition ({composition_seeds} seeds per cell, the same "
             "for both; medians)",
             markdown_table(composition_summary(compositions)),
-            f"Wall time {elapsed:.0f} s.",
-        ]
+        ],
+        start,
     )
-    path = out / f"{name}.md"
-    path.write_text(text + "\n")
-    print(text)
-    return path
 
 
 if __name__ == "__main__":

@@ -19,9 +19,9 @@ LAYERS = [
     {"privacy"},
     {"releases"},
     {"results"},
-    {"pipeline"},
+    {"pipeline", "orchestrator"},
     {"plotting", "estimator", "datasets", "baselines", "audit"},
-    {"report", "figures"},
+    {"report", "figures", "job"},
     {"cli", "cli_input", "app", "__main__", "__init__"},
 ]
 

@@ -358,11 +358,11 @@ def test_an_output_path_that_cannot_be_a_folder_gives_one_line_and_exit_2(csv, t
 
 def test_seeded_figures_do_not_replay_the_noise(csv, tmp_path, monkeypatch):
     """With --seed, the noise and the figures' synthetic points use independent streams."""
-    import dppca.cli
+    import dppca.job
     import dppca.report
 
     seen = {}
-    original_pca, original_figures = dppca.pipeline.dp_pca, dppca.report.write_figures
+    original_pca, original_figures = dppca.job.dp_pca, dppca.report.write_figures
 
     def spy_pca(*args, random_state=None, **kwargs):
         seen["noise"] = random_state
@@ -372,7 +372,7 @@ def test_seeded_figures_do_not_replay_the_noise(csv, tmp_path, monkeypatch):
         seen["figures"] = random_state
         return original_figures(result, folder, random_state=random_state, **kwargs)
 
-    monkeypatch.setattr(dppca.pipeline, "dp_pca", spy_pca)
+    monkeypatch.setattr(dppca.job, "dp_pca", spy_pca)
     monkeypatch.setattr(dppca.report, "write_figures", spy_figures)
     assert _run(csv, tmp_path / "a", "--seed", "7") == 0
     noise = np.random.default_rng(seen["noise"]).random(1000)

@@ -24,8 +24,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from dppca.cli_input import UsageError, read_table
 
 EXIT_USAGE = 2
@@ -402,8 +400,7 @@ def _write(targets: dict[Path, Any], overwrite: bool) -> None:
 def _release(
     data, args: Any, *, title: str, source: str, groups: Any, seed, progress
 ) -> tuple[Path, Path | None]:
-    from dppca.pipeline import dp_pca
-    from dppca.report import write_non_private_report, write_release
+    from dppca.job import run_job
 
     target = _check_out(args.out, args.overwrite, "--out", getattr(args, "data", None))
     reference = None
@@ -416,9 +413,6 @@ def _release(
                 "--non-private-reference must be a folder outside --out (the reference must never "
                 "be published with the private report)"
             )
-    # Independent streams for the noise and for the figures' synthetic points, so that a seed
-    # never replays the noise's random words in a published figure.
-    noise_seed, figure_seed, reference_seed, redraw_seed = np.random.SeedSequence(seed).spawn(4)
     split = None
     if args.split is not None:
         split = dict(zip(("loading", "scree", "score"), args.split, strict=True))
@@ -429,10 +423,11 @@ def _release(
     progress.step("estimating private PCA")
     with warnings.catch_warnings(record=True) as caught, _option_terms():
         warnings.simplefilter("always")
-        result = dp_pca(
+        job = run_job(
             data,
             args.epsilon,
             args.delta,
+            seed=seed,
             split=split,
             scale=_scale_option(getattr(args, "scale", None)),
             scree_control=scree_control,
@@ -444,35 +439,18 @@ def _release(
             groups=groups,
             group_levels=getattr(args, "group_levels_list", None),
             non_private=reference is not None,
-            random_state=noise_seed,
             sampler=args.sampler,
             composition=getattr(args, "composition", None),
             progress=progress.enabled,
             frame=_frame_option(getattr(args, "frame", None)),
             on_weak=getattr(args, "on_weak", "refuse"),
         )
-        uncertainty = result.uncertainty(draws=200, random_state=redraw_seed)
-    sampling_rng = np.random.default_rng(figure_seed)
 
     def produce(folder: Path) -> None:
-        write_release(
-            result,
-            folder,
-            uncertainty=uncertainty,
-            random_state=sampling_rng,
-            title=title,
-            source=source,
-            on_step=progress.step,
-        )
+        job.write(folder, title=title, source=source, on_step=progress.step)
 
     def produce_reference(folder: Path) -> None:
-        write_non_private_report(
-            result,
-            folder,
-            title=title,
-            source=source,
-            random_state=np.random.default_rng(reference_seed),
-        )
+        job.write_reference(folder, title=title, source=source)
 
     targets = {target: produce}
     if reference is not None:

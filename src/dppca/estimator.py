@@ -22,10 +22,10 @@ from dppca._validation import (
     refuse_masked_or_sparse,
 )
 from dppca.numerics.monotone import proportions
-from dppca.pipeline import directions_and_scree
-from dppca.privacy.accountant import Accountant, StagedCharge, charge, warn_refits
+from dppca.orchestrator import Charging, run_plans
+from dppca.privacy.accountant import Accountant, warn_refits
 from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
-from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
+from dppca.privacy.composition import planning_factor, resolve_composition
 from dppca.privacy.mechanisms import resolve_sampler
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce
 from dppca.releases.loading import LoadingPlan, plan_loading
@@ -36,9 +36,7 @@ from dppca.releases.scale import (
     check_scale,
     plan_scale,
     scale_notes,
-    scale_release,
     scaled,
-    stop_if_unreliable,
 )
 from dppca.releases.scree import SCREE_METHODS, ScreePlan, check_scree_control, plan_scree
 from dppca.releases.status import ReleaseStatus, scale_status, scree_status
@@ -347,39 +345,36 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             f"X{j + 1}" for j in range(n_features)
         ]
         ledger = PrivacyLedger.for_total(total.epsilon, composition)
-        scales, notes = public_scales, []
+        stages = {
+            label: (plans.budgets[part], stage)
+            for label, part, stage in [
+                ("private scales", "scale", scale_plan),
+                ("directions", "loading", plan),
+                ("scree", "scree", scree_plan),
+            ]
+            if stage is not None
+        }
+        charging = Charging(self.accountant, total, composition, "DPPCA.fit", on_weak)
+        ran = run_plans(
+            data,
+            names,
+            stages,
+            charging,
+            rng,
+            ledger,
+            public_scales=public_scales,
+            progress=progress,
+        )
+        warn_refits(self.accountant, "DPPCA.fit")
+        scales, scree, notes = ran.scales, ran.scree, []
+        assert ran.loading is not None  # DPPCA always estimates its directions
+        result = ran.loading
         status: dict[str, ReleaseStatus] = {}
-        if scale_plan is None:
-            losses = plan_losses(plans) if composition == "tight" else None
-            charge(self.accountant, total, "DPPCA.fit", losses)
-        else:
-            stages = {
-                label: (plans.budgets[part], plan_losses(stage) if composition == "tight" else ())
-                for label, part, stage in [
-                    ("private scales", "scale", scale_plan),
-                    ("directions", "loading", plan),
-                    ("scree", "scree", scree_plan),
-                ]
-                if stage is not None
-            }
-            staged = StagedCharge(self.accountant, total, "DPPCA.fit", stages, composition)
-            staged.pay("private scales")
-            scales, details = scale_release(
-                data, names, scale_plan, rng, ledger, guess=on_weak == "release"
-            )
-            stop_if_unreliable(
-                scales, details, scale_plan, names, ledger, "DPPCA.fit", not staged.staged
-            )
-            staged.pay()
+        if ran.scale_details is not None:
+            details = ran.scale_details
             notes = scale_notes(details)
             status["scales"] = scale_status(details["unreliable"], n_features, details["guessed"])
             emit(notes)
-        warn_refits(self.accountant, "DPPCA.fit")
-        if scales is not None:
-            data = scaled(data, scales)
-        result, scree = directions_and_scree(
-            data, names, plan, scree_plan, rng, ledger, progress=progress
-        )
         if scree is not None:
             values, details = scree
             status["scree"] = scree_status(values, details["noise_sd"], details)

@@ -29,14 +29,14 @@ from dppca.numerics.dask_rows import DaskRows, Rows, checked_rows
 from dppca.numerics.linalg import (
     ordinary_pca,
     project,
-    projected,
     sample_covariance,
 )
 from dppca.numerics.monotone import proportions
-from dppca.privacy.accountant import Accountant, StagedCharge, charge
+from dppca.orchestrator import Charging, run_plans
+from dppca.privacy.accountant import Accountant
 from dppca.privacy.budget import Budget, PrivacyLedger, warn_weak_budget
 from dppca.privacy.calibration import CALIBRATIONS
-from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
+from dppca.privacy.composition import planning_factor, resolve_composition
 from dppca.privacy.mechanisms import HISTOGRAM_METHODS, resolve_sampler
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce
 from dppca.privacy.split import PCASplit
@@ -45,9 +45,7 @@ from dppca.releases.histogram import cell_index, grid_cells
 from dppca.releases.loading import (
     MECHANISMS,
     LoadingPlan,
-    LoadingResult,
     check_directions,
-    loading_release,
     plan_loading,
 )
 from dppca.releases.notes import (
@@ -64,9 +62,6 @@ from dppca.releases.scale import (
     check_scale,
     plan_scale,
     scale_notes,
-    scale_release,
-    scaled,
-    stop_if_unreliable,
 )
 from dppca.releases.scores import (
     ScorePlan,
@@ -80,7 +75,6 @@ from dppca.releases.scree import (
     ScreePlan,
     check_scree_control,
     plan_scree,
-    scree_release,
 )
 from dppca.releases.status import (
     ReleaseStatus,
@@ -359,48 +353,41 @@ def dp_pca(
         plans.score,
     )
     ledger = PrivacyLedger.for_total(total.epsilon, composition)
-    scales, scale_details = public_scales, None
-    if scale_plan is None:
-        charge(accountant, total, "dp_pca", plan_losses(plans) if composition == "tight" else None)
-    else:
-        assert isinstance(data, np.ndarray)  # Dask data were refused above
-        parts = planner.budgets.scaled(factor)
-        stages = {
-            label: (budget, plan_losses(stage) if composition == "tight" else ())
-            for label, budget, stage in [
-                ("private scales", parts.scale, scale_plan),
-                ("directions", parts.loading, loading_plan),
-                ("scree", parts.scree, scree_plan),
-                ("score plot", parts.score, plan),
-            ]
-            if stage is not None
-        }
-        staged = StagedCharge(accountant, total, "dp_pca", stages, composition)
-        staged.pay("private scales")
-        scales, scale_details = scale_release(
-            data, names, scale_plan, rng, ledger, guess=on_weak == "release"
-        )
-        stop_if_unreliable(
-            scales, scale_details, scale_plan, names, ledger, "dp_pca", not staged.staged
-        )
-        staged.pay()
-    if scales is not None:
-        data = scaled(data, scales)
-    if loading_plan is not None:
-        loading, released = directions_and_scree(
-            data, names, loading_plan, scree_plan, rng, ledger, progress=progress
-        )
-        assert released is not None  # dp_pca always plans a scree
-        scree_values, scree_details = released
-        directions = loading.directions
-        kendall_eigenvalues, kendall_sigma = loading.kendall_eigenvalues, loading.sigma
-        loading_settings = loading.settings
-    else:
-        assert given is not None  # given directions, or a plan to estimate them
-        directions, kendall_eigenvalues, kendall_sigma = given, None, None
-        scores = projected(data, directions[:, :k])
-        scree_values, scree_details = scree_release(scores, scree_plan, rng, ledger)
-        loading_settings = {"directions": "given"}
+    parts = planner.budgets.scaled(factor)
+    stages = {
+        label: (budget, stage)
+        for label, budget, stage in [
+            ("private scales", parts.scale, scale_plan),
+            ("directions", parts.loading, loading_plan),
+            ("scree", parts.scree, scree_plan),
+            ("score plot", parts.score, plan),
+        ]
+        if stage is not None
+    }
+    ran = run_plans(
+        data,
+        names,
+        stages,
+        Charging(accountant, total, composition, "dp_pca", on_weak),
+        rng,
+        ledger,
+        public_scales=public_scales,
+        given=given,
+        progress=progress,
+    )
+    data, scales, scale_details, directions = (
+        ran.data,
+        ran.scales,
+        ran.scale_details,
+        ran.directions,
+    )
+    assert ran.scree is not None  # dp_pca always plans a scree
+    scree_values, scree_details = ran.scree
+    kendall_eigenvalues, kendall_sigma = None, None
+    loading_settings: dict[str, Any] = {"directions": "given"}
+    if ran.loading is not None:
+        kendall_eigenvalues, kendall_sigma = ran.loading.kendall_eigenvalues, ran.loading.sigma
+        loading_settings = ran.loading.settings
     release = score_release(
         data,
         directions,
@@ -815,27 +802,6 @@ def _scale_settings(
     if private:
         return {"kind": "private", **(details or {})}
     return None if public is None else {"kind": "public"}
-
-
-def directions_and_scree(
-    data: Rows,
-    names: list[str],
-    loading_plan: LoadingPlan,
-    scree_plan: ScreePlan | None,
-    rng: np.random.Generator,
-    ledger: PrivacyLedger,
-    *,
-    progress: bool = False,
-) -> tuple[LoadingResult, tuple[np.ndarray, dict[str, Any]] | None]:
-    """The releases shared by :func:`dp_pca` and :class:`~dppca.DPPCA`: the private directions,
-    then (with a scree plan) the scree of the scores on their first ``k``; entries go to
-    ``ledger``. Plans are validated and the budget charged by the caller."""
-    loading = loading_release(data, names, loading_plan, rng, progress=progress)
-    ledger.extend(loading.privacy)
-    if scree_plan is None:
-        return loading, None
-    scores = projected(data, loading.directions[:, : scree_plan.k])
-    return loading, scree_release(scores, scree_plan, rng, ledger)
 
 
 def _non_private_pca(

@@ -85,20 +85,25 @@ def test_splits_with_shares_just_over_one_are_fast_and_fit():
 SCALED = np.random.default_rng(3).standard_normal((20000, 3)) * [1.0, 100.0, 0.01]
 
 
+def _scaled_pca(accountant, composition=None, scale="private"):
+    """dp_pca on SCALED at (4, 1e-6), privately scaled by default."""
+    return dp_pca(
+        SCALED,
+        4.0,
+        1e-6,
+        scale=scale,
+        composition=composition,
+        accountant=accountant,
+        random_state=0,
+    )
+
+
 @pytest.mark.parametrize("composition", ["tight", "basic"])
 def test_a_staged_call_composes_as_its_ledger(composition):
     """With private scales the call is charged in stages (the scales, then each release); a
     tight accountant composes them to the call's own total, a basic one adds them up to it."""
     accountant = Accountant(Budget(4.0, 1e-6), composition=composition)
-    result = dp_pca(
-        SCALED,
-        4.0,
-        1e-6,
-        scale="private",
-        composition=composition,
-        accountant=accountant,
-        random_state=0,
-    )
+    result = _scaled_pca(accountant, composition)
     names = [entry.name for entry in accountant.ledger]
     assert names == [
         "dp_pca: private scales",
@@ -113,7 +118,7 @@ def test_a_basic_accountant_takes_a_tight_staged_call_whole():
     """A tightly planned call's parts each have more than their share of epsilon, so a basic
     accountant could not add them up within the total: it is charged the total, once."""
     accountant = Accountant(Budget(4.0, 1e-6), composition="basic")
-    dp_pca(SCALED, 4.0, 1e-6, scale="private", accountant=accountant, random_state=0)
+    _scaled_pca(accountant)
     assert [entry.name for entry in accountant.ledger] == ["dp_pca"]
     assert accountant.spent == Budget(4.0, 1e-6)
 
@@ -122,15 +127,7 @@ def test_a_basic_accountant_takes_a_tight_staged_call_whole():
 def test_a_staged_call_that_cannot_be_afforded_records_nothing(composition):
     accountant = Accountant(Budget(3.9, 1e-6), composition=composition)
     with pytest.raises(BudgetExceededError):
-        dp_pca(
-            SCALED,
-            4.0,
-            1e-6,
-            scale="private",
-            composition=composition,
-            accountant=accountant,
-            random_state=0,
-        )
+        _scaled_pca(accountant, composition)
     assert len(accountant.ledger) == 0
 
 
@@ -162,15 +159,7 @@ def test_an_accountant_is_charged_what_the_call_records_in_every_composition(
     from dppca.privacy.composition import composed_delta
 
     accountant = Accountant(Budget(40.0, 1e-5), composition=accountant_composition)
-    result = dp_pca(
-        SCALED,
-        4.0,
-        1e-6,
-        scale="private",
-        composition=call_composition,
-        accountant=accountant,
-        random_state=0,
-    )
+    result = _scaled_pca(accountant, call_composition)
     if accountant_composition != call_composition:
         assert [(e.name, e.budget) for e in accountant.ledger] == [("dp_pca", Budget(4.0, 1e-6))]
     elif call_composition == "basic":
@@ -188,13 +177,5 @@ def test_a_tight_accountant_admits_a_basic_call_with_or_without_private_scales_a
     for scale in ("private", None):
         accountant = Accountant(Budget(4.0, 1e-6 * (1 - 2e-7)))
         with pytest.raises(BudgetExceededError):
-            dp_pca(
-                SCALED,
-                4.0,
-                1e-6,
-                scale=scale,
-                composition="basic",
-                accountant=accountant,
-                random_state=0,
-            )
+            _scaled_pca(accountant, "basic", scale)
         assert len(accountant.ledger) == 0

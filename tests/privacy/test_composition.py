@@ -157,12 +157,12 @@ def test_the_planned_losses_are_the_recorded_ones_and_the_total_holds():
     charge or, with private scales, stage by stage) are exactly those of the ledger's entries
     (as multisets), and the ledger's composed total lies within the requested (epsilon, delta),
     close to it."""
-    from dppca import pipeline
+    from dppca import orchestrator
     from dppca.privacy.composition import plan_losses
 
     X, configurations = _configurations()
     seen = []
-    original = pipeline.plan_losses
+    original = orchestrator.plan_losses
 
     def spy(*plans):
         found = original(*plans)
@@ -171,11 +171,11 @@ def test_the_planned_losses_are_the_recorded_ones_and_the_total_holds():
 
     for settings in configurations:
         seen.clear()
-        pipeline.plan_losses = spy
+        orchestrator.plan_losses = spy
         try:
             result = dppca.dp_pca(X, 3.0, 1e-6, random_state=0, **settings)
         finally:
-            pipeline.plan_losses = original
+            orchestrator.plan_losses = original
         recorded = [loss for entry in result.privacy.entries for loss in entry.privacy_losses]
         charged = [loss for losses in seen for loss in losses]
         assert Counter(charged) == Counter(recorded), settings
@@ -184,7 +184,7 @@ def test_the_planned_losses_are_the_recorded_ones_and_the_total_holds():
         factor = result.settings["composition"]["factor"]
         if factor > 1:
             assert total.delta > 0.99e-6, settings
-        assert plan_losses  # the walker is the pipeline's
+        assert plan_losses  # the walker is the orchestrator's
 
 
 def test_a_tight_accountant_reports_mu_the_curve_and_refuses_an_excess():

@@ -168,29 +168,26 @@ def run(
     non-private reference, on request, only as an image in memory. A bad setting comes back as
     ``RunOutput(error=...)``; ``on_step`` hears the name of each stage as it starts."""
     from dppca.exceptions import UnreliableScaleError
-    from dppca.pipeline import dp_pca
-    from dppca.report import write_release
+    from dppca.job import run_job
 
     refused = problem(table, settings)
     if refused:
         return RunOutput(error=refused)
     columns = list(settings.variables)
     data = table.frame[columns + ([settings.group] if settings.group else [])]
-    noise_seed, figure_seed, reference_seed, redraw_seed = np.random.SeedSequence(
-        settings.seed
-    ).spawn(4)
     on_step("waiting for another session's run" if RUN_LOCK.locked() else "starting")
     with RUN_LOCK:
         on_step("estimating the private release")
         with warnings.catch_warnings(record=True) as caught:  # the release's own notes
             warnings.simplefilter("always")
             try:
-                result = dp_pca(
+                job = run_job(
                     data,
                     settings.epsilon,
                     settings.delta,
+                    seed=settings.seed,
+                    on_step=on_step,
                     groups=settings.group,
-                    random_state=noise_seed,
                     non_private=settings.non_private,
                     progress=False,
                     **settings.options(),
@@ -203,36 +200,25 @@ def run(
                 )
             except (ValueError, TypeError) as error:
                 return RunOutput(error=" ".join(str(error).split()))
-            on_step("simulating the noise intervals")
-            uncertainty = result.uncertainty(draws=200, random_state=redraw_seed)
+        result = job.result
         private = folder / "private"
         try:
             folder.mkdir()
             private.mkdir()
         except FileNotFoundError:  # the session ended while the release was computed
             return RunOutput(error="The session ended.")
-        write_release(
-            result,
-            private,
-            uncertainty=uncertainty,
-            random_state=np.random.default_rng(figure_seed),
-            title="Private PCA report",
-            source=table.source,
-            on_step=on_step,
-        )
+        job.write(private, title="Private PCA report", source=table.source, on_step=on_step)
         reference_png = None
         if settings.non_private:
             on_step("drawing the non-private reference")
-            figure = result.plot(
-                "all", non_private=True, random_state=np.random.default_rng(reference_seed)
-            ).figure_
+            figure = result.plot("all", non_private=True, random_state=job.reference_rng).figure_
             reference_png = png_bytes(figure)
     summary = result.summary()
     messages = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught))
     return RunOutput(
         folder=private,
         release=result,
-        uncertainty=uncertainty,
+        uncertainty=job.uncertainty,
         budget=summary.budget,
         importance=summary.importance,
         warnings=messages,

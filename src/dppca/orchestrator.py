@@ -1,0 +1,138 @@
+"""The releases of one call in their order, shared by :func:`~dppca.dp_pca` and
+:class:`~dppca.DPPCA`: the charge, the private scales, the directions and the scree.
+
+A call's plans are validated and fixed before anything is charged (the plan -> charge ->
+release shape of every release); :func:`run_plans` then charges them, as one charge or, when
+the data are scaled privately, stage by stage (:class:`~dppca.privacy.accountant.StagedCharge`),
+so that a call stopped by an unreliable scale has spent the scales alone, and makes the
+releases in a fixed order, which fixes the order of the random draws. The score plot, which
+needs the released scree, is released by its caller after this, from its already charged
+stage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dppca.numerics.dask_rows import Rows
+from dppca.numerics.linalg import projected
+from dppca.privacy.accountant import Accountant, StagedCharge, charge
+from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.privacy.composition import plan_losses
+from dppca.releases.loading import LoadingPlan, LoadingResult, loading_release
+from dppca.releases.scale import ScalePlan, scale_release, scaled, stop_if_unreliable
+from dppca.releases.scree import ScreePlan, scree_release
+
+#: The stages of a call, in the order they are charged and released.
+STAGES = ("private scales", "directions", "scree", "score plot")
+
+
+@dataclass(frozen=True)
+class Charging:
+    """Who pays for a call and how: the ``accountant`` (or None), the call's ``total`` and
+    ``composition``, its name (``caller``) in the charges, and ``on_weak`` (``"release"``
+    consents to a stand-in for an unreliable private scale)."""
+
+    accountant: Accountant | None
+    total: Budget
+    composition: str
+    caller: str
+    on_weak: str
+
+
+@dataclass(frozen=True)
+class PlansRun:
+    """What :func:`run_plans` released.
+
+    Attributes
+    ----------
+    data : ndarray or DaskRows
+        The data the releases used (divided by the scales when there are any).
+    scales : ndarray or None
+        The private or public scales.
+    scale_details : dict or None
+        The private scales' details (:func:`~dppca.releases.scale.scale_release`).
+    directions : ndarray of shape (p, p)
+        The private directions, or the given ones.
+    loading : LoadingResult or None
+        The directions' release (None for given directions).
+    scree : tuple of (ndarray, dict) or None
+        The scree's values and details (None without a scree plan).
+    """
+
+    data: Rows
+    scales: np.ndarray | None
+    scale_details: dict[str, Any] | None
+    directions: np.ndarray
+    loading: LoadingResult | None
+    scree: tuple[np.ndarray, dict[str, Any]] | None
+
+
+def run_plans(
+    data: Rows,
+    names: list[str],
+    stages: dict[str, tuple[Budget, Any]],
+    charging: Charging,
+    rng: np.random.Generator,
+    ledger: PrivacyLedger,
+    *,
+    public_scales: np.ndarray | None = None,
+    given: np.ndarray | None = None,
+    progress: bool = False,
+) -> PlansRun:
+    """Charge the ``stages`` (keys from :data:`STAGES`, each its own budget and validated
+    plan) and release the scales, the directions (or use the ``given`` ones) and the scree,
+    in that order; entries go to ``ledger``.
+
+    Raises
+    ------
+    UnreliableScaleError
+        When a private scale is flagged and ``charging.on_weak`` is ``"refuse"``: after the
+        scales' stage, before any other charge or release.
+    """
+    tight = charging.composition == "tight"
+    plans = {label: plan for label, (_, plan) in stages.items()}
+    scale_plan: ScalePlan | None = plans.get("private scales")
+    scales, scale_details = public_scales, None
+    if scale_plan is None:
+        losses = plan_losses(*plans.values()) if tight else None
+        charge(charging.accountant, charging.total, charging.caller, losses)
+    else:
+        assert isinstance(data, np.ndarray)  # the callers refuse private scales of Dask data
+        staged = StagedCharge(
+            charging.accountant,
+            charging.total,
+            charging.caller,
+            {
+                label: (budget, plan_losses(plan) if tight else ())
+                for label, (budget, plan) in stages.items()
+            },
+            charging.composition,
+        )
+        staged.pay("private scales")
+        guess = charging.on_weak == "release"
+        scales, scale_details = scale_release(data, names, scale_plan, rng, ledger, guess=guess)
+        stop_if_unreliable(
+            scales, scale_details, scale_plan, names, ledger, charging.caller, not staged.staged
+        )
+        staged.pay()
+    if scales is not None:
+        data = scaled(data, scales)
+    loading_plan: LoadingPlan | None = plans.get("directions")
+    scree_plan: ScreePlan | None = plans.get("scree")
+    loading = None
+    if loading_plan is not None:
+        loading = loading_release(data, names, loading_plan, rng, progress=progress)
+        ledger.extend(loading.privacy)
+        directions = loading.directions
+    else:
+        assert given is not None  # given directions, or a plan to estimate them
+        directions = given
+    scree = None
+    if scree_plan is not None:
+        scores = projected(data, directions[:, : scree_plan.k])
+        scree = scree_release(scores, scree_plan, rng, ledger)
+    return PlansRun(data, scales, scale_details, directions, loading, scree)
