@@ -119,7 +119,7 @@ def test_a_refusal_names_only_what_the_app_can_do():
     app can follow them (no scale= or frame= it has no field for, no on_weak)."""
     from dppca import UnlocatableError
     from dppca.app.runner import in_app_terms
-    from dppca.pipeline import plan_pca
+    from dppca.planning import plan_pca
 
     with pytest.raises(UnlocatableError) as caught:
         plan_pca((150, 4), 1.0, 1e-6, scale="private").enforce("refuse", "This run")

@@ -19,7 +19,7 @@ LAYERS = [
     {"privacy"},
     {"releases"},
     {"results"},
-    {"pipeline", "orchestrator"},
+    {"pipeline", "orchestrator", "planning"},
     {"plotting", "estimator", "datasets", "baselines", "audit"},
     {"report", "figures", "job"},
     {"cli", "cli_input", "app", "__main__", "__init__"},

@@ -35,7 +35,8 @@ from dppca.exceptions import (
     UnreliableScaleError,
 )
 from dppca.numerics.kendall import kendall_matrix
-from dppca.pipeline import PCAPlan, dp_pca, plan_pca
+from dppca.pipeline import dp_pca
+from dppca.planning import PCAPlan, plan_pca
 from dppca.privacy.accountant import Accountant
 from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.split import PCASplit

@@ -376,7 +376,7 @@ def composed_pipeline(sampler: str) -> Callable[[int, float, np.random.Generator
     ``(y_1 - x_1) Delta / scale^2``, the likelihood-ratio direction of the composed Gaussian
     mechanisms, so the audit sees their composition; the pure-epsilon quantiles (the frame, the
     scree's clip) spend part of the total unseen, which only weakens the bound."""
-    from dppca.pipeline import PipelinePlanner
+    from dppca.orchestrator import PipelinePlanner
     from dppca.privacy.budget import Budget
     from dppca.privacy.composition import plan_mechanisms, planning_factor
     from dppca.privacy.mechanisms import GaussianMechanism, Noise

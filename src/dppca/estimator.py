@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,23 +21,21 @@ from dppca._validation import (
     refuse_masked_or_sparse,
 )
 from dppca.numerics.monotone import proportions
-from dppca.orchestrator import Charging, run_plans
+from dppca.orchestrator import Charging, PipelinePlanner, run_plans
 from dppca.privacy.accountant import Accountant, warn_refits
 from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
 from dppca.privacy.composition import planning_factor, resolve_composition
 from dppca.privacy.mechanisms import resolve_sampler
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce
-from dppca.releases.loading import LoadingPlan, plan_loading
+from dppca.privacy.split import PCASplit
 from dppca.releases.notes import emit, one_variable_notes
 from dppca.releases.scale import (
     SCALED_LIMIT,
-    ScalePlan,
     check_scale,
-    plan_scale,
     scale_notes,
     scaled,
 )
-from dppca.releases.scree import SCREE_METHODS, ScreePlan, check_scree_control, plan_scree
+from dppca.releases.scree import SCREE_METHODS, check_scree_control
 from dppca.releases.status import ReleaseStatus, scale_status, scree_status
 
 
@@ -282,83 +279,57 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         data = np.asarray(X, dtype=np.float64)
 
         @functools.cache
-        def factor_at(epsilon: float) -> float:
-            """The tight factor at total ``epsilon`` (it does not depend on the rows)."""
-            return planned(n_samples, epsilon, None)[1]
-
-        def planned(
-            size: int, epsilon: float, factor: float | None = None
-        ) -> tuple[_FitPlans, float]:
-            """Every release of the fit for ``size`` rows at total ``epsilon``, planned with
-            each part's epsilon times the tight factor (``factor`` when given); and the
-            factor."""
+        def planner_at(size: int, epsilon: float) -> tuple[PipelinePlanner, float]:
+            """The fit's planner for ``size`` rows at total ``epsilon``, and its tight factor."""
             parts = Budget(epsilon, total.delta).split(**shares)
             what = f"epsilon={epsilon:g}, delta={total.delta:g} and the shares {shares}"
             for part in parts.values():
                 check_parts([part.epsilon, part.delta], what)
-
-            def plan_at(factor: float) -> _FitPlans:
-                """Every release planned with each part's epsilon times ``factor``."""
-                at = {
-                    name: Budget(part.epsilon * factor, part.delta) for name, part in parts.items()
-                }
-                return _FitPlans(  # planned in this order, which sets the order of the errors
-                    scree=None
-                    if method is None
-                    else plan_scree(method, control, size, n_features, at["scree"], sampler),
-                    scale=plan_scale((size, n_features), at["scale"], sampler)
-                    if private_scale
-                    else None,
-                    loading=plan_loading(
-                        (size, n_features),
-                        at["loading"],
-                        transform=self.sign_transform,
-                        radius=self.radius,
-                        sensitivity=self.sensitivity,
-                        calibration=self.calibration,
-                        pairs=self.pairs,
-                        sampler=self.sampler,
-                        transform_name="sign_transform",
-                    ),
-                    budgets=at,
-                )
-
-            if factor is None:
-                factor = planning_factor(plan_at, epsilon, total.delta, composition)
-            return plan_at(factor), factor
+            planner = PipelinePlanner(
+                shape=(size, n_features),
+                budgets=PCASplit.from_parts(parts),
+                k=n_features,
+                private_scale=private_scale,
+                estimate_directions=True,
+                loading_options={
+                    "transform": self.sign_transform,
+                    "radius": self.radius,
+                    "sensitivity": self.sensitivity,
+                    "calibration": self.calibration,
+                    "pairs": self.pairs,
+                    "transform_name": "sign_transform",
+                },
+                scree=method,
+                scree_control=control,
+                mono=True,
+                score=None,
+                bins=None,
+                axes=None,
+                calibration=self.calibration,
+                sampler=sampler,
+            )
+            if size != n_samples:  # the tight factor does not depend on the rows
+                return planner, planner_at(n_samples, epsilon)[1]
+            return planner, planning_factor(planner, epsilon, total.delta, composition)
 
         def requirements_at(size: int, epsilon: float) -> list[Requirement]:
-            plans = planned(size, epsilon, factor_at(epsilon))[0]
-            return [
-                need
-                for plan in (plans.scale, plans.loading, plans.scree)
-                if plan is not None
-                for need in plan.requirements
-            ]
+            planner, factor = planner_at(size, epsilon)
+            return planner(factor).requirements
 
-        plans, factor = planned(n_samples, total.epsilon, factor_at(total.epsilon))
+        planner, factor = planner_at(n_samples, total.epsilon)
+        plans = planner(factor)
         enforce(requirements_at, n_samples, total.epsilon, on_weak, "DPPCA.fit")
-        scale_plan, plan, scree_plan = plans.scale, plans.loading, plans.scree
         rng = check_random_state(self.random_state)
         warn_weak_budget(total.epsilon, total.delta, n_samples)
         names = [str(name) for name in getattr(self, "feature_names_in_", [])] or [
             f"X{j + 1}" for j in range(n_features)
         ]
         ledger = PrivacyLedger.for_total(total.epsilon, composition)
-        stages = {
-            label: (plans.budgets[part], stage)
-            for label, part, stage in [
-                ("private scales", "scale", scale_plan),
-                ("directions", "loading", plan),
-                ("scree", "scree", scree_plan),
-            ]
-            if stage is not None
-        }
         charging = Charging(self.accountant, total, composition, "DPPCA.fit", on_weak)
         ran = run_plans(
             data,
             names,
-            stages,
+            planner.stages(plans, factor),
             charging,
             rng,
             ledger,
@@ -443,14 +414,3 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         return tags
-
-
-@dataclass(frozen=True)
-class _FitPlans:
-    """The plans of one :meth:`DPPCA.fit` (None for a release it does not make)."""
-
-    scale: ScalePlan | None
-    loading: LoadingPlan
-    scree: ScreePlan | None
-    #: Each part's own (epsilon, delta), by the split's names.
-    budgets: dict[str, Budget]

@@ -1,8 +1,9 @@
-"""The releases of one call in their order, shared by :func:`~dppca.dp_pca` and
+"""The plans and the releases of one call in their order, shared by :func:`~dppca.dp_pca` and
 :class:`~dppca.DPPCA`: the charge, the private scales, the directions and the scree.
 
-A call's plans are validated and fixed before anything is charged (the plan -> charge ->
-release shape of every release); :func:`run_plans` then charges them, as one charge or, when
+A call's plans are made from its checked settings by a :class:`PipelinePlanner` (at the tight
+composition's factor) and fixed before anything is charged (the plan -> charge -> release
+shape of every release); :func:`run_plans` then charges them, as one charge or, when
 the data are scaled privately, stage by stage (:class:`~dppca.privacy.accountant.StagedCharge`),
 so that a call stopped by an unreliable scale has spent the scales alone, and makes the
 releases in a fixed order, which fixes the order of the random draws. The score plot, which
@@ -22,12 +23,140 @@ from dppca.numerics.linalg import projected
 from dppca.privacy.accountant import Accountant, StagedCharge, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.composition import plan_losses
-from dppca.releases.loading import LoadingPlan, LoadingResult, loading_release
-from dppca.releases.scale import ScalePlan, scale_release, scaled, stop_if_unreliable
-from dppca.releases.scree import ScreePlan, scree_release
+from dppca.privacy.requirements import Requirement
+from dppca.privacy.split import PCASplit
+from dppca.releases.loading import LoadingPlan, LoadingResult, loading_release, plan_loading
+from dppca.releases.scale import (
+    ScalePlan,
+    plan_scale,
+    scale_release,
+    scaled,
+    stop_if_unreliable,
+)
+from dppca.releases.scores import ScorePlan, plan_score
+from dppca.releases.scree import ScreePlan, plan_scree, scree_release
 
 #: The stages of a call, in the order they are charged and released.
 STAGES = ("private scales", "directions", "scree", "score plot")
+
+
+@dataclass(frozen=True)
+class PipelinePlans:
+    """The plans of one call (None for a release it does not make)."""
+
+    scale: ScalePlan | None
+    loading: LoadingPlan | None
+    scree: ScreePlan | None
+    score: ScorePlan | None
+
+    def mechanisms(self) -> list[Any]:
+        """Every mechanism the plans draw from, each releasing once, in release order."""
+        return [
+            mechanism
+            for plan in (self.scale, self.loading, self.scree, self.score)
+            if plan is not None
+            for mechanism in plan.mechanisms()
+        ]
+
+    @property
+    def requirements(self) -> list[Requirement]:
+        """Every requirement of the plans, in the order of their releases."""
+        return [
+            need
+            for plan in (self.scale, self.loading, self.scree, self.score)
+            if plan is not None
+            for need in plan.requirements
+        ]
+
+
+@dataclass(frozen=True)
+class PipelinePlanner:
+    """The checked public settings of one :func:`~dppca.dp_pca` call or
+    :meth:`~dppca.DPPCA.fit`; calling it with a ``factor`` plans every release with each
+    part's epsilon times ``factor`` (its delta kept), as
+    :func:`~dppca.privacy.composition.planning_factor` needs. ``scree=None`` and
+    ``score=None`` plan no scree and no score plot.
+
+    Examples
+    --------
+    >>> from dppca.privacy.budget import Budget
+    >>> from dppca.privacy.split import PCASplit
+    >>> from dppca.releases.scree import check_scree_control
+    >>> budgets = PCASplit.from_total(Budget(3.0, 1e-6), None, parts=("loading", "scree", "score"))
+    >>> planner = PipelinePlanner(
+    ...     shape=(1000, 4), budgets=budgets, k=4, private_scale=False,
+    ...     estimate_directions=True, loading_options={}, scree="clipped",
+    ...     scree_control=check_scree_control("clipped", None, 4, "scree_control"), mono=True,
+    ...     score="thresholded", bins=None, axes=(1, 2), calibration="analytic",
+    ...     sampler="continuous")
+    >>> planner(1.5).loading.mechanism.epsilon  # a third of epsilon, times 1.5
+    1.5
+    >>> sorted(planner.stages(planner(1.0), 1.0))
+    ['directions', 'score plot', 'scree']
+    """
+
+    shape: tuple[int, int]
+    budgets: PCASplit
+    k: int
+    private_scale: bool
+    estimate_directions: bool
+    loading_options: dict[str, Any]
+    scree: str | None
+    scree_control: dict[str, Any]
+    mono: bool
+    score: str | None
+    bins: Any
+    axes: Any
+    calibration: str
+    sampler: str
+    frame: Any = None
+
+    def __call__(self, factor: float) -> PipelinePlans:
+        parts = self.budgets.scaled(factor)
+        n = self.shape[0]
+        return PipelinePlans(
+            scale=plan_scale(self.shape, parts.scale, self.sampler) if self.private_scale else None,
+            loading=plan_loading(
+                self.shape, parts.loading, sampler=self.sampler, **self.loading_options
+            )
+            if self.estimate_directions
+            else None,
+            scree=None
+            if self.scree is None
+            else plan_scree(
+                self.scree, self.scree_control, n, self.k, parts.scree, self.sampler, mono=self.mono
+            ),
+            score=None
+            if self.score is None
+            else plan_score(
+                parts.score,
+                self.bins,
+                self.score,
+                self.axes,
+                self.k,
+                self.calibration,
+                sampler=self.sampler,
+                n=n,
+                axes_limit="k",
+                frame=self.frame,
+                spread="given",
+            ),
+        )
+
+    def stages(self, plans: PipelinePlans, factor: float) -> dict[str, tuple[Budget, Any]]:
+        """The ``plans`` (made at ``factor``) as :func:`run_plans` takes them: by stage, each
+        with its own budget."""
+        parts = self.budgets.scaled(factor)
+        return {
+            label: (budget, plan)
+            for label, budget, plan in [
+                ("private scales", parts.scale, plans.scale),
+                ("directions", parts.loading, plans.loading),
+                ("scree", parts.scree, plans.scree),
+                ("score plot", parts.score, plans.score),
+            ]
+            if plan is not None
+        }
 
 
 @dataclass(frozen=True)

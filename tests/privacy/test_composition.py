@@ -151,6 +151,37 @@ def _configurations():
     ]
 
 
+def _held(value):
+    """The mechanisms a plan holds, found by walking its fields, mappings and sequences (an
+    object whose ``loss`` is a PrivacyLoss is a mechanism): independent of what it declares."""
+    from dataclasses import fields, is_dataclass
+
+    if isinstance(getattr(value, "loss", None), PrivacyLoss):
+        return [value]
+    if isinstance(value, dict) or hasattr(value, "keys"):
+        return [m for item in value.values() for m in _held(item)]
+    if isinstance(value, list | tuple):
+        return [m for item in value for m in _held(item)]
+    if is_dataclass(value) and not isinstance(value, type):
+        return [m for field in fields(value) for m in _held(getattr(value, field.name))]
+    return []
+
+
+@pytest.mark.parametrize("settings", _configurations()[1] + [{"frame": ((-9, 9), (-9, 9))}])
+def test_every_plan_declares_every_mechanism_it_holds(settings):
+    """Composition reads what the plans declare; a mechanism a plan holds but does not declare
+    would leave the composition, so each plan of every kind of call is walked and compared."""
+    from dppca import plan_pca
+    from dppca.privacy.composition import plan_mechanisms
+
+    settings = {key: value for key, value in settings.items() if key != "groups"}
+    planned = plan_pca((4000, 4), 3.0, 1e-6, **settings)
+    plans = planned.planner(planned.factor)
+    declared = plan_mechanisms(plans)
+    assert Counter(map(id, declared)) == Counter(map(id, _held(plans)))
+    assert len(declared) >= 3
+
+
 @pytest.mark.slow
 def test_the_planned_losses_are_the_recorded_ones_and_the_total_holds():
     """For every kind of release dp_pca makes: the losses it charged (from the plans, in one

@@ -115,7 +115,7 @@ def server(input: Any, output: Any, session: Any) -> None:
 
     @reactive.calc
     def planned() -> tuple[pd.DataFrame | None, str | None]:
-        from dppca.pipeline import plan_pca
+        from dppca.planning import plan_pca
 
         table = loaded()
         if table is None:

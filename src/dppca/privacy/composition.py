@@ -32,8 +32,8 @@ from __future__ import annotations
 import math
 import warnings
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, get_args
 
 import numpy as np
@@ -275,25 +275,28 @@ def plan_losses(*plans: object) -> list[PrivacyLoss]:
 
 
 def plan_mechanisms(*plans: object) -> list[Any]:
-    """Every mechanism held in ``plans`` (dataclasses, mappings and sequences are searched; an
-    object with a ``loss`` that is a :class:`PrivacyLoss` is a mechanism, counted once per
-    release it makes: every mechanism of a plan releases once)."""
+    """Every mechanism the ``plans`` declare, each releasing once: a plan declares its own
+    (its ``mechanisms()``), a mechanism (an object whose ``loss`` is a :class:`PrivacyLoss`)
+    itself; sequences of plans are read through and None (a release not made) skipped.
+
+    Examples
+    --------
+    >>> from dppca.privacy.mechanisms import GaussianMechanism
+    >>> gaussian = GaussianMechanism(1.0, 1, 0.5, 1e-6)
+    >>> len(plan_mechanisms([gaussian, None], gaussian))
+    2
+    """
     found: list[Any] = []
-
-    def walk(value: object) -> None:
-        loss = getattr(value, "loss", None)
-        if isinstance(loss, PrivacyLoss):
-            found.append(value)
-        elif isinstance(value, Mapping):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list | tuple):
-            for item in value:
-                walk(item)
-        elif is_dataclass(value) and not isinstance(value, type):
-            for item in fields(value):
-                walk(getattr(value, item.name))
-
     for plan in plans:
-        walk(plan)
+        if plan is None:
+            continue
+        if isinstance(getattr(plan, "loss", None), PrivacyLoss):
+            found.append(plan)
+        elif isinstance(plan, list | tuple):
+            found.extend(plan_mechanisms(*plan))
+        else:
+            declared = getattr(plan, "mechanisms", None)
+            if not callable(declared):
+                raise TypeError(f"{type(plan).__name__} declares no mechanisms (a plan needs one).")
+            found.extend(declared())
     return found

@@ -80,7 +80,18 @@ class PCASplit:
                     f"split gives the {name} component {part!r}; every component needs "
                     "epsilon > 0 and delta > 0."
                 )
-        return cls(**{name: shared.get(name, _UNUSED) for name in PARTS})
+        return cls.from_parts(shared)
+
+    @classmethod
+    def from_parts(cls, parts: dict[str, Budget]) -> PCASplit:
+        """The split of the given ``parts`` (names from :data:`PARTS`); the others unused.
+
+        Examples
+        --------
+        >>> PCASplit.from_parts({"loading": Budget(1.0, 1e-6)}).scree
+        Budget(epsilon=0, delta=0)
+        """
+        return cls(**{name: parts.get(name, _UNUSED) for name in PARTS})
 
     def scaled(self, factor: float) -> PCASplit:
         """Every used part's epsilon times ``factor`` (its delta kept): the parts a tight

@@ -214,6 +214,11 @@ class FramePlan:
     #: What the budget must locate (:mod:`dppca.privacy.requirements`).
     requirements: tuple[Requirement, ...] = ()
 
+    def mechanisms(self) -> list[Any]:
+        """Every mechanism the release draws from, each releasing once, in release order."""
+        steps = [self.scale, *self.centres[0], *self.centres[1], self.distance]
+        return [quantile for quantile in steps if quantile is not None]
+
 
 def plan_frame(
     n: int,

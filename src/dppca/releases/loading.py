@@ -475,6 +475,11 @@ class LoadingPlan:
     #: What the budget must locate (:mod:`dppca.privacy.requirements`).
     requirements: tuple[Requirement, ...] = ()
 
+    def mechanisms(self) -> list[Any]:
+        """Every mechanism the release draws from, each releasing once, in release order."""
+        radius = [] if self.radius_quantile is None else [self.radius_quantile]
+        return [*radius, self.mechanism]
+
     @property
     def auto_radius(self) -> bool:
         return self.sign is None

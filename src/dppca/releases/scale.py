@@ -113,6 +113,10 @@ class ScalePlan:
     #: What the budget must locate and resolve (:mod:`dppca.privacy.requirements`).
     requirements: tuple[Requirement, ...] = ()
 
+    def mechanisms(self) -> list[Any]:
+        """Every mechanism the release draws from, each releasing once, in release order."""
+        return [*self.quantiles, self.means]
+
     @property
     def level(self) -> float:
         """The level of the clip quantiles (after :func:`~dppca.privacy.quantiles.safe_level`)."""

@@ -510,6 +510,12 @@ class ScorePlan:
     noise: dict[str, float]
     sampler: str = "continuous"
 
+    def mechanisms(self) -> list[Any]:
+        """Every mechanism the release draws from, each releasing once: the private frame's
+        (none for a public one), then each method's histogram."""
+        frame = self.frame.mechanisms() if isinstance(self.frame, FramePlan) else []
+        return [*frame, *self.histograms]
+
     @property
     def cost(self) -> Budget:
         """Frame plus every method's histogram, by basic composition."""

@@ -286,10 +286,10 @@ def _clipped(
     W: RowValues, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
     k = W.shape[1]
-    control, mechanisms, label = plan.control, plan.mechanisms, plan.label
-    low, high = mechanisms["clip_range"]
+    control, parts, label = plan.control, plan.parts, plan.label
+    low, high = parts["clip_range"]
     details: dict[str, Any] = {}
-    clip_quantile = mechanisms["clip"]
+    clip_quantile = parts["clip"]
     if clip_quantile is not None:
         typical = clip_quantile.release(W.map(row_totals), noise)
         clip = min(control["clip_multiplier"] * typical, high)
@@ -298,7 +298,7 @@ def _clipped(
     else:
         clip = float(control["C_clip"])
     clip = max(clip, low)
-    means = mechanisms["means"]
+    means = parts["means"]
     if control["clip_by"] == "component":  # each W_jl clipped at C: sensitivity sqrt(k) C / m
         widths = np.full(k, clip)
         released, sd = joint_gaussian(W.map(np.minimum, clip), np.zeros(k), widths, means, noise)
@@ -315,7 +315,7 @@ def _pmwm(
     W: RowValues, plan: ScreePlan, noise: Noise, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
     m, k = W.shape
-    control, mechanisms, label = plan.control, plan.mechanisms, plan.label
+    control, parts, label = plan.control, plan.parts, plan.label
     W_q = W_m = W
     if control["split_mode"]:
         quantile_rows, mean_rows = random_halves(m, noise.rng)
@@ -324,7 +324,7 @@ def _pmwm(
     lows, highs = np.empty(k), np.empty(k)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DurfeeStepLimitWarning)
-        for column, searches in enumerate(mechanisms["bounds"]):
+        for column, searches in enumerate(parts["bounds"]):
             column_values = W_q.map(column_of, column)
             low, high = (search.release(column_values, noise) for search in searches)
             low, high = min(max(low, a), b), min(max(high, a), b)
@@ -335,10 +335,10 @@ def _pmwm(
                 )
     _summarise_capped(caught, label)
     values, sd = joint_gaussian(
-        W_m.map(np.clip, lows, highs), lows, highs - lows, mechanisms["means"], noise
+        W_m.map(np.clip, lows, highs), lows, highs - lows, parts["means"], noise
     )
-    mechanisms["means"].record(ledger, f"{label}: winsorized means", "scree")
-    return values, {"lower": lows, "upper": highs, "trim": mechanisms["trim"], "noise_sd": sd}
+    parts["means"].record(ledger, f"{label}: winsorized means", "scree")
+    return values, {"lower": lows, "upper": highs, "trim": parts["trim"], "noise_sd": sd}
 
 
 def _huber_thresholds(scales: np.ndarray | float, m: int, k: int, descent_epsilon: float) -> Any:
@@ -405,12 +405,12 @@ def _huber(
     place of the R package's dyadic histogram between public exponents (Yu, Ren and Zhou 2024
     use a private second moment)."""
     m, k = W.shape
-    control, mechanisms, label = plan.control, plan.mechanisms, plan.label
-    descent, steps = mechanisms["descent"], mechanisms["steps"]
+    control, parts, label = plan.control, plan.parts, plan.label
+    descent, steps = parts["descent"], parts["steps"]
     descent_epsilon = descent.epsilon
-    low, high = mechanisms["scale_range"]
+    low, high = parts["scale_range"]
     scales = np.empty(k)
-    for column, mechanism in enumerate(mechanisms["scales"]):
+    for column, mechanism in enumerate(parts["scales"]):
         first, second = random_pairs(m, noise.rng)
         squares = W.map(column_of, column).pairs(first, second, half_squared_gaps)
         scales[column] = min(max(mechanism.release(squares, noise), low), high)
@@ -523,11 +523,22 @@ class ScreePlan:
     k: int
     budget: Budget
     sampler: str
-    mechanisms: Mapping[str, Any]
+    #: The method's mechanisms and the public values that go with them (ranges, steps).
+    parts: Mapping[str, Any]
     mono: bool = True
     label: str = "scree"
     #: What the budget must locate (:mod:`dppca.privacy.requirements`).
     requirements: tuple[Requirement, ...] = ()
+
+    def mechanisms(self) -> list[Any]:
+        """Every mechanism the release draws from, each releasing once, in release order."""
+        parts = self.parts
+        if self.method == "clipped":
+            clip = [] if parts["clip"] is None else [parts["clip"]]  # None: a public clip
+            return [*clip, parts["means"]]
+        if self.method == "pmwm":
+            return [*(search for pair in parts["bounds"] for search in pair), parts["means"]]
+        return [*parts["scales"], parts["descent"]]
 
 
 def plan_scree(
