@@ -9,7 +9,8 @@ compared with its noiseless value, the same computation without noise on the sam
 * loadings: the eigenvectors of the noiseless Kendall matrix (sign-aligned), for the
   identified components (the others' intervals are the whole range ``[-1, 1]``);
 * scree and PVE: the clipped means of the same pairs at the released clip level, without the
-  noise (read at the release by wrapping the scree's column means), fitted as the release is.
+  noise (read at the release by wrapping the clipped scree's column means), fitted as the
+  release is.
 
 A scree marked unusable (NaN, with its reason) has no intervals and is counted apart. The
 intervals describe the privacy noise only, so no sampling error enters the target.
@@ -29,7 +30,7 @@ import numpy as np
 import pandas as pd
 from sklearn import datasets as sklearn_datasets
 
-import dppca.releases.scree as scree_module
+import dppca.releases.scree.clipped as scree_module
 from dppca import dp_pca, kendall_matrix
 from dppca.numerics.linalg import descending_eigh
 from dppca.numerics.monotone import antitonic, proportions

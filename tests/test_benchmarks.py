@@ -154,7 +154,7 @@ def test_edges_quick(tmp_path):
 
 def test_coverage_quick(tmp_path):
     """The quick coverage run writes its tables; the scree's wrapped means are put back."""
-    import dppca.releases.scree as scree_module
+    import dppca.releases.scree.clipped as scree_module
 
     original = scree_module.column_means
     path = _load("coverage").main(["--quick", "--out", str(tmp_path)])

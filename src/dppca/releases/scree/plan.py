@@ -1,0 +1,168 @@
+"""A scree release's settings and plan: the methods and their controls, checked once, the plan
+of every mechanism from public values, and the release of a plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from dppca.numerics.monotone import antitonic
+from dppca.numerics.pairs import half_squared_gaps, random_pairs
+from dppca.numerics.row_values import RowValues
+from dppca.privacy.budget import (
+    Budget,
+    PrivacyLedger,
+    check_parts,
+)
+from dppca.privacy.mechanisms import (
+    Noise,
+)
+from dppca.privacy.requirements import Requirement
+from dppca.releases.scree import clipped, huber, pmwm
+from dppca.releases.scree.common import REQUIRED, ScreeMethod
+
+#: Every scree method, one module each (its defaults, checks, mechanisms and estimate).
+METHODS: dict[str, ScreeMethod] = {
+    "clipped": clipped.METHOD,
+    "pmwm": pmwm.METHOD,
+    "huber": huber.METHOD,
+}
+SCREE_METHODS = tuple(METHODS)
+#: Each method's control defaults (``REQUIRED`` where the user must give a value).
+CONTROL_DEFAULTS = {name: dict(method.defaults) for name, method in METHODS.items()}
+#: The smallest number of pairs each method needs.
+MIN_PAIRS = {name: method.min_pairs for name, method in METHODS.items()}
+
+
+def check_scree_control(
+    method: str, control: Any, k: int, parameter: str = "control"
+) -> dict[str, Any]:
+    """Merge a method's control with its defaults, naming unknown and missing parameters (and
+    the caller's ``parameter``, ``control`` or ``scree_control``)."""
+    defaults = CONTROL_DEFAULTS[method]
+    if control is None:
+        control = {}
+    if not isinstance(control, dict):
+        raise TypeError(f"{parameter} for scree method {method!r} must be a dict; got {control!r}.")
+    unknown = sorted(set(control) - set(defaults))
+    if unknown:
+        raise ValueError(
+            f"Unknown {parameter} parameter(s) {unknown} for scree method {method!r}; allowed: "
+            f"{sorted(defaults)}."
+        )
+    merged = {**defaults, **control}
+    missing = [name for name, value in merged.items() if value is REQUIRED]
+    if missing:
+        values = {"pmwm": {"a": 0.0, "b": 10.0, "trim_const": 10, "eta": 0.01}}[method]
+        if parameter.startswith("--"):  # the command line's option
+            example = " ".join(f"{parameter} {key}={value}" for key, value in values.items())
+        else:
+            example = f"{parameter}={values}"
+        raise ValueError(
+            f"Scree method {method!r} needs the control parameter(s) {missing} (public tuning "
+            f"values), for example {example}."
+        )
+    return METHODS[method].check(merged)
+
+
+@dataclass(frozen=True)
+class ScreePlan:
+    """A validated scree release: one method, its merged control, the number of rows ``n``
+    and components ``k``, its budget and sampler, and every mechanism it draws from (fixed by
+    public values only)."""
+
+    method: str
+    control: Mapping[str, Any]
+    n: int
+    k: int
+    budget: Budget
+    sampler: str
+    #: The method's mechanisms and the public values that go with them (ranges, steps).
+    parts: Mapping[str, Any]
+    mono: bool = True
+    label: str = "scree"
+    #: What the budget must locate (:mod:`dppca.privacy.requirements`).
+    requirements: tuple[Requirement, ...] = ()
+
+    def mechanisms(self) -> list[Any]:
+        """Every mechanism the release draws from, each releasing once, in release order."""
+        return METHODS[self.method].mechanisms(self.parts)
+
+
+def plan_scree(
+    method: str,
+    control: dict[str, Any],
+    n: int,
+    k: int,
+    budget: Budget,
+    sampler: str,
+    *,
+    mono: bool = True,
+    label: str = "scree",
+) -> ScreePlan:
+    """Checks that need the data's size and the budget, run before any charge: each method's
+    least number of pairs (Huber 4; PMWM with split_mode 2), and noise scales that are normal
+    floats for every value the private steps can produce (public clip levels and bounds must
+    lie in :func:`width_range`); then the method's mechanisms. ``method`` and ``control`` come
+    validated from :func:`check_scree_control`."""
+    epsilon, delta = budget.epsilon, budget.delta
+    what = f"The scree's epsilon={epsilon:g}, delta={delta:g} and {method!r} control"
+    check_parts([epsilon, delta], what)
+    pairs = 2 if method == "pmwm" and control["split_mode"] else MIN_PAIRS[method]
+    if n // 2 < pairs:
+        raise ValueError(f"Scree method {method!r} needs at least {2 * pairs} rows; got {n}.")
+    m = n // 2
+    parts = METHODS[method].plan_parts(control, m, k, epsilon, delta, sampler, what)
+    frozen = MappingProxyType(dict(control))
+    requirements = tuple(METHODS[method].requirements(parts, m, label))
+    return ScreePlan(
+        method,
+        frozen,
+        n,
+        k,
+        budget,
+        sampler,
+        MappingProxyType(parts),
+        mono,
+        label,
+        requirements,
+    )
+
+
+def split_controls(methods: tuple[str, ...], control: Any, k: int) -> dict[str, dict[str, Any]]:
+    """Per-method controls: a method's own dict, or (required for several methods) a dict keyed
+    by method names."""
+    keyed = isinstance(control, dict) and bool(control) and set(control) <= set(SCREE_METHODS)
+    if len(methods) > 1 and control is not None and not keyed:
+        raise ValueError(
+            "With several scree methods, control must be a dict keyed by method, e.g. "
+            "{'pmwm': {...}, 'huber': {...}}."
+        )
+    if keyed and not set(control) <= set(methods):
+        raise ValueError(
+            f"control names method(s) {sorted(set(control) - set(methods))} that were not "
+            f"requested (method={list(methods)})."
+        )
+    return {
+        name: check_scree_control(name, control.get(name) if keyed else control, k)
+        for name in methods
+    }
+
+
+def scree_release(
+    Y: RowValues, plan: ScreePlan, rng: np.random.Generator, ledger: PrivacyLedger
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Release the scree of scores ``Y`` (n x k, in one array or in chunks) by a validated
+    plan; entries go to ``ledger`` (the caller has charged the budget)."""
+    noise = Noise(plan.sampler, rng)
+    first, second = random_pairs(Y.shape[0], rng)
+    W = Y.pairs(first, second, half_squared_gaps)
+    raw, details = METHODS[plan.method].estimate(W, plan, noise, ledger)
+    details["raw"] = raw
+    values = antitonic(raw) if plan.mono else np.maximum(raw, 0.0)
+    return values, details
