@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -272,3 +274,30 @@ def test_tight_composition_gives_every_release_less_noise_for_the_same_total(scr
     refused = DPPCA(2, composition="linear", **arguments)
     with pytest.raises(ValueError, match="composition must be one of"):
         refused.fit(X)
+
+
+def test_a_refit_warns_about_its_scales_first_and_both_point_at_the_caller():
+    """The scales' note comes as soon as they are released, before the refit count, and each
+    warning names the caller's line (not the library's)."""
+    from dppca import Accountant, NoiseDominatedWarning, PrivacyWarning
+
+    X = np.random.default_rng(0).standard_normal((3000, 3)) * [1.0, 100.0, 1.0]
+    X[:, 2] = 0.0  # every pair tied: its scale is flagged
+    accountant = Accountant(Budget(100.0, 1e-4))
+    model = DPPCA(
+        2,
+        epsilon=4.0,
+        delta=1e-6,
+        scale="private",
+        on_weak="release",
+        accountant=accountant,
+        random_state=1,
+    )
+    with pytest.warns(NoiseDominatedWarning):
+        model.fit(X)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(X)
+    kinds = [w.category for w in caught]
+    assert kinds.index(NoiseDominatedWarning) < kinds.index(PrivacyWarning)
+    assert {w.filename for w in caught} == {__file__}

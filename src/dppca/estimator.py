@@ -326,6 +326,19 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         ]
         ledger = PrivacyLedger.for_total(total.epsilon, composition)
         charging = Charging(self.accountant, total, composition, "DPPCA.fit", on_weak)
+        notes: list[str] = []
+        status: dict[str, ReleaseStatus] = {}
+
+        def after_scales(details: dict[str, Any] | None) -> None:
+            """The scales' notes and status, then the refit warning, before the directions."""
+            if details is not None:
+                notes.extend(scale_notes(details))
+                status["scales"] = scale_status(
+                    details["unreliable"], n_features, details["guessed"]
+                )
+                emit(notes, stacklevel=5)  # from fit's caller, through run_plans
+            warn_refits(self.accountant, "DPPCA.fit", stacklevel=5)
+
         ran = run_plans(
             data,
             names,
@@ -335,17 +348,11 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             ledger,
             public_scales=public_scales,
             progress=progress,
+            after_scales=after_scales,
         )
-        warn_refits(self.accountant, "DPPCA.fit")
-        scales, scree, notes = ran.scales, ran.scree, []
+        scales, scree = ran.scales, ran.scree
         assert ran.loading is not None  # DPPCA always estimates its directions
         result = ran.loading
-        status: dict[str, ReleaseStatus] = {}
-        if ran.scale_details is not None:
-            details = ran.scale_details
-            notes = scale_notes(details)
-            status["scales"] = scale_status(details["unreliable"], n_features, details["guessed"])
-            emit(notes)
         if scree is not None:
             values, details = scree
             status["scree"] = scree_status(values, details["noise_sd"], details)

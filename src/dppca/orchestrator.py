@@ -13,6 +13,7 @@ stage.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -211,10 +212,13 @@ def run_plans(
     public_scales: np.ndarray | None = None,
     given: np.ndarray | None = None,
     progress: bool = False,
+    after_scales: Callable[[dict[str, Any] | None], None] | None = None,
 ) -> PlansRun:
     """Charge the ``stages`` (keys from :data:`STAGES`, each its own budget and validated
     plan) and release the scales, the directions (or use the ``given`` ones) and the scree,
-    in that order; entries go to ``ledger``.
+    in that order; entries go to ``ledger``. ``after_scales`` hears the private scales'
+    details (None without them) once the whole call is charged and the scales released,
+    before the directions (for warnings in that order).
 
     Raises
     ------
@@ -248,6 +252,8 @@ def run_plans(
             scales, scale_details, scale_plan, names, ledger, charging.caller, not staged.staged
         )
         staged.pay()
+    if after_scales is not None:
+        after_scales(scale_details)
     if scales is not None:
         data = scaled(data, scales)
     loading_plan: LoadingPlan | None = plans.get("directions")

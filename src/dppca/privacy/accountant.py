@@ -179,10 +179,11 @@ def charge(
     accountant._calls[name] += 1
 
 
-def warn_refits(accountant: Accountant | None, name: str) -> None:
+def warn_refits(accountant: Accountant | None, name: str, stacklevel: int = 3) -> None:
     """After a call's charge: when ``accountant`` has been charged by more than one call named
     ``name`` (an estimator refitted, as a grid search does), a
-    :class:`~dppca.exceptions.PrivacyWarning` says how many and what they spent in total."""
+    :class:`~dppca.exceptions.PrivacyWarning` says how many and what they spent in total
+    (``stacklevel`` as :func:`warnings.warn`'s)."""
     if accountant is None or accountant.calls(name) < 2:
         return
     spent = accountant.spent
@@ -193,7 +194,7 @@ def warn_refits(accountant: Accountant | None, name: str) -> None:
         "search that refits (GridSearchCV: folds x candidates + 1 fits) spends them all, and "
         "its choice from validation scores computed without noise is not private.",
         PrivacyWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
 
 
