@@ -22,7 +22,7 @@ LAYERS = [
     {"pipeline", "orchestrator", "planning"},
     {"plotting", "estimator", "datasets", "baselines", "audit"},
     {"report", "figures", "job"},
-    {"cli", "cli_input", "app", "__main__", "__init__"},
+    {"cli", "cli_input", "cli_options", "app", "__main__", "__init__"},
 ]
 
 #: Random draws of a numpy Generator (or of the package's noise source).

@@ -392,12 +392,14 @@ def test_version_and_help_name_every_option_with_an_example(capsys):
         main(["run", "--help"])
     text = capsys.readouterr().out
     assert "examples:" in text and "dppca run data.csv --epsilon 4" in text
-    import dppca.cli
+    import argparse
+
+    from dppca.cli_options import parser
 
     run = next(
         action.choices["run"]
-        for action in dppca.cli._parser()._actions
-        if isinstance(action, dppca.cli.argparse._SubParsersAction)
+        for action in parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
     )
     assert all(action.help for action in run._actions), "every option has help text"
 

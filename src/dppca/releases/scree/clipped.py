@@ -111,6 +111,8 @@ def clip_share(control: dict[str, Any], m: int, epsilon: float) -> float:
 def clipped_estimate(
     W: RowValues, plan: PlannedScree, noise: Noise, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
+    """The clipped means of the pairs' rows ``W`` (the clip level private or public), released
+    by the plan's mechanisms; entries go to ``ledger``."""
     k = W.shape[1]
     control, parts, label = plan.control, plan.parts, plan.label
     low, high = parts["clip_range"]

@@ -121,10 +121,12 @@ def joint_gaussian(
 
 
 def joint_name(sampler: str) -> str:
+    """The joint Gaussian mechanism's name in the ledger, by sampler."""
     return "joint discrete Gaussian (zCDP)" if sampler == "discrete" else "joint Gaussian (GDP)"
 
 
 def summarise_capped(caught: list[warnings.WarningMessage], label: str) -> None:
+    """One warning for the Durfee searches in ``caught`` that reached their step limit."""
     capped = [w for w in caught if issubclass(w.category, DurfeeStepLimitWarning)]
     if capped:
         warnings.warn(
@@ -135,6 +137,7 @@ def summarise_capped(caught: list[warnings.WarningMessage], label: str) -> None:
 
 
 def check_widths(name: str, values: Any, low: float, high: float) -> None:
+    """Refuse a public width ``name`` outside ``[low, high]`` (before any charge)."""
     values = np.asarray(values, dtype=np.float64)
     if np.any(values < low) or np.any(values > high):
         raise ValueError(

@@ -42,6 +42,8 @@ from dppca.releases.scree.common import (
 def pmwm_estimate(
     W: RowValues, plan: PlannedScree, noise: Noise, ledger: PrivacyLedger
 ) -> tuple[np.ndarray, dict[str, Any]]:
+    """The winsorized means of ``W`` between each component's private trims, released by the
+    plan's mechanisms; entries go to ``ledger``."""
     m, k = W.shape
     control, parts, label = plan.control, plan.parts, plan.label
     W_q = W_m = W
