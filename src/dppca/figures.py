@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from dppca.plotting.displays import ScreeDisplay
 from dppca.plotting.pages import loading_grid, score_grid
+from dppca.plotting.scree import ScreeDisplay
 from dppca.releases.loading import dp_loading
 from dppca.releases.scores import dp_score
 from dppca.releases.scree import dp_scree

@@ -22,7 +22,7 @@ from dppca.plotting import (
     ScreeDisplay,
     VariableDisplay,
 )
-from dppca.plotting.displays import TWO_COMPONENTS_CAPTION
+from dppca.plotting.variables import TWO_COMPONENTS_CAPTION
 
 
 @pytest.fixture(autouse=True)

@@ -5,22 +5,24 @@ and ``figure_``, ``from_result(...)`` builds and draws from a result; every resu
 ``.plot(kind)`` returns one. Drawing spends no privacy budget: displays show released values and
 their post-processing only; non-private references are drawn only when asked and are titled as
 such.
+
+Each display lives next to its drawing code: ``scree`` (:class:`ScreeDisplay`), ``scores``
+(the histogram and the synthetic points), ``loadings`` (:class:`LoadingDisplay`),
+``variables`` (:class:`VariableDisplay`, :class:`BiplotDisplay`); ``_display`` holds their
+common base and ``pages`` the figures of several displays.
 """
 
-from dppca.plotting.displays import (
-    BiplotDisplay,
-    LoadingDisplay,
+from dppca.plotting._display import UnusableDisplay
+from dppca.plotting.loadings import LoadingDisplay, plot_loading_heatmap, plot_loadings
+from dppca.plotting.pages import PageDisplay, PagesDisplay, loading_grid, score_grid
+from dppca.plotting.scores import (
     ScoreHistogramDisplay,
     ScorePointsDisplay,
-    ScreeDisplay,
-    UnusableDisplay,
-    VariableDisplay,
+    plot_score_histogram,
+    plot_score_points,
 )
-from dppca.plotting.loadings import plot_loading_heatmap, plot_loadings
-from dppca.plotting.pages import PageDisplay, PagesDisplay, loading_grid, score_grid
-from dppca.plotting.scores import plot_score_histogram, plot_score_points
-from dppca.plotting.scree import plot_scree
-from dppca.plotting.variables import plot_biplot, plot_variables
+from dppca.plotting.scree import ScreeDisplay, plot_scree
+from dppca.plotting.variables import BiplotDisplay, VariableDisplay, plot_biplot, plot_variables
 
 __all__ = [
     "BiplotDisplay",

@@ -4,22 +4,32 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from dppca._validation import check_option, check_positive_int
+from dppca._validation import check_bool, check_option, check_positive_int
 from dppca.numerics.linalg import axis_labels, pc_labels
+from dppca.plotting._display import (
+    Display,
+    plotted_axes,
+    reference_directions,
+    unstable_note,
+    version_titles,
+)
 from dppca.plotting._results import is_result, refuse
 from dppca.plotting._style import (
     DP_COLOR,
     HEATMAP_HIGH,
     HEATMAP_LOW,
+    NONPRIVATE_COLOR,
     axes_or_new,
     draw_arrows,
     finish_square,
 )
+from dppca.releases.scores import check_axes
 
 LOADING_KINDS = ("vector", "point")
 
@@ -251,3 +261,160 @@ def plot_loading_heatmap(
     if title:
         ax.set_title(title, fontweight="bold", fontsize=11)
     return ax
+
+
+def directions_of(result: Any, display: str = "LoadingDisplay") -> tuple[np.ndarray, list[str]]:
+    """The directions (columns) and variable names of anything with directions: a result, a
+    fitted :class:`~dppca.DPPCA`, a DataFrame or an array (``display`` names the caller in the
+    error for anything else)."""
+    try:
+        loadings = as_loadings(result, "result", display)
+    except TypeError:
+        raise TypeError(
+            f"{display} draws a DPPCAResult, LoadingResult, ScreeResult, ScoreResult, a "
+            f"fitted DPPCA, a DataFrame of loadings or an array of directions; got "
+            f"{type(result).__name__}."
+        ) from None
+    return loadings.to_numpy(), [str(name) for name in loadings.index]
+
+
+@dataclass(eq=False)
+class LoadingDisplay(Display):
+    """Loadings of two components as points or arrows, or of several as a heatmap.
+
+    Parameters
+    ----------
+    loadings : DataFrame or array of shape (p, q)
+        Index: variables; columns ``PC1..PCq`` (an array: directions in columns).
+    axes : (int, int), default (1, 2)
+    kind : {"point", "vector", "heatmap"}, default "point"
+    variables : None, "all", int or list of str, optional
+        All variables, the ``variables`` with the longest vectors, or those named.
+    components : int or sequence of int, default 5
+        Components of the heatmap: the first ``components``, or the PC numbers given.
+    limit : float, optional
+        The axes' (or colour scale's) half-range; share it between panels that should compare.
+    color : str
+    intervals : DataFrame, optional
+        Whiskers (from :meth:`dppca.DPPCAResult.uncertainty`).
+    title : str, optional
+    labels : bool, default True
+        Name the variables.
+    values : bool, default True
+        Write the loadings in the heatmap's cells, with ``digits`` decimals (default 2).
+
+    Examples
+    --------
+    >>> from dppca.plotting import LoadingDisplay
+    >>> import pandas as pd
+    >>> loadings = pd.DataFrame({"PC1": [0.8, 0.6], "PC2": [-0.6, 0.8]}, index=["a", "b"])
+    >>> LoadingDisplay(loadings, kind="vector").plot().ax_.get_xlabel()
+    'PC1'
+    """
+
+    loadings: Any
+    axes: tuple[int, int] = (1, 2)
+    kind: str = "point"
+    variables: Any = None
+    components: Any = 5
+    limit: float | None = None
+    color: str = DP_COLOR
+    intervals: pd.DataFrame | None = None
+    title: str | None = "DP loading plot"
+    labels: bool = True
+    values: bool = True
+    digits: int = 2
+
+    def __post_init__(self) -> None:
+        self.kind = check_option(self.kind, "kind", ("point", "vector", "heatmap"))
+        self.loadings = as_loadings(self.loadings, "loadings", "LoadingDisplay")
+        self.labels = check_bool(self.labels, "labels")
+        self.values = check_bool(self.values, "values")
+        if self.kind != "heatmap":
+            self.axes = check_axes(self.axes, self.loadings.shape[1])
+
+    def _draw(self, ax: Any) -> Any:
+        if self.kind == "heatmap":
+            return plot_loading_heatmap(
+                self.loadings,
+                components=self.components,
+                variables=self.variables,
+                limit=self.limit,
+                values=self.values,
+                digits=self.digits,
+                title=self.title,
+                ax=ax,
+            )
+        return plot_loadings(
+            self.loadings,
+            axes=self.axes,
+            kind=self.kind,
+            variables=self.variables,
+            limit=self.limit,
+            color=self.color,
+            title=self.title,
+            intervals=self.intervals,
+            labels=self.labels,
+            ax=ax,
+        )
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Any,
+        *,
+        kind: str = "point",
+        non_private: bool = False,
+        variables: Any = 10,
+        labels: bool = True,
+        align_sign: bool = True,
+        axes: tuple[int, int] | None = None,
+        components: Any = None,
+        limit: float | None = None,
+        values: bool = True,
+        digits: int = 2,
+        uncertainty: Any = None,
+        ax: Any = None,
+    ) -> LoadingDisplay:
+        """The loadings of any result with directions, of a fitted :class:`~dppca.DPPCA`, or of
+        a DataFrame or array (the pipeline's plotted axes, PC1 and PC2 otherwise).
+        ``non_private=True`` draws ordinary PCA's, sign-aligned to the private directions
+        unless ``align_sign=False``. ``components`` (the heatmap's): a number (default up to
+        5) or PC numbers; ``values`` and ``digits``: the heatmap's cell text."""
+        prefix, suffix = version_titles(non_private)
+        directions, names = directions_of(result)
+        if non_private:
+            directions = reference_directions(result, check_bool(align_sign, "align_sign"))
+        columns = pc_labels(directions.shape[1])
+        loadings = pd.DataFrame(directions, index=names, columns=columns)
+        chosen = axes if axes is not None else plotted_axes(result)
+        title = f"{prefix} loading {'heatmap' if kind == 'heatmap' else 'plot'}{suffix}"
+        bands = None if non_private or kind == "heatmap" else uncertainty
+        if bands is not None:
+            title += unstable_note(bands, chosen)
+        directions_status = getattr(result, "status", {}).get("directions")
+        if not non_private and directions_status is not None and directions_status.state != "ok":
+            title += f"\n(directions {directions_status.state})"
+        if components is None:
+            components = default_components(result, directions)
+        return cls(
+            loadings,
+            axes=(chosen[0], chosen[1]),
+            kind=kind,
+            variables=variables,
+            components=components,
+            limit=limit,
+            color=NONPRIVATE_COLOR if non_private else DP_COLOR,
+            intervals=None if bands is None else bands.loadings,
+            title=title,
+            labels=labels,
+            values=values,
+            digits=digits,
+        ).plot(ax)
+
+
+def default_components(result: Any, directions: np.ndarray) -> int:
+    """The heatmap's components by default: the released ``k`` of a pipeline or scree result
+    (all directions otherwise), at most 5."""
+    known = is_result(result, "DPPCAResult", "ScreeResult")
+    return min(int(result.k) if known else directions.shape[1], 5)

@@ -14,25 +14,31 @@ import pandas as pd
 
 from dppca._validation import check_bool, check_choices, check_option
 from dppca.numerics.linalg import axis_labels, pc_labels
+from dppca.plotting._display import plotted_axes, reference_directions, version_titles
 from dppca.plotting._results import check_result
 from dppca.plotting._style import deferred_labels, pyplot
-from dppca.plotting.displays import (
-    DISPLAYS,
-    BiplotDisplay,
+from dppca.plotting.loadings import (
     LoadingDisplay,
-    ScoreHistogramDisplay,
-    ScorePointsDisplay,
-    ScreeDisplay,
-    VariableDisplay,
     default_components,
     directions_of,
-    plotted_axes,
-    reference_directions,
-    version_titles,
+    heatmap_columns,
+    select_variables,
 )
-from dppca.plotting.loadings import heatmap_columns, select_variables
+from dppca.plotting.scores import ScoreHistogramDisplay, ScorePointsDisplay
+from dppca.plotting.scree import ScreeDisplay
+from dppca.plotting.variables import BiplotDisplay, VariableDisplay
 from dppca.releases.sampling import SAMPLING_METHODS
 from dppca.releases.scores import check_axes
+
+#: The display of each panel kind.
+DISPLAYS: dict[str, Any] = {
+    "scree": ScreeDisplay,
+    "score": ScoreHistogramDisplay,
+    "sample": ScorePointsDisplay,
+    "loading": LoadingDisplay,
+    "variable": VariableDisplay,
+    "biplot": BiplotDisplay,
+}
 
 
 class PageDisplay:

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from dppca._groups import label_texts
-from dppca.plotting._results import is_result, refuse
+from dppca._validation import check_option
+from dppca.plotting._display import (
+    Display,
+    budget_title,
+    reference_of,
+    status_caption,
+    unusable,
+    version_titles,
+)
+from dppca.plotting._results import check_result, is_result, refuse
 from dppca.plotting._style import (
     SCORE_COLOR,
     axes_or_new,
@@ -17,6 +28,8 @@ from dppca.plotting._style import (
     group_colors,
     note,
 )
+from dppca.releases.sampling import SAMPLING_METHODS, NoMassWarning, sample_scores
+from dppca.releases.scores import shift_cells
 
 EMPTY_NOTE = "No cells survived private thresholding"
 
@@ -230,3 +243,224 @@ def plot_score_points(
     if caption:
         caption_below(ax, caption)
     return ax
+
+
+@dataclass(eq=False)
+class ScoreHistogramDisplay(Display):
+    """A private 2-D histogram of scores: cells shaded by probability, one colour per group.
+
+    Parameters
+    ----------
+    tables : DataFrame or dict of label to DataFrame
+        Cells (``xmin, xmax, ymin, ymax, prob``), or one table per group.
+    limits : ((float, float), (float, float))
+        The frame's x and y limits.
+    axis_labels : (str, str), default ("PC1", "PC2")
+    opacity_max : float, optional
+        The probability drawn fully opaque (share it between panels that should compare).
+    title : str, optional
+    legend : bool, default True
+        The groups' legend.
+    caption : str, optional
+
+    Examples
+    --------
+    >>> from dppca.plotting import ScoreHistogramDisplay
+    >>> import pandas as pd
+    >>> cells = pd.DataFrame({"xmin": [0.0, 1.0], "xmax": [1.0, 2.0], "ymin": [0.0, 0.0],
+    ...                       "ymax": [1.0, 1.0], "prob": [0.25, 0.75]})
+    >>> display = ScoreHistogramDisplay(cells, ((0.0, 2.0), (0.0, 1.0))).plot()
+    >>> [float(limit) for limit in display.ax_.get_xlim()]
+    [0.0, 2.0]
+    """
+
+    tables: pd.DataFrame | dict[Any, pd.DataFrame]
+    limits: tuple[tuple[float, float], tuple[float, float]]
+    axis_labels: tuple[str, str] = ("PC1", "PC2")
+    opacity_max: float | None = None
+    title: str | None = "DP score histogram"
+    legend: bool = True
+    caption: str | None = None
+
+    def _draw(self, ax: Any) -> Any:
+        return plot_score_histogram(
+            self.tables,
+            self.limits,
+            axis_labels=self.axis_labels,
+            opacity_max=self.opacity_max,
+            title=self.title,
+            legend=self.legend,
+            caption=self.caption,
+            ax=ax,
+        )
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Any,
+        *,
+        method: str | None = None,
+        non_private: bool = False,
+        center: bool = True,
+        legend: bool = True,
+        ax: Any = None,
+    ) -> ScoreHistogramDisplay:
+        """The score histogram of a :class:`~dppca.DPPCAResult` or a :class:`~dppca.ScoreResult`
+        (``method``: which of its histograms, default the first), centred on the private frame's
+        centre (``center=True``, no budget). ``non_private=True`` draws the empirical histogram
+        on the same frame, with the private opacity scale."""
+        check_result(result, "ScoreHistogramDisplay", "DPPCAResult", "ScoreResult")
+        prefix, suffix = version_titles(non_private)
+        marked = unusable(result, ("frame", "histogram"), f"{prefix} score histogram{suffix}", ax)
+        if marked is not None:
+            return marked
+        private = _private_tables(result, method)
+        tables = private
+        if non_private:
+            reference = reference_of(result)
+            tables = reference.groups if reference.groups is not None else reference.histogram
+        if center:
+            tables = _shift(tables, result.frame.center)
+        title = f"{prefix} score histogram{suffix}"
+        if not non_private:
+            name = (
+                result.settings["score_method"]
+                if method is None and not hasattr(result, "histograms")
+                else (method or result.methods[0])
+            )
+            spent = f", score {budget_title(result, 'score')}" if hasattr(result, "budgets") else ""
+            title += f"\n({name}{spent})"
+        return cls(
+            tables,
+            result.frame.limits(center=center),
+            axis_labels=result.axis_labels,
+            opacity_max=_largest(private) or None,
+            title=title,
+            legend=legend,
+            caption=frame_caption(result),
+        ).plot(ax)
+
+
+@dataclass(eq=False)
+class ScorePointsDisplay(Display):
+    """Score points: synthetic draws from a private histogram (or, as the reference, the
+    observed scores), coloured by group.
+
+    Parameters
+    ----------
+    points : DataFrame
+        Two coordinate columns and optionally ``group``.
+    limits : ((float, float), (float, float)), optional
+    title : str, optional
+    legend : bool, default True
+    caption : str, optional
+
+    Examples
+    --------
+    >>> from dppca.plotting import ScorePointsDisplay
+    >>> import pandas as pd
+    >>> points = pd.DataFrame({"PC1": [0.0, 1.0], "PC2": [1.0, 0.0]})
+    >>> ScorePointsDisplay(points).plot().ax_.get_title()
+    'DP synthetic scores'
+    """
+
+    points: pd.DataFrame
+    limits: tuple[tuple[float, float], tuple[float, float]] | None = None
+    title: str | None = "DP synthetic scores"
+    legend: bool = True
+    caption: str | None = None
+
+    def _draw(self, ax: Any) -> Any:
+        return plot_score_points(
+            self.points,
+            self.limits,
+            title=self.title,
+            legend=self.legend,
+            caption=self.caption,
+            ax=ax,
+        )
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Any,
+        *,
+        method: str | None = None,
+        non_private: bool = False,
+        sampling: str = "uniform",
+        n_points: int | None = None,
+        bandwidth_scale: float | None = None,
+        center: bool = True,
+        random_state: Any = None,
+        legend: bool = True,
+        ax: Any = None,
+    ) -> ScorePointsDisplay:
+        """Synthetic points drawn from the private histogram of a :class:`~dppca.DPPCAResult`
+        or :class:`~dppca.ScoreResult` (``sampling``: ``"uniform"`` or ``"center"``,
+        post-processing with ``random_state``); ``non_private=True`` draws the observed scores
+        (the reference scatter)."""
+        check_result(result, "ScorePointsDisplay", "DPPCAResult", "ScoreResult")
+        sampling = check_option(sampling, "sampling", SAMPLING_METHODS)
+        title = "Non-private scatter (reference)" if non_private else "DP synthetic scores"
+        marked = unusable(result, ("frame", "histogram"), title, ax)
+        if marked is not None:
+            return marked
+        if non_private:
+            points = reference_of(result).scores.copy()
+            if center:
+                points[list(result.axis_labels)] -= result.frame.center
+            title = "Non-private scatter (reference)"
+        else:
+            with warnings.catch_warnings():  # an empty histogram is shown by the panel's note
+                warnings.simplefilter("ignore", NoMassWarning)
+                points = sample_scores(
+                    result,
+                    n=n_points,
+                    method=sampling,
+                    bandwidth_scale=bandwidth_scale,
+                    random_state=random_state,
+                    histogram=method,
+                    center=center,
+                )
+            source = method or (
+                result.methods[0] if hasattr(result, "methods") else result.settings["score_method"]
+            )
+            title = f"DP synthetic scores\n({source} histogram, {sampling} sampling)"
+        return cls(
+            points,
+            result.frame.limits(center=center),
+            title=title,
+            legend=legend,
+            caption=frame_caption(result),
+        ).plot(ax)
+
+
+def frame_caption(result: Any) -> str | None:
+    """The caption of a score panel: a warning when the frame or the histogram is flagged."""
+    return status_caption(result, ("frame", "histogram"))
+
+
+def _private_tables(result: Any, method: str | None) -> Any:
+    """The private histogram (or per-group histograms) of a pipeline or score result."""
+    if hasattr(result, "histograms"):  # a ScoreResult: one histogram per method
+        name = (
+            result.methods[0] if method is None else check_option(method, "method", result.methods)
+        )
+        if result.groups is not None:
+            return {level: tables[name] for level, tables in result.groups.items()}
+        return result.histograms[name]
+    if method is not None:
+        check_option(method, "method", [result.settings["score_method"]])
+    return result.groups if result.groups is not None else result.histogram
+
+
+def _largest(tables: Any) -> float:
+    if isinstance(tables, dict):
+        return max(float(t["prob"].max()) for t in tables.values())
+    return float(tables["prob"].max())
+
+
+def _shift(tables: Any, center: np.ndarray) -> Any:
+    if isinstance(tables, dict):
+        return {label: shift_cells(table, center) for label, table in tables.items()}
+    return shift_cells(tables, center)

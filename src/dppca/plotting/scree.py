@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from dppca._validation import check_option
-from dppca.plotting._results import is_result, refuse
-from dppca.plotting._style import SCREE_STYLES, axes_or_new, caption_below, finish
+from dppca.plotting._display import (
+    Display,
+    budget_title,
+    reference_of,
+    status_caption,
+    unstable_note,
+    unusable,
+    version_titles,
+)
+from dppca.plotting._results import check_result, is_result, refuse
+from dppca.plotting._style import (
+    SCREE_STYLES,
+    axes_or_new,
+    caption_below,
+    finish,
+)
+from dppca.releases.notes import POOLED_SCREE
 
 SCREE_KINDS = ("pve", "scree")
 
@@ -109,3 +125,111 @@ def plot_scree(
     if caption:
         caption_below(ax, caption)
     return ax
+
+
+@dataclass(eq=False)
+class ScreeDisplay(Display):
+    """Proportions of variance (or variances) by component, one line per series.
+
+    Parameters
+    ----------
+    values : dict of str to array of shape (k,)
+        Keys ``"clipped"``, ``"pmwm"``, ``"huber"`` (private) or ``"non_private"`` pick the style.
+    kind : {"pve", "scree"}, default "pve"
+        Proportions of variance, or the variances (eigenvalues) themselves.
+    intervals : dict of str to (lower, upper), optional
+        Error bars per series (from :meth:`dppca.DPPCAResult.uncertainty`).
+    title : str, optional
+    caption : str, optional
+        A note under the panel.
+
+    Examples
+    --------
+    >>> from dppca.plotting import ScreeDisplay
+    >>> import numpy as np
+    >>> display = ScreeDisplay({"clipped": np.array([0.6, 0.3, 0.1])}).plot()
+    >>> display.ax_.get_ylabel()
+    'Proportion of variance explained'
+    """
+
+    values: dict[str, np.ndarray]
+    kind: str = "pve"
+    intervals: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+    title: str | None = None
+    caption: str | None = None
+
+    def _draw(self, ax: Any) -> Any:
+        return plot_scree(
+            self.values,
+            kind=self.kind,
+            title=self.title,
+            intervals=self.intervals,
+            caption=self.caption,
+            ax=ax,
+        )
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Any,
+        *,
+        non_private: bool = False,
+        kind: str = "pve",
+        display_k: int | None = None,
+        uncertainty: Any = None,
+        ax: Any = None,
+    ) -> ScreeDisplay:
+        """The private PVE (``kind="scree"``: the variances) of a :class:`~dppca.DPPCAResult`,
+        with ``uncertainty``'s error bars, or of every method of a
+        :class:`~dppca.ScreeResult` on one panel. ``non_private=True`` draws the pipeline's
+        reference instead, and adds the reference to a scree result's methods (as the R
+        package's ``dp_scree_plot``). ``display_k`` shows the first components only (the
+        proportions keep their denominator over all ``k``)."""
+        check_result(result, "ScreeDisplay", "DPPCAResult", "ScreeResult")
+        kind = check_option(kind, "kind", ("pve", "scree"))
+        prefix, suffix = version_titles(non_private)
+        what = "proportion of variance" if kind == "pve" else "variances (scree)"
+        title = f"{prefix} {what}{suffix}"
+        if not non_private:
+            marked = unusable(result, ("scree",), title, ax)
+            if marked is not None:
+                return marked
+        intervals = None
+        if isinstance(result.pve, dict):  # a ScreeResult: every method, and the reference
+            values = scree_series(result, kind)
+            if non_private:
+                reference = reference_of(result)
+                values["non_private"] = reference.pve if kind == "pve" else reference.eigenvalues
+                title = f"DP {what}\nwith the non-private reference"
+        elif non_private:
+            reference = reference_of(result)
+            values = {"non_private": reference.pve if kind == "pve" else reference.eigenvalues}
+        else:
+            method = result.settings["scree_method"]
+            values = scree_series(result, kind)
+            title += f"\n(scree {budget_title(result, 'scree')})"
+            if uncertainty is not None:
+                table = uncertainty.pve if kind == "pve" else uncertainty.scree
+                intervals = {method: (table["lower"].to_numpy(), table["upper"].to_numpy())}
+                title += unstable_note(uncertainty)
+        k = len(next(iter(values.values())))
+        caption = None if non_private else status_caption(result, ("scree",))
+        if not non_private and any(
+            note.startswith(POOLED_SCREE) for note in getattr(result, "notes", ())
+        ):
+            pooled = "The variances along the directions increase somewhere: the fit pooled them."
+            caption = " ".join(filter(None, [caption, pooled]))
+        if display_k is not None:
+            shown = int(display_k)
+            if isinstance(display_k, bool) or shown != display_k or not 1 <= shown <= k:
+                raise ValueError(f"display_k must be an integer in [1, k={k}]; got {display_k!r}.")
+            values = {name: np.asarray(series)[:shown] for name, series in values.items()}
+            if intervals is not None:
+                intervals = {
+                    name: (low[:shown], high[:shown]) for name, (low, high) in intervals.items()
+                }
+            if shown < k and kind == "pve":
+                caption = " ".join(
+                    filter(None, [caption, f"Proportions are over all k = {k} components."])
+                )
+        return cls(values, kind=kind, intervals=intervals, title=title, caption=caption).plot(ax)

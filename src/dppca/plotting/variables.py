@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from dppca._validation import check_option
+from dppca._validation import check_bool, check_option
 from dppca.numerics.biplot import BiplotCoordinates
-from dppca.plotting._results import is_result, refuse
+from dppca.plotting._display import Display, reference_of, unusable, version_titles
+from dppca.plotting._results import check_result, is_result, refuse
 from dppca.plotting._style import (
     BIPLOT_ARROW_COLOR,
     BIPLOT_POINT_COLOR,
     DP_COLOR,
+    NONPRIVATE_COLOR,
     axes_or_new,
     caption_below,
     draw_arrows,
@@ -24,6 +28,7 @@ from dppca.plotting._style import (
     note,
 )
 from dppca.plotting.loadings import select_variables
+from dppca.releases.sampling import NoMassWarning
 
 
 def plot_variables(
@@ -178,3 +183,182 @@ def plot_biplot(
     finish(ax, title, axis_labels[0], axis_labels[1])
     labels_ready(ax)
     return ax
+
+
+#: Shown under a variable plot of a release with k = 2 estimated components.
+TWO_COMPONENTS_CAPTION = (
+    "With k = 2 estimated components every arrow has length 1: the lengths carry no "
+    "information. Estimate more components (k) to see how well each variable is represented."
+)
+
+
+@dataclass(eq=False)
+class VariableDisplay(Display):
+    """Variables as arrows (or points) of their correlations with two components, in the unit
+    circle.
+
+    Parameters
+    ----------
+    coordinates : DataFrame
+        Index: variables; two columns of correlations.
+    variables : None, "all", int or list of str, optional
+    kind : {"vector", "point"}, default "vector"
+    circle : bool, default True
+        Draw the unit circle.
+    color : str
+    title : str, optional
+    labels : bool, default True
+    caption : str, optional
+
+    Examples
+    --------
+    >>> from dppca.plotting import VariableDisplay
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"PC1": [0.9, -0.2], "PC2": [0.1, 0.7]}, index=["a", "b"])
+    >>> VariableDisplay(table).plot().ax_.get_title()
+    'DP variable plot'
+    """
+
+    coordinates: pd.DataFrame
+    variables: Any = None
+    kind: str = "vector"
+    circle: bool = True
+    color: str = DP_COLOR
+    title: str | None = "DP variable plot"
+    labels: bool = True
+    caption: str | None = None
+
+    def _draw(self, ax: Any) -> Any:
+        return plot_variables(
+            self.coordinates,
+            variables=self.variables,
+            kind=self.kind,
+            circle=self.circle,
+            title=self.title,
+            color=self.color,
+            labels=self.labels,
+            caption=self.caption,
+            ax=ax,
+        )
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Any,
+        *,
+        non_private: bool = False,
+        variables: Any = 10,
+        kind: str = "vector",
+        circle: bool = True,
+        labels: bool = True,
+        ax: Any = None,
+    ) -> VariableDisplay:
+        """The variable plot of a :class:`~dppca.DPPCAResult` (post-processing of its release),
+        in the unit circle unless ``circle=False``; with ``k = 2`` a caption says that every
+        arrow then has length 1."""
+        check_result(result, "VariableDisplay", "DPPCAResult")
+        prefix, suffix = version_titles(non_private)
+        if non_private:
+            reference_of(result)
+        else:
+            marked = unusable(result, ("scree",), f"{prefix} variable plot{suffix}", ax)
+            if marked is not None:
+                return marked
+        return cls(
+            result.variable_coordinates(non_private=non_private),
+            variables=variables,
+            kind=kind,
+            circle=check_bool(circle, "circle"),
+            color=NONPRIVATE_COLOR if non_private else DP_COLOR,
+            title=f"{prefix} variable plot{suffix}",
+            labels=labels,
+            caption=TWO_COMPONENTS_CAPTION if result.k == 2 and not non_private else None,
+        ).plot(ax)
+
+
+@dataclass(eq=False)
+class BiplotDisplay(Display):
+    """Synthetic score points from the private histogram with the variables' arrows.
+
+    Parameters
+    ----------
+    coordinates : BiplotCoordinates
+        From :meth:`dppca.DPPCAResult.biplot`.
+    feature_names : list of str
+    axis_labels : (str, str), default ("PC1", "PC2")
+    variables : None, "all", int or list of str, optional
+    labels : bool, default True
+    title : str, optional
+    points_label : str
+        The legend entry of the points.
+
+    Examples
+    --------
+    >>> from dppca.plotting import BiplotDisplay
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(600, 3)) * [3, 2, 1]
+    >>> result = dppca.dp_pca(X, 4.0, 1e-6, random_state=1)
+    >>> private, _ = result.biplot(random_state=0)
+    >>> BiplotDisplay(private, result.feature_names, variables=2).plot().ax_.get_title()
+    'DP biplot'
+    """
+
+    coordinates: Any
+    feature_names: list[str]
+    axis_labels: tuple[str, str] = ("PC1", "PC2")
+    variables: Any = None
+    labels: bool = True
+    title: str | None = "DP biplot"
+    points_label: str = "synthetic scores (drawn from the private histogram)"
+
+    def _draw(self, ax: Any) -> Any:
+        return plot_biplot(
+            self.coordinates,
+            self.feature_names,
+            axis_labels=self.axis_labels,
+            variables=self.variables,
+            labels=self.labels,
+            title=self.title,
+            points_label=self.points_label,
+            ax=ax,
+        )
+
+    @classmethod
+    def from_result(
+        cls,
+        result: Any,
+        *,
+        non_private: bool = False,
+        variables: Any = 10,
+        labels: bool = True,
+        alpha: float = 0.0,
+        center: bool = True,
+        random_state: Any = None,
+        ax: Any = None,
+    ) -> BiplotDisplay:
+        """The biplot of a :class:`~dppca.DPPCAResult`: points sampled from its private
+        histogram (``random_state``, post-processing), arrows on the private scale; ``alpha``
+        in [0, 1] moves the eigenvalues' weight from the arrows (0) to the points (1)."""
+        check_result(result, "BiplotDisplay", "DPPCAResult")
+        prefix, suffix = version_titles(non_private)
+        if non_private:
+            reference_of(result)
+        marked = unusable(result, ("scree", "frame", "histogram"), f"{prefix} biplot{suffix}", ax)
+        if marked is not None:
+            return marked
+        with warnings.catch_warnings():  # an empty histogram is shown by the panel's own note
+            warnings.simplefilter("ignore", NoMassWarning)
+            private, reference = result.biplot(
+                alpha=alpha, center=center, random_state=random_state
+            )
+        return cls(
+            reference if non_private else private,
+            result.feature_names,
+            axis_labels=result.axis_labels,
+            variables=variables,
+            labels=labels,
+            title=f"{prefix} biplot{suffix}",
+            points_label="observed scores (NOT private)"
+            if non_private
+            else "synthetic scores (drawn from the private histogram)",
+        ).plot(ax)
