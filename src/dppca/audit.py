@@ -147,9 +147,9 @@ def _scenarios() -> dict[str, Scenario]:
     from dppca.pipeline import dp_pca
     from dppca.privacy.mechanisms import HistogramMechanism, Noise
     from dppca.privacy.quantiles import DurfeeQuantile, linear_quantile, log_quantile
-    from dppca.releases import loading as loading
     from dppca.releases.frame import plan_frame, private_frame
     from dppca.releases.loading import dp_loading
+    from dppca.releases.loading import release as loading
     from dppca.releases.scree import dp_scree
 
     n = 10

@@ -58,7 +58,7 @@ def test_audit_flags_a_kernel_scaled_by_a_global_statistic(monkeypatch):
     rows next to a huge one, and the audit then bounds epsilon far above its claim."""
     import math
 
-    import dppca.releases.loading as directions
+    import dppca.releases.loading.release as directions
 
     exact_kernel = directions.unit_kendall
 

@@ -1,18 +1,9 @@
-"""Private score plots: a private 2-D histogram of PC scores on a private frame (after the R
-package ``dppca``).
-
-Scores ``s_i = (x_i' v_a, x_i' v_b)`` on two private (or user-given) directions are never
-released. The score budget is split 0.35 to the frame (three Durfee quantiles, no delta) and 0.65
-plus all of delta to each requested histogram method. With public group labels, one
-frame from all rows is shared and every group gets its own histogram on the same grid, each with
-the full histogram budget (parallel composition over disjoint groups, McSherry 2009).
-"""
+"""``dp_score``: a private score histogram on a privately estimated frame, and its result."""
 
 from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,46 +14,22 @@ from dppca._groups import encode_groups, label_texts, take_group_column
 from dppca._html import card
 from dppca._validation import (
     check_bool,
-    check_choices,
     check_delta,
     check_epsilon,
     check_option,
-    check_positive_int,
     check_random_state,
-    check_real,
 )
-from dppca.numerics.dask_rows import Rows, checked_rows
-from dppca.numerics.linalg import axis_labels, projected
-from dppca.numerics.monotone import largest_remainder
+from dppca.numerics.dask_rows import checked_rows
+from dppca.numerics.linalg import axis_labels
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
     Budget,
     PrivacyLedger,
-    check_parts,
-    check_repeated,
-    split_epsilon,
     warn_weak_budget,
 )
-from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
-from dppca.privacy.mechanisms import (
-    HISTOGRAM_METHODS,
-    HistogramMechanism,
-    Noise,
-    resolve_sampler,
-)
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce
-from dppca.releases.frame import DEFAULT_INFLATE, Frame, FramePlan, plan_frame, private_frame
-from dppca.releases.histogram import (
-    cell_index,
-    check_bins,
-    default_bins,
-    grid_cells,
-    histogram_counts,
-    noise_parameters,
-    private_probabilities,
-    with_probabilities,
-)
+from dppca.releases.frame import DEFAULT_INFLATE, Frame
 from dppca.releases.loading import (
     LoadingPlan,
     LoadingResult,
@@ -71,50 +38,19 @@ from dppca.releases.loading import (
     plan_loading,
 )
 from dppca.releases.notes import emit, histogram_notes
+from dppca.releases.scores.plan import (
+    NonPrivateScores,
+    ScorePlan,
+    plan_score,
+    score_release,
+    shift_cells,
+)
 from dppca.releases.status import (
     ReleaseStatus,
     score_statuses,
     unusable_frame,
     unusable_histogram,
 )
-
-#: The largest frame inflation (``(1 + inflate)`` times the frame radius must stay finite).
-MAX_INFLATE = 1e3
-#: Share of the score epsilon spent on the frame; the rest (and all of delta) goes to each
-#: histogram method.
-FRAME_SHARE = 0.35
-
-
-def check_axes(axes: Any, p: int, limit: str = "p") -> tuple[int, int]:
-    """Two distinct 1-based principal-component numbers, at most ``p`` (named ``limit`` in the
-    error: ``p`` for the variables, ``k`` for the components of a scree)."""
-    if isinstance(axes, str) or not isinstance(axes, Sequence) or len(axes) != 2:
-        raise TypeError(f"axes must be a pair of PC numbers such as (1, 2); got {axes!r}.")
-    first, second = (check_positive_int(value, "axes") for value in axes)
-    if max(first, second) > p:
-        raise ValueError(f"axes must be PC numbers from 1 to {limit}={p}; got {tuple(axes)}.")
-    if first == second:
-        raise ValueError(f"axes must be two different PC numbers; got {tuple(axes)}.")
-    return first, second
-
-
-@dataclass(frozen=True)
-class NonPrivateScores:
-    """Non-private references, computed only on request. **Not** differentially private.
-
-    Attributes
-    ----------
-    scores : DataFrame of shape (n, 2)
-        The projected coordinates of every row (with a ``group`` column for groups).
-    histogram : DataFrame
-        The empirical histogram (``prob = count / n``) on the private frame's grid.
-    groups : dict or None
-        Per group, the empirical histogram normalised within the group.
-    """
-
-    scores: pd.DataFrame
-    histogram: pd.DataFrame
-    groups: dict[Any, pd.DataFrame] | None = None
 
 
 @dataclass(frozen=True)
@@ -260,14 +196,6 @@ class ScoreResult:
                 raise ValueError(f"group must be one of {known}; got {group!r}.")
             table = self.groups[group][method]
         return shift_cells(table, self.frame.center) if center else table.copy()
-
-
-def shift_cells(table: pd.DataFrame, center: np.ndarray) -> pd.DataFrame:
-    """Cells translated by ``-center`` (display centring)."""
-    shifted = table.copy()
-    shifted[["xmin", "xmax"]] -= center[0]
-    shifted[["ymin", "ymax"]] -= center[1]
-    return shifted
 
 
 def dp_score(
@@ -487,250 +415,4 @@ def dp_score(
         loading=loading,
         non_private=release.non_private,
         status=status,
-    )
-
-
-@dataclass(frozen=True)
-class ScorePlan:
-    """Validated settings of a score release and its budget split (no data, no noise)."""
-
-    axes: tuple[int, int]
-    bins: tuple[int, int]
-    methods: tuple[str, ...]
-    calibration: str
-    inflate: float
-    epsilon: float
-    delta: float
-    frame_epsilon: float
-    histogram_epsilon: float
-    #: The private frame's plan, or a public frame (no budget).
-    frame: FramePlan | Frame
-    histograms: tuple[HistogramMechanism, ...]
-    #: The histograms' public noise parameters, in counts.
-    noise: dict[str, float]
-    sampler: str = "continuous"
-
-    def mechanisms(self) -> list[Any]:
-        """Every mechanism the release draws from, each releasing once: the private frame's
-        (none for a public one), then each method's histogram."""
-        frame = self.frame.mechanisms() if isinstance(self.frame, FramePlan) else []
-        return [*frame, *self.histograms]
-
-    @property
-    def cost(self) -> Budget:
-        """Frame plus every method's histogram, by basic composition."""
-        count = len(self.methods)
-        histogram = Budget(self.histogram_epsilon, self.delta)
-        frame = [Budget(self.frame_epsilon, 0.0)] if self.frame_epsilon else []
-        return Budget.compose(frame + [histogram] * count)
-
-    @property
-    def requirements(self) -> tuple[Requirement, ...]:
-        """What the budget must locate: the private frame's quantiles (none for a public one)."""
-        return () if isinstance(self.frame, Frame) else self.frame.requirements
-
-    @property
-    def axis_labels(self) -> tuple[str, str]:
-        """The names of the two plotted components, e.g. ``("PC1", "PC2")``."""
-        return axis_labels(self.axes)
-
-    def settings(self) -> dict[str, Any]:
-        return {
-            "epsilon": self.epsilon,
-            "delta": self.delta,
-            "frame_epsilon": self.frame_epsilon,
-            "histogram_epsilon": self.histogram_epsilon,
-            "methods": self.methods,
-            "calibration": self.calibration,
-            "sampler": self.sampler,
-            **self.noise,
-            "inflate": self.inflate,
-            "frame": "public" if isinstance(self.frame, Frame) else "private",
-        }
-
-
-def plan_score(
-    budget: Budget,
-    bins: Any,
-    method: Any,
-    axes: Any,
-    p: int,
-    calibration: Any = "analytic",
-    inflate: Any = DEFAULT_INFLATE,
-    sampler: Any = None,
-    *,
-    n: int,
-    axes_limit: str = "p",
-    frame: Any = None,
-    spread: str = "private",
-) -> ScorePlan:
-    """Validate a score release's settings and split its budget: frame 0.35 epsilon (no delta),
-    each histogram 0.65 epsilon and all of delta (all of epsilon with public ``frame`` limits,
-    :meth:`Frame.public`). ``bins=None`` applies :func:`default_bins` to ``n`` and the additive
-    histogram's noise. What the frame's budget must locate is in
-    :attr:`ScorePlan.requirements`; with ``spread="given"`` the frame's spread comes from
-    another release at release time (:func:`~dppca.releases.frame.private_frame`)."""
-    epsilon, delta = budget.epsilon, budget.delta
-    bins = None if bins is None else check_bins(bins)
-    methods = check_choices(method, "method", HISTOGRAM_METHODS)
-    axes = check_axes(axes, p, axes_limit)
-    calibration = check_option(calibration, "calibration", CALIBRATIONS)
-    inflate = check_real(inflate, "inflate", low=0.0, high=MAX_INFLATE, low_inclusive=True)
-    sampler = resolve_sampler(sampler, calibration)
-    public = None if frame is None else Frame.public(frame)
-    if public is None:
-        frame_epsilon, histogram_epsilon = check_parts(
-            split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE]), f"epsilon={epsilon:g}"
-        )
-    else:
-        frame_epsilon, histogram_epsilon = 0.0, epsilon
-    histograms = tuple(
-        HistogramMechanism(name, histogram_epsilon, delta, sampler, calibration) for name in methods
-    )
-    additive = HistogramMechanism("add", histogram_epsilon, delta, sampler, calibration)
-    check_repeated(Budget(histogram_epsilon, delta), len(methods), "histogram methods")
-    noise = noise_parameters(histograms)  # refuses scales that are not normal floats
-    if bins is None:
-        bins = default_bins(n, additive.parameters["add_sigma"])
-    planned: FramePlan | Frame
-    if public is None:
-        planned = plan_frame(
-            n,
-            frame_epsilon,
-            sampler,
-            what=f"epsilon={epsilon:g}",
-            inflate=inflate,
-            labels=axis_labels(axes),
-            prefix="score: frame",
-            component="score.frame",
-            spread=spread,
-        )
-    else:
-        planned = public
-    return ScorePlan(
-        axes,
-        bins,
-        methods,
-        calibration,
-        inflate,
-        epsilon,
-        delta,
-        frame_epsilon,
-        histogram_epsilon,
-        planned,
-        histograms,
-        noise,
-        sampler,
-    )
-
-
-@dataclass(frozen=True)
-class ScoreRelease:
-    frame: Frame
-    histograms: dict[str, pd.DataFrame]
-    groups: dict[Any, dict[str, pd.DataFrame]] | None
-    group_sizes: dict[Any, int] | None
-    non_private: NonPrivateScores | None
-    #: Per method, the noisy total count kept (summed over groups): post-processing.
-    mass: dict[str, float]
-
-
-def score_release(
-    data: Rows,
-    directions: np.ndarray,
-    plan: ScorePlan,
-    codes: np.ndarray | None,
-    levels: list[Any] | None,
-    rng: np.random.Generator,
-    ledger: PrivacyLedger,
-    *,
-    non_private: bool = False,
-    spread: float | None = None,
-) -> ScoreRelease:
-    """The frame and histograms of the scores on ``directions`` (entries go to ``ledger``);
-    ``spread`` is the frame's given spread when its plan takes one."""
-    noise = Noise(plan.sampler, rng)
-    n = data.shape[0]
-    axes = plan.axes
-    scores = projected(data, directions[:, [axes[0] - 1, axes[1] - 1]])
-    if isinstance(plan.frame, Frame):
-        frame = plan.frame
-    else:
-        frame = private_frame(scores, plan.frame, noise, spread)
-        ledger.extend(frame.privacy)
-    cells = grid_cells(frame, plan.bins)
-
-    histograms: dict[str, pd.DataFrame] = {}
-    mass: dict[str, float] = {}
-    by_group: dict[Any, dict[str, pd.DataFrame]] | None = None
-    group_sizes = None
-    if codes is None or levels is None:
-        (counts,) = histogram_counts(scores, frame, plan.bins, None, 1)
-        for mechanism in plan.histograms:
-            name = mechanism.method
-            prob, mass[name] = private_probabilities(counts, mechanism, noise)
-            histograms[name] = with_probabilities(cells, prob)
-            mechanism.record(ledger, f"score: histogram ({name})", "score.histogram")
-    else:
-        group_counts = histogram_counts(scores, frame, plan.bins, codes, len(levels))
-        by_group = {level: {} for level in levels}
-        for mechanism in plan.histograms:
-            name = mechanism.method
-            probabilities, totals = [], np.zeros(len(levels))
-            for g, level in enumerate(levels):
-                prob, totals[g] = private_probabilities(
-                    group_counts[g], mechanism, noise, where=f" of group {level!r}"
-                )
-                by_group[level][name] = with_probabilities(cells, prob)
-                probabilities.append(prob)
-            # Group weights and sizes come from the noisy totals: no exact count is used.
-            mass[name] = float(totals.sum())
-            weights = totals / totals.sum() if totals.sum() > 0 else np.zeros(len(levels))
-            mixture = weights @ np.array(probabilities)
-            total = mixture.sum()
-            histograms[name] = with_probabilities(cells, mixture / total if total > 0 else mixture)
-            if group_sizes is None:
-                group_sizes = estimated_group_sizes(levels, totals, n)
-            mechanism.record(
-                ledger,
-                f"score: histogram ({name}), {len(levels)} groups in parallel",
-                "score.histogram",
-            )
-    reference = None
-    if non_private:
-        points = scores.to_numpy()  # gathered for the non-private reference only
-        index = cell_index(points, frame, plan.bins)
-        reference = empirical_scores(points, plan.axis_labels, index, cells, codes, levels)
-    return ScoreRelease(frame, histograms, by_group, group_sizes, reference, mass)
-
-
-def estimated_group_sizes(levels: list[Any], totals: np.ndarray, n: int) -> dict[Any, int]:
-    """Private estimates of the group sizes: the public ``n`` split in proportion to the groups'
-    noisy total counts by the largest-remainder rule (equally when every total is 0)."""
-    shares = totals if totals.sum() > 0 else np.ones(len(levels))
-    sizes = largest_remainder(shares, n)
-    return {level: int(size) for level, size in zip(levels, sizes, strict=True)}
-
-
-def empirical_scores(
-    scores: np.ndarray,
-    axis_labels: tuple[str, str],
-    index: np.ndarray,
-    cells: pd.DataFrame,
-    codes: np.ndarray | None,
-    levels: list[Any] | None,
-) -> NonPrivateScores:
-    """The non-private scores and their empirical histograms (pooled and per group)."""
-    size = len(cells)
-    table = pd.DataFrame(scores, columns=list(axis_labels))
-    pooled = np.bincount(index, minlength=size) / len(index)
-    groups = None
-    if codes is not None and levels is not None:
-        table["group"] = pd.Categorical.from_codes(codes, categories=pd.Index(levels))
-        groups = {}
-        for g, level in enumerate(levels):
-            counts = np.bincount(index[codes == g], minlength=size)
-            groups[level] = with_probabilities(cells, counts / counts.sum())
-    return NonPrivateScores(
-        scores=table, histogram=with_probabilities(cells, pooled), groups=groups
     )

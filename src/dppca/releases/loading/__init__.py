@@ -1,0 +1,45 @@
+"""Private principal directions: g-DPPCA (Kim and Jung 2025).
+
+The Kendall matrix ``K`` of generalized spatial signs has Frobenius sensitivity
+``2 sqrt(2) ||g||_inf^2 / n`` under replacement of one row, so the Gaussian mechanism on
+``vecd(K)`` releases ``K + E`` with ``E`` symmetric, ``E_jj ~ N(0, sigma^2)``,
+``E_jl ~ N(0, sigma^2/2)`` and ``sigma = Delta_F * s(epsilon, delta)``. The private directions
+are the eigenvectors of ``K + E`` (post-processing): for elliptical data they estimate the
+eigenvectors of the scatter matrix, whatever the tails.
+
+``plan`` holds the settings' checks and the plan (the sign transform, the automatic radius,
+the Kendall matrix's Gaussian mechanism), ``release`` the release of a plan and
+:func:`dp_loading`, ``result`` the result types.
+"""
+
+from dppca.releases.loading.plan import (
+    DEFAULT_RADIUS_LEVEL,
+    DEFAULT_RADIUS_SHARE,
+    MECHANISMS,
+    ORTHONORMAL_TOLERANCE,
+    LoadingPlan,
+    check_direction_source,
+    check_directions,
+    check_sign_settings,
+    kendall_mechanism,
+    plan_loading,
+)
+from dppca.releases.loading.release import dp_loading, loading_release
+from dppca.releases.loading.result import LoadingResult, NonPrivateLoading
+
+__all__ = [
+    "DEFAULT_RADIUS_LEVEL",
+    "DEFAULT_RADIUS_SHARE",
+    "MECHANISMS",
+    "ORTHONORMAL_TOLERANCE",
+    "LoadingPlan",
+    "LoadingResult",
+    "NonPrivateLoading",
+    "check_direction_source",
+    "check_directions",
+    "check_sign_settings",
+    "dp_loading",
+    "kendall_mechanism",
+    "loading_release",
+    "plan_loading",
+]
