@@ -82,11 +82,11 @@ def measure(
             X,
             epsilon,
             DELTA,
-            k=k,
-            bins=5,
             on_weak="release",
             random_state=seed,
-            sampler="continuous",
+            scree={"k": k},
+            score={"bins": 5},
+            noise={"sampler": "continuous"},
         )
     assert means.last is not None
     raw = means.last[:k] * result.settings["scree_details"]["clip"]

@@ -80,7 +80,15 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             ),
             (
                 "dp_pca(X, 3, 1e-14, k=4, pairs=64)",
-                lambda: dp_pca(X, 3.0, 1e-14, k=4, pairs=64, random_state=0, progress=False),
+                lambda: dp_pca(
+                    X,
+                    3.0,
+                    1e-14,
+                    random_state=0,
+                    progress=False,
+                    scree={"k": 4},
+                    loading={"pairs": 64},
+                ),
             ),
         ):
             start = time.perf_counter()

@@ -82,7 +82,7 @@ def measure(X: np.ndarray, epsilon: float, seed: int) -> list[dict[str, object]]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = dp_pca(X, epsilon, DELTA, k=k, random_state=seed)
+            result = dp_pca(X, epsilon, DELTA, random_state=seed, scree={"k": k})
     except UnlocatableError:
         return [{"release": name, "outcome": "refused", "error": np.nan} for name in RELEASES]
     kendall = np.linalg.eigh(kendall_matrix(X))[1][:, ::-1]

@@ -155,12 +155,12 @@ def _evaluate(data_name, X, labels, epsilons, reps, rng, tiny, folder) -> list[d
                 X,
                 epsilon * 3,
                 3 * delta,
-                k=min(5, d),
                 groups=labels,
-                bins=15,
                 random_state=int(seeds[2]),
                 non_private=True,
                 on_weak="release",  # the directions are compared at every budget
+                scree={"k": min(5, d)},
+                score={"bins": 15},
             )
             synthetic = float("nan")  # a histogram marked unusable gives no points
             if result.status["histogram"].usable:

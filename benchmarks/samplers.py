@@ -56,7 +56,14 @@ def _settings(quick: bool):
         X, 1.0, 1e-7, sampler=s, random_state=0
     )
     calls["dp_pca demo configuration"] = lambda s: dppca.dp_pca(
-        X, 4.0, 1e-7, k=10, bins=(15, 15), groups=groups, sampler=s, random_state=0
+        X,
+        4.0,
+        1e-7,
+        groups=groups,
+        random_state=0,
+        scree={"k": 10},
+        score={"bins": (15, 15)},
+        noise={"sampler": s},
     )
     calls["dp_score add, 20 x 20 bins"] = lambda s: dppca.dp_score(
         X, 1.0, 1e-7, bins=20, method="add", directions=np.eye(55), sampler=s, random_state=0
@@ -82,12 +89,12 @@ def _accuracy(X: np.ndarray, groups: np.ndarray, seeds: int) -> pd.DataFrame:
                 X,
                 4.0,
                 1e-7,
-                k=10,
-                bins=(15, 15),
                 groups=groups,
-                sampler=sampler,
                 random_state=seed,
                 non_private=True,
+                scree={"k": 10},
+                score={"bins": (15, 15)},
+                noise={"sampler": sampler},
             )
             reference = result.non_private
             pve_error = np.max(np.abs(result.pve[:5] - reference.pve[:5]))

@@ -95,13 +95,12 @@ def measure(X, groups, epsilon, seed, score="thresholded", composition=None) -> 
             X,
             epsilon,
             DELTA,
-            k=k,
-            score=score,
             groups=groups,
-            group_levels=levels,
             random_state=seed,
             non_private=True,
-            composition=composition,
+            scree={"k": k},
+            score=score,
+            noise={"composition": composition},
         )
     reference = result.non_private
     tv = 0.5 * np.abs(result.histogram["prob"] - reference.histogram["prob"]).sum()
@@ -211,9 +210,9 @@ def demo_goals(seeds: int) -> pd.DataFrame:
     frame = pd.DataFrame([measure(X, groups, 4.0, seed) for seed in range(seeds)])
     equivariance = []
     for seed in range(min(seeds, 5)):
-        base = dp_pca(X, 4.0, DELTA, k=10, random_state=seed)
+        base = dp_pca(X, 4.0, DELTA, random_state=seed, scree={"k": 10})
         for factor in (1e-3, 1e3):
-            scaled = dp_pca(X * factor, 4.0, DELTA, k=10, random_state=seed)
+            scaled = dp_pca(X * factor, 4.0, DELTA, random_state=seed, scree={"k": 10})
             equivariance.append(
                 max(
                     np.max(np.abs(scaled.scree / factor**2 - base.scree) / base.scree.max()),

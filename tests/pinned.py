@@ -32,11 +32,11 @@ def releases() -> dict[str, list[float]]:
             X,
             4.0,
             1e-7,
-            k=10,
             groups=groups,
             random_state=11,
-            composition="basic",
             on_weak="release",
+            scree={"k": 10},
+            noise={"composition": "basic"},
         )
         out["dp_pca directions"] = pca.directions[:, :3].ravel().tolist()
         out["dp_pca scree"] = pca.scree.tolist()

@@ -129,3 +129,76 @@ def test_a_refusal_names_only_what_the_app_can_do():
     for code in ("scale=[", "frame=(", "C_clip", "on_weak", "Nothing was spent"):
         assert code not in message
     assert message.endswith("Run is refused until the budget or the rows suffice.")
+
+
+def test_the_settings_are_read_input_by_input():
+    from dppca.app.handlers import read_settings
+
+    values = {
+        "variables": ("a", "b"),
+        "group": "",
+        "scale": "none",
+        "epsilon": 2.0,
+        "delta": 1e-6,
+        "split": (30, 60),
+        "k": 2,
+        "bins": None,
+        "scree": "pmwm",
+        "pmwm_a": 0.0,
+        "pmwm_b": 9.0,
+        "pmwm_trim": 5,
+        "pmwm_eta": 0.05,
+        "score": "sparse",
+        "seed": " 12 ",
+        "non_private": False,
+    }
+    chosen = read_settings(values.__getitem__)
+    assert chosen.variables == ["a", "b"] and chosen.group is None and chosen.bins == 0
+    assert chosen.scree_control == {"a": 0.0, "b": 9.0, "trim_const": 5, "eta": 0.05}
+    assert chosen.seed == 12 and chosen.handles == (30, 60)
+
+
+def test_the_data_choice_and_the_preview_say_what_is_wrong_in_a_sentence():
+    from dppca.app.handlers import load_table, plan_preview
+
+    with pytest.raises(DataError, match="Upload a CSV file"):
+        load_table("upload", [])
+    with pytest.raises(DataError, match="unknown data set"):
+        load_table("census", None)
+    table = _table()
+    budget, refused = plan_preview(table, _settings())
+    assert refused is None and budget["release"].iloc[-1] == "total, as composed (tight)"
+    assert budget["epsilon"].iloc[-1] == "4"
+    assert plan_preview(table, _settings(variables=["a"])) == (
+        None,
+        "Choose at least two variables.",
+    )
+    budget, refused = plan_preview(table, _settings(epsilon=0.05))
+    assert budget is not None and refused.endswith("until the budget or the rows suffice.")
+    assert plan_preview(table, _settings(bins=100_000))[1].startswith("bins must give at most")
+
+
+def test_a_session_counts_its_runs_and_what_each_data_set_spent(tmp_path):
+    from dppca import Budget
+    from dppca.app.handlers import SessionRuns, figures_zip, private_file
+    from dppca.app.runner import RunOutput
+
+    runs = SessionRuns(tmp_path / "session")
+    runs.folder.mkdir()
+    table, other = _table(), _table(n=700)
+    assert runs.start(table) == tmp_path / "session" / "run1"
+    runs.tally(RunOutput(error="stopped", spent=Budget(0.5, 1e-7)))
+    runs.start(table)
+    outcome = run(table, _settings(seed_text="1"), runs.folder / "run2")
+    runs.tally(outcome)
+    lines = runs.summary(table)
+    assert "2 releases from these data" in lines[1] and "epsilon = 4.5" in lines[1]
+    assert runs.current(table, outcome) is outcome and runs.current(other, outcome) is None
+    assert private_file(outcome, "release.json").exists()
+    assert figures_zip(outcome, "png")[:2] == b"PK"
+    with pytest.raises(ValueError, match="Run the private PCA first"):
+        figures_zip(None, "svg")
+    runs.end()
+    assert not runs.folder.exists()
+    runs.after_run()  # a run that finishes after the end leaves nothing behind
+    assert not runs.folder.exists()

@@ -14,7 +14,7 @@ PACKAGE = Path(dppca.__file__).parent
 
 #: Layers from the bottom; a module may import its own layer and those below it.
 LAYERS = [
-    {"_validation", "_progress", "exceptions", "_groups", "_html"},
+    {"_validation", "_progress", "exceptions", "_groups", "_html", "_settings", "_stack"},
     {"numerics"},
     {"privacy"},
     {"releases"},

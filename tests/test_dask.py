@@ -179,7 +179,7 @@ def test_pca_release_equals_numpy_for_a_seed(client, with_groups):
     X, labels = _ancestry_like()
     chunks = (1, 500, 1, 701)
     groups = labels if with_groups else None
-    options = {"k": 3, "groups": groups, "random_state": 11, "non_private": True}
+    options = {"scree": {"k": 3}, "groups": groups, "random_state": 11, "non_private": True}
     expected = dppca.dp_pca(X, 3.0, 1e-6, **options, on_weak="release")
     got = dppca.dp_pca(_chunked(X, chunks), 3.0, 1e-6, **options, on_weak="release")
     _assert_same_release(got.to_dict(True), expected.to_dict(True))
@@ -233,8 +233,8 @@ def test_scores_stay_on_the_workers_and_only_counts_come_back(client, monkeypatc
     X, labels = _ancestry_like(n=1203)
     pmwm = {"a": 0.0, "b": 30.0, "trim_const": 10, "eta": 0.01, "split_mode": True}
     control = pmwm if method == "pmwm" else None
-    options = {"k": 3, "groups": labels, "random_state": 5, "scree": method}
-    options["scree_control"] = control
+    scree = {"method": method, "k": 3, "control": control}
+    options = {"groups": labels, "random_state": 5, "scree": scree}
     expected = dppca.dp_pca(X, 3.0, 1e-6, **options, on_weak="release")
     returned = []
     reduce = DaskValues.reduce
@@ -334,9 +334,17 @@ def test_private_scaling_of_dask_data_is_refused_before_any_charge():
 def test_public_scales_apply_chunk_by_chunk(client):
     X, _ = _ancestry_like(n=600)
     scales = np.array([2.0, 1.0, 0.5, 4.0, 1e-3])
-    expected = dppca.dp_pca(X, 2.0, 1e-6, scale=scales, k=2, random_state=4, on_weak="release")
+    expected = dppca.dp_pca(
+        X, 2.0, 1e-6, scale=scales, random_state=4, on_weak="release", scree={"k": 2}
+    )
     got = dppca.dp_pca(
-        _chunked(X, (300, 300)), 2.0, 1e-6, scale=scales, k=2, random_state=4, on_weak="release"
+        _chunked(X, (300, 300)),
+        2.0,
+        1e-6,
+        scale=scales,
+        random_state=4,
+        on_weak="release",
+        scree={"k": 2},
     )
     _assert_same_release(got.to_dict(), expected.to_dict())
 

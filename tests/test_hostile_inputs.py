@@ -330,7 +330,9 @@ def test_pipeline_works_at_extreme_scales(scale):
     X = rng.standard_normal((400, 3)) * [3.0, 2.0, 1.0] * scale
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Durfee searches may hit their step limit here
-        result = dppca.dp_pca(X, 3.0, 1e-6, bins=4, score="add", random_state=0, on_weak="release")
+        result = dppca.dp_pca(
+            X, 3.0, 1e-6, random_state=0, on_weak="release", score={"method": "add", "bins": 4}
+        )
     assert np.all(np.isfinite(result.directions))  # scale free: every scale works
     # The scree's squared units leave the grid's range (1e-300 to 1e300) beyond about 1e+-150:
     # then the scree and the frame built on it are released as NaN, marked with the reason.

@@ -16,6 +16,7 @@ from dppca import (
     Budget,
     BudgetExceededError,
     DPPCAResult,
+    NoiseSettings,
     dp_loading,
     dp_pca,
     kendall_matrix,
@@ -41,7 +42,7 @@ def _data(n=1500, seed=0):
 def test_ledger_total_equals_the_request_and_never_exceeds_it(split):
     X, _ = _data()
     result = dp_pca(
-        X, 2.0, 1e-5, split=split, random_state=0, composition="basic", on_weak="release"
+        X, 2.0, 1e-5, split=split, random_state=0, on_weak="release", noise={"composition": "basic"}
     )
     total = result.privacy.total
     assert total.epsilon <= 2.0 and total.delta <= 1e-5
@@ -88,7 +89,13 @@ def test_huge_epsilon_recovers_directions_and_variances():
 def test_result_attributes_and_loadings():
     X, _ = _data()
     result = dp_pca(
-        X, 3.0, 1e-5, k=3, bins=(10, 8), axes=(2, 3), score="add", random_state=0, on_weak="release"
+        X,
+        3.0,
+        1e-5,
+        random_state=0,
+        on_weak="release",
+        scree={"k": 3},
+        score={"method": "add", "bins": (10, 8), "axes": (2, 3)},
     )
     assert result.directions.shape == (4, 4) and result.scree.shape == (3,)
     assert list(result.loadings.index) == ["a", "b", "c", "d"]
@@ -198,15 +205,15 @@ BAD = [
     ),
     ({"split": {"loading": 0.5, "scree": Budget(1, 1e-6), "score": 0.2}}, TypeError, "not both"),
     ({"split": [0.3, 0.3, 0.4]}, TypeError, "split must be a dict"),
-    ({"k": 1}, ValueError, r"k must be an integer in \[2, p=4\]"),
-    ({"k": 5}, ValueError, r"k must be an integer in \[2, p=4\]"),
-    ({"k": 2, "axes": (1, 3)}, ValueError, "from 1 to k=2"),
+    ({"scree": {"k": 1}}, ValueError, r"k must be an integer in \[2, p=4\]"),
+    ({"scree": {"k": 5}}, ValueError, r"k must be an integer in \[2, p=4\]"),
+    ({"scree": {"k": 2}, "score": {"axes": (1, 3)}}, ValueError, "from 1 to k=2"),
     ({"scree": "median"}, ValueError, "scree must be one of"),
     ({"score": "dense"}, ValueError, "score must be one of"),
     ({"scree": "pmwm"}, ValueError, r"needs the control parameter.*scree_control=\{"),
-    ({"scree": "huber", "scree_control": {"bogus": 1}}, ValueError, "Unknown scree_control"),
-    ({"bins": (0, 3)}, ValueError, "bins must be an integer >= 1"),
-    ({"radius": 2.0}, ValueError, "radius applies to"),
+    ({"scree": {"method": "huber", "control": {"bogus": 1}}}, ValueError, "Unknown scree_control"),
+    ({"score": {"bins": (0, 3)}}, ValueError, "bins must be an integer >= 1"),
+    ({"loading": {"radius": 2.0}}, ValueError, "radius applies to"),
     ({"groups": ["x"]}, ValueError, "one label per row"),
     ({"X": np.ones((10, 1))}, ValueError, "at least 2 variables"),
     ({"X": pd.DataFrame(np.ones((10, 2)), columns=["a", "a"])}, ValueError, "unique"),
@@ -242,11 +249,10 @@ def test_pairs_and_sensitivity_reach_the_loading_release():
         data,
         3.0,
         1e-5,
-        pairs=4,
-        sensitivity="paper",
         random_state=2,
-        composition="basic",
         on_weak="release",
+        loading={"pairs": 4, "sensitivity": "paper"},
+        noise={"composition": "basic"},
     )
     loading = dp_loading(
         data, 1.0, 1e-5 / 3, pairs=4, sensitivity="paper", random_state=2, on_weak="release"
@@ -255,7 +261,7 @@ def test_pairs_and_sensitivity_reach_the_loading_release():
     assert result.settings["loading"]["sensitivity"] == "paper"
     assert np.allclose(result.directions, loading.directions)
     with pytest.raises(ValueError, match="pairs"):
-        dp_pca(data, 3.0, 1e-5, pairs=0, on_weak="release")
+        dp_pca(data, 3.0, 1e-5, on_weak="release", loading={"pairs": 0})
 
 
 # --- given directions (the R package's V_dp) and the paper's calibration ---
@@ -265,7 +271,13 @@ def test_given_directions_are_used_as_they_are_and_spend_no_loading_budget():
     X, _ = _data()
     V, _ = np.linalg.qr(np.random.default_rng(5).standard_normal((4, 4)))
     result = dp_pca(
-        X, 2.0, 1e-5, directions=V, random_state=0, composition="basic", on_weak="release"
+        X,
+        2.0,
+        1e-5,
+        directions=V,
+        random_state=0,
+        on_weak="release",
+        noise={"composition": "basic"},
     )
     assert np.array_equal(result.directions, V)
     assert result.kendall_eigenvalues is None and result.noise["kendall_sigma"] is None
@@ -304,11 +316,10 @@ def test_paper_mechanism_reproduces_the_r_packages_clipped_scree():
         2.0,
         2e-6,
         directions=V,
-        mechanism="paper",
-        scree_control={"C_clip": C},
-        mono=False,
         random_state=0,
         on_weak="release",
+        noise={"mechanism": "paper"},
+        scree={"control": {"C_clip": C}, "mono": False},
     )
     scree = result.budgets.scree
     m = n // 2
@@ -319,7 +330,7 @@ def test_paper_mechanism_reproduces_the_r_packages_clipped_scree():
     assert result.settings["scree_control"]["clip_by"] == "component"
     assert "component-clipped" in result.privacy.select("scree").entries[0].name
     with pytest.raises(ValueError, match="needs a public number C_clip"):
-        dp_pca(X, 2.0, 2e-6, directions=V, mechanism="paper", on_weak="release")
+        dp_pca(X, 2.0, 2e-6, directions=V, on_weak="release", noise={"mechanism": "paper"})
 
 
 def test_paper_mechanism_reproduces_the_r_packages_calibration():
@@ -335,11 +346,11 @@ def test_paper_mechanism_reproduces_the_r_packages_calibration():
             X,
             3.0,
             3e-6,
-            mechanism="paper",
             score="add",
-            scree_control={"C_clip": 5.0},
             random_state=0,
             on_weak="release",
+            noise={"mechanism": "paper"},
+            scree={"control": {"C_clip": 5.0}},
         )
     loading = result.budgets.loading
     assert result.noise["kendall_sigma"] == pytest.approx(
@@ -357,19 +368,21 @@ def test_paper_mechanism_reproduces_the_r_packages_calibration():
         2.0,
         2e-6,
         directions=V,
-        mechanism="paper",
         score="add",
-        scree_control={"C_clip": 5.0},
         random_state=0,
         on_weak="release",
+        noise={"mechanism": "paper"},
+        scree={"control": {"C_clip": 5.0}},
     )
     score = given.budgets.score
     assert given.noise["histogram"]["add_sigma"] == pytest.approx(
         math.sqrt(2) * math.sqrt(2 * math.log(1.25 / score.delta)) / (0.65 * score.epsilon),
         rel=1e-12,
     )
+    with pytest.raises(ValueError, match="noise must be one of"):
+        dp_pca(X, 2.0, 1e-5, on_weak="release", noise={"mechanism": "r"})
     with pytest.raises(ValueError, match="mechanism must be one of"):
-        dp_pca(X, 2.0, 1e-5, mechanism="r", on_weak="release")
+        dp_pca(X, 2.0, 1e-5, on_weak="release", noise=NoiseSettings(mechanism="r"))
 
 
 def test_results_of_the_previous_json_version_still_load():
@@ -385,8 +398,8 @@ def test_results_of_the_previous_json_version_still_load():
 @pytest.mark.parametrize(
     "options",
     [
-        {"k": 3},
-        {"k": 2, "scale": "private"},
+        {"scree": {"k": 3}},
+        {"scree": {"k": 2}, "scale": "private"},
         {"split": {"loading": 0.6, "scree": 0.2, "score": 0.2}},
     ],
 )
@@ -416,7 +429,7 @@ def test_plan_pca_previews_the_budget_each_release_spends(options):
 
 def test_plan_pca_refuses_what_dp_pca_refuses_without_data():
     with pytest.raises(ValueError, match=r"k must be an integer in \[2, p=4\]; got 9"):
-        dppca.plan_pca((100, 4), 1.0, 1e-6, k=9)
+        dppca.plan_pca((100, 4), 1.0, 1e-6, scree={"k": 9})
     with pytest.raises(ValueError, match="n must be at least 2; got 1"):
         dppca.plan_pca((1, 4), 1.0, 1e-6)
     with pytest.raises(TypeError, match=r"shape must be a pair \(n, p\)"):

@@ -27,7 +27,14 @@ def kidd():
 
 def _demo(X, groups, seed, **kwargs):
     return dppca.dp_pca(
-        X, 4.0, 1e-7, k=10, groups=groups, group_levels=LEVELS, random_state=seed, **kwargs
+        X,
+        4.0,
+        1e-7,
+        groups=groups,
+        random_state=seed,
+        **kwargs,
+        scree={"k": 10},
+        score={"group_levels": LEVELS},
     )
 
 
@@ -91,7 +98,7 @@ def test_private_scaling_on_adult_spreads_the_first_direction_over_the_variables
     X, _ = load_adult()
     stopped = 0
     for seed in range(3):
-        settings = dict(scale="private", scree="huber", pairs=32, random_state=seed)
+        settings = dict(scale="private", scree="huber", loading={"pairs": 32}, random_state=seed)
         flagged = False
         try:
             dppca.dp_pca(X, 4.0, 1e-7, **settings)
@@ -105,6 +112,6 @@ def test_private_scaling_on_adult_spreads_the_first_direction_over_the_variables
         assert scaled.status["scales"].state == ("guessed" if flagged else "ok")
         assert np.abs(scaled.directions[:, 0]).max() < 0.8
         assert np.all(np.diff(scaled.scree) <= 0) and scaled.pve[:3].sum() > 0.9
-        plain = dppca.dp_pca(X, 4.0, 1e-7, scree="huber", pairs=32, random_state=seed)
+        plain = dppca.dp_pca(X, 4.0, 1e-7, scree="huber", random_state=seed, loading={"pairs": 32})
         assert np.abs(plain.directions[:, 0]).max() > 0.95
     assert stopped >= 1

@@ -87,13 +87,11 @@ PMWM = {"a": 0.0, "b": 100.0, "trim_const": 5, "eta": 0.05}
                 X,
                 4.0,
                 1e-6,
-                scree="pmwm",
-                scree_control=PMWM,
                 groups=X[:, 0] > 0,
-                transform="winsorized",
-                radius="auto",
                 random_state=1,
                 on_weak="release",
+                scree={"method": "pmwm", "control": PMWM},
+                loading={"transform": "winsorized", "radius": "auto"},
             ),
             id="dp_pca pmwm, groups, auto radius",
         ),
@@ -116,3 +114,50 @@ def test_nothing_is_validated_after_the_charge_and_the_data_once(monkeypatch, ru
     after, data_checks = _calls_after_the_charge(monkeypatch, run)
     assert after == []
     assert len(data_checks) <= 1  # DPPCA converts X with scikit-learn's own check
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"scale": "private", "scree": {"method": "pmwm", "control": PMWM}},
+        {
+            "loading": {"transform": "winsorized", "radius": "auto"},
+            "score": {"method": "sparse", "bins": 6},
+            "noise": {"sampler": "continuous"},
+        },
+        {"noise": "paper", "scree": {"control": {"C_clip": 10.0}}},
+    ],
+)
+@pytest.mark.filterwarnings("ignore::dppca.PrivacyWarning")  # the classical calibration's
+def test_plans_are_made_without_checking_the_settings_again(monkeypatch, settings):
+    """A checked plan is planned again at every step of the tight factor's search: the settings
+    are not checked again (only the mechanism objects of ``dppca.privacy`` keep their
+    invariants), so that the search is cheap."""
+    from dppca._settings import Settings
+
+    plan = dppca.plan_pca((5000, 6), 3.0, 1e-6, **settings)
+    checked = []
+    post_init = Settings.__post_init__
+
+    def spy(self):
+        checked.append(type(self).__name__)
+        post_init(self)
+
+    monkeypatch.setattr(Settings, "__post_init__", spy)
+    profiled: list[str] = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == validation.__file__:
+            caller = frame.f_back.f_code.co_filename
+            if "dppca" in caller and "/privacy/" not in caller and caller != validation.__file__:
+                profiled.append(f"{frame.f_code.co_name} from {caller.split('dppca/')[-1]}")
+
+    sys.setprofile(profile)
+    try:
+        for factor in (1.0, plan.factor, 2.0):
+            plan.planner(factor)
+    finally:
+        sys.setprofile(None)
+    assert checked == [] and profiled == []
+    assert plan.planner(plan.factor) == plan.planner(plan.factor)  # the same plan each time

@@ -11,7 +11,7 @@ from dppca.datasets import load_1kg_aisnps
 from dppca.plotting import plot_loading_heatmap
 
 genotypes, labels = load_1kg_aisnps("kidd")
-result = dppca.dp_pca(genotypes, 4.0, 1e-7, k=10, random_state=1)
+result = dppca.dp_pca(genotypes, 4.0, 1e-7, random_state=1, scree={"k": 10})
 ax = plot_loading_heatmap(
     result, components=[1, 2, 3], variables=["rs3827760", "rs1426654", "rs16891982"]
 )

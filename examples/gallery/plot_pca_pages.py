@@ -17,10 +17,10 @@ result = dppca.dp_pca(
     genotypes,
     4.0,
     1e-7,
-    k=10,
     groups=labels["superpopulation"].to_numpy(),
     non_private=True,
     random_state=1,
+    scree={"k": 10},
 )
 bands = result.uncertainty(draws=100, random_state=1)
 pages = result.plot("pages", random_state=1, uncertainty=bands)

@@ -11,7 +11,12 @@ from dppca.datasets import load_1kg_aisnps
 
 genotypes, labels = load_1kg_aisnps("kidd")
 result = dppca.dp_pca(
-    genotypes, 4.0, 1e-7, k=10, groups=labels["superpopulation"].to_numpy(), random_state=1
+    genotypes,
+    4.0,
+    1e-7,
+    groups=labels["superpopulation"].to_numpy(),
+    random_state=1,
+    scree={"k": 10},
 )
 for kind in ("scree", "score", "sample", "loading", "heatmap", "variable", "biplot"):
     options = {"random_state": 1} if kind in ("sample", "biplot") else {}
@@ -19,5 +24,5 @@ for kind in ("scree", "score", "sample", "loading", "heatmap", "variable", "bipl
 
 # %%
 # With two components the variable plot is the correlation circle of the two directions.
-two = dppca.dp_pca(genotypes, 4.0, 1e-7, k=2, random_state=1)
+two = dppca.dp_pca(genotypes, 4.0, 1e-7, random_state=1, scree={"k": 2})
 display = two.plot("variable")

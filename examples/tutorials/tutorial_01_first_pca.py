@@ -11,7 +11,7 @@ from dppca.datasets import load_1kg_aisnps
 
 genotypes, labels = load_1kg_aisnps("kidd")
 result = dppca.dp_pca(
-    genotypes, epsilon=4.0, delta=1e-7, k=5, groups=labels["superpopulation"].to_numpy()
+    genotypes, epsilon=4.0, delta=1e-7, groups=labels["superpopulation"].to_numpy(), scree={"k": 5}
 )
 print(result.summary())
 page = result.plot("all")

@@ -16,7 +16,7 @@ from dppca.datasets import load_1kg_aisnps
 
 genotypes, labels = load_1kg_aisnps("kidd")
 groups = labels["superpopulation"].to_numpy()
-result = dppca.dp_pca(genotypes, 4.0, 1e-7, k=8, groups=groups, random_state=2)
+result = dppca.dp_pca(genotypes, 4.0, 1e-7, groups=groups, random_state=2, scree={"k": 8})
 print(result.summary())
 
 # %%

@@ -38,7 +38,7 @@ rng = np.random.default_rng(0)
 # below). The study passes on_weak="release" to show what they would give; the releases then
 # warn with a NoiseDominatedWarning and mark what is not usable in ``result.status``.
 try:
-    dppca.plan_pca((600, X.shape[1]), 1.0, 1e-7, k=5).enforce()
+    dppca.plan_pca((600, X.shape[1]), 1.0, 1e-7, scree={"k": 5}).enforce()
 except dppca.UnlocatableError as refusal:
     print(refusal)
 warnings.simplefilter("ignore", dppca.NoiseDominatedWarning)
@@ -47,7 +47,13 @@ for n in (600, 1200, 2504):
         for seed in range(10):
             sample = X[rng.choice(len(X), n, replace=False)]
             result = dppca.dp_pca(
-                sample, epsilon, 1e-7, k=5, non_private=True, random_state=seed, on_weak="release"
+                sample,
+                epsilon,
+                1e-7,
+                non_private=True,
+                random_state=seed,
+                on_weak="release",
+                scree={"k": 5},
             )
             rows.append(
                 {
@@ -98,11 +104,11 @@ for epsilon in (2.0, 4.0):
                 X,
                 epsilon,
                 1e-7,
-                k=5,
                 split=split,
                 non_private=True,
                 random_state=seed,
                 on_weak="release",
+                scree={"k": 5},
             )
             split_rows.append(
                 {
@@ -119,7 +125,9 @@ print(pd.DataFrame(split_rows).groupby(["epsilon", "loading share"]).median().ro
 bins_rows = []
 for bins in (6, 10, 16, 24):
     for seed in range(10):
-        result = dppca.dp_pca(X, 4.0, 1e-7, k=5, bins=bins, non_private=True, random_state=seed)
+        result = dppca.dp_pca(
+            X, 4.0, 1e-7, non_private=True, random_state=seed, scree={"k": 5}, score={"bins": bins}
+        )
         private = result.histogram["prob"].to_numpy()
         reference = result.non_private.histogram["prob"].to_numpy()
         bins_rows.append({"bins": bins, "TV distance": 0.5 * np.abs(private - reference).sum()})
@@ -163,5 +171,5 @@ print({f"{delta:g}": round(sd / sds[1e-6], 3) for delta, sd in sds.items()})
 #   at a small cost at epsilon 2; 70 % starved the scree at epsilon 2. Give the directions more
 #   when they matter most; :func:`dppca.plan_pca` shows each release's budget before anything
 #   is spent.
-plan = dppca.plan_pca(X.shape, 4.0, 1e-7, k=5)
+plan = dppca.plan_pca(X.shape, 4.0, 1e-7, scree={"k": 5})
 print(plan.budget_table())

@@ -26,9 +26,9 @@ groups = labels["superpopulation"].to_numpy()
 
 with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster, Client(cluster):
     chunked = da.from_array(X, chunks=(700, X.shape[1]))  # four row chunks
-    on_dask = dppca.dp_pca(chunked, 4.0, 1e-7, k=5, groups=groups, random_state=4)
+    on_dask = dppca.dp_pca(chunked, 4.0, 1e-7, groups=groups, random_state=4, scree={"k": 5})
 
-in_memory = dppca.dp_pca(X, 4.0, 1e-7, k=5, groups=groups, random_state=4)
+in_memory = dppca.dp_pca(X, 4.0, 1e-7, groups=groups, random_state=4, scree={"k": 5})
 print(
     "largest difference of the directions:", np.abs(on_dask.directions - in_memory.directions).max()
 )

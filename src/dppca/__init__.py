@@ -17,6 +17,9 @@ kendall_matrix  the non-private generalized Kendall's tau matrix, for study
 DPPCA           the same as a scikit-learn transformer (imports scikit-learn when used)
 dp_loading_plot, dp_scree_plot, dp_score_plot, dp_score_plot_group
                 one call from data to a private release and its figure (:mod:`dppca.figures`)
+LoadingSettings, ScreeSettings, ScoreSettings, NoiseSettings
+                how each release is made and how its noise is drawn and accounted, checked
+                once (:class:`PCASettings` holds one of each)
 Budget          an (epsilon, delta) value; :class:`PCASplit` shares one between dp_pca's
                 releases, :class:`PrivacyLedger` records every release and :class:`Accountant`
                 enforces a total
@@ -36,17 +39,18 @@ from dppca.exceptions import (
 )
 from dppca.numerics.kendall import kendall_matrix
 from dppca.pipeline import dp_pca
-from dppca.planning import PCAPlan, plan_pca
+from dppca.planning import PCAPlan, PCASettings, plan_pca
 from dppca.privacy.accountant import Accountant
 from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.privacy.settings import NoiseSettings
 from dppca.privacy.split import PCASplit
 from dppca.releases.frame import Frame, dp_frame
-from dppca.releases.loading import LoadingResult, dp_loading
+from dppca.releases.loading import LoadingResult, LoadingSettings, dp_loading
 from dppca.releases.quantile import PrivateQuantile, dp_quantile
 from dppca.releases.sampling import NoMassWarning, sample_scores
 from dppca.releases.scale import ScaleResult, dp_scale
-from dppca.releases.scores import ScoreResult, dp_score
-from dppca.releases.scree import ScreeResult, dp_scree
+from dppca.releases.scores import ScoreResult, ScoreSettings, dp_score
+from dppca.releases.scree import ScreeResult, ScreeSettings, dp_scree
 from dppca.results.pca import DPPCAResult
 
 __all__ = [
@@ -59,16 +63,21 @@ __all__ = [
     "EmptyHistogramError",
     "Frame",
     "LoadingResult",
+    "LoadingSettings",
     "NoMassWarning",
     "NoiseDominatedWarning",
+    "NoiseSettings",
     "PCAPlan",
+    "PCASettings",
     "PCASplit",
     "PrivacyLedger",
     "PrivacyWarning",
     "PrivateQuantile",
     "ScaleResult",
     "ScoreResult",
+    "ScoreSettings",
     "ScreeResult",
+    "ScreeSettings",
     "UnlocatableError",
     "UnreliableScaleError",
     "dp_frame",

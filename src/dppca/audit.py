@@ -312,11 +312,11 @@ def _scenarios() -> dict[str, Scenario]:
             pca_data[which],
             epsilon,
             3e-3,
-            bins=2,
-            k=2,
             random_state=rng,
-            sampler="continuous",
             on_weak="release",  # ten rows: the audit measures the directions' mechanism
+            score={"bins": 2},
+            scree={"k": 2},
+            noise={"sampler": "continuous"},
         )
         return result.directions[0, 0] ** 2
 
@@ -380,8 +380,11 @@ def composed_pipeline(sampler: str) -> Callable[[int, float, np.random.Generator
     from dppca.privacy.budget import Budget
     from dppca.privacy.composition import plan_mechanisms, planning_factor
     from dppca.privacy.mechanisms import GaussianMechanism, Noise
+    from dppca.privacy.settings import NoiseSettings
     from dppca.privacy.split import PCASplit
-    from dppca.releases.scree import check_scree_control
+    from dppca.releases.loading import LoadingSettings
+    from dppca.releases.scores import ScoreSettings
+    from dppca.releases.scree import ScreeSettings
 
     @functools.cache
     def mechanisms(epsilon: float) -> list[GaussianMechanism]:
@@ -393,15 +396,10 @@ def composed_pipeline(sampler: str) -> Callable[[int, float, np.random.Generator
             k=3,
             private_scale=False,
             estimate_directions=True,
-            loading_options={},
-            scree="clipped",
-            scree_control=check_scree_control("clipped", None, 3, "scree_control"),
-            mono=True,
-            score="thresholded",
-            bins=None,
-            axes=(1, 2),
-            calibration="analytic",
-            sampler=sampler,
+            loading=LoadingSettings(),
+            scree=ScreeSettings(),
+            score=ScoreSettings(),
+            noise=NoiseSettings(sampler=sampler),
         )
         plans = planner(planning_factor(planner, epsilon, 1e-3, "tight"))
         found = [getattr(mechanism, "gaussian", mechanism) for mechanism in plan_mechanisms(plans)]

@@ -251,12 +251,11 @@ def parse_scree_control(settings: Sequence[str]) -> dict[str, Any] | None:
 
 def check_scree(method: str, control: dict[str, Any] | None) -> None:
     """The scree method and its settings, with the messages in the command line's terms."""
-    from dppca._validation import check_option
-    from dppca.releases.scree import SCREE_METHODS, check_scree_control
+    from dppca.releases.scree import ScreeSettings
 
     try:
-        check_scree_control(
-            check_option(method, "--scree", SCREE_METHODS), control, 1, "--scree-control"
+        ScreeSettings.named(
+            {"method": "--scree", "control": "--scree-control"}, method=method, control=control
         )
     except (ValueError, TypeError) as error:  # a setting's own check names the setting only
         message = " ".join(str(error).split())

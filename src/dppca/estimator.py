@@ -14,7 +14,6 @@ from dppca._validation import (
     check_bool,
     check_delta,
     check_epsilon,
-    check_option,
     check_positive_int,
     check_random_state,
     check_real,
@@ -24,10 +23,11 @@ from dppca.numerics.monotone import proportions
 from dppca.orchestrator import Charging, PipelinePlanner, run_plans
 from dppca.privacy.accountant import Accountant, warn_refits
 from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
-from dppca.privacy.composition import planning_factor, resolve_composition
-from dppca.privacy.mechanisms import resolve_sampler
+from dppca.privacy.composition import planning_factor
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce
+from dppca.privacy.settings import NoiseSettings
 from dppca.privacy.split import PCASplit
+from dppca.releases.loading import LoadingSettings
 from dppca.releases.notes import emit, one_variable_notes
 from dppca.releases.scale import (
     SCALED_LIMIT,
@@ -35,7 +35,7 @@ from dppca.releases.scale import (
     scale_notes,
     scaled,
 )
-from dppca.releases.scree import SCREE_METHODS, check_scree_control
+from dppca.releases.scree import ScreeSettings
 from dppca.releases.status import ReleaseStatus, scale_status, scree_status
 
 
@@ -91,11 +91,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         so that refits draw on one total budget and stop when it is spent. The accountant is
         shared, never copied (``sklearn.base.clone`` keeps the same one).
     sampler : {"discrete", "continuous"} or None, default None
-        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
-        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
-        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
-        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
-        through its low bits (Mironov 2012); for studies, not for publication.
+        Exact integer noise on a secure stream (``"discrete"``, what None means unless the
+        calibration is classical) or numpy's floating-point noise, for studies
+        (:class:`~dppca.NoiseSettings` says more).
     composition : {"tight", "basic"} or None, default None
         None means ``"tight"``, or ``"basic"`` with the classical calibration. ``"tight"``: the
         releases of a fit (directions, scree, scales) are planned so that
@@ -256,7 +254,17 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 f"n_components={n_components}."
             )
         total = Budget(check_epsilon(self.epsilon), check_delta(self.delta))
-        sampler = resolve_sampler(self.sampler, self.calibration)
+        noise = NoiseSettings(
+            calibration=self.calibration, composition=self.composition, sampler=self.sampler
+        )
+        loading = LoadingSettings.named(
+            {"transform": "sign_transform"},
+            transform=self.sign_transform,
+            radius=self.radius,
+            sensitivity=self.sensitivity,
+            pairs=self.pairs,
+        )
+        loading.check_shape(n_samples)
         private_scale, public_scales = check_scale(self.scale, n_features)
         shares = {"loading": 1.0}
         if private_scale:
@@ -268,12 +276,14 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             raise ValueError(
                 f"scale_share and scree_share must leave a share for the directions; got {shares}."
             )
-        method: str | None = None
-        control: dict[str, Any] = {}
+        scree_settings = None
         if self.scree is not None:
-            method = check_option(self.scree, "scree", SCREE_METHODS)
-            control = check_scree_control(method, self.scree_control, n_features, "scree_control")
-        composition = resolve_composition(self.composition, self.calibration)
+            scree_settings = ScreeSettings.named(
+                {"method": "scree", "control": "scree_control"},
+                method=self.scree,
+                control=self.scree_control,
+            )
+        composition = str(noise.composition)
         progress = check_bool(self.progress, "progress")
         on_weak = check_on_weak(self.on_weak)
         data = np.asarray(X, dtype=np.float64)
@@ -291,22 +301,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 k=n_features,
                 private_scale=private_scale,
                 estimate_directions=True,
-                loading_options={
-                    "transform": self.sign_transform,
-                    "radius": self.radius,
-                    "sensitivity": self.sensitivity,
-                    "calibration": self.calibration,
-                    "pairs": self.pairs,
-                    "transform_name": "sign_transform",
-                },
-                scree=method,
-                scree_control=control,
-                mono=True,
+                loading=loading,
+                scree=scree_settings,
                 score=None,
-                bins=None,
-                axes=None,
-                calibration=self.calibration,
-                sampler=sampler,
+                noise=noise,
             )
             if size != n_samples:  # the tight factor does not depend on the rows
                 return planner, planner_at(n_samples, epsilon)[1]
@@ -336,8 +334,8 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 status["scales"] = scale_status(
                     details["unreliable"], n_features, details["guessed"]
                 )
-                emit(notes, stacklevel=5)  # from fit's caller, through run_plans
-            warn_refits(self.accountant, "DPPCA.fit", stacklevel=5)
+                emit(notes)
+            warn_refits(self.accountant, "DPPCA.fit")
 
         ran = run_plans(
             data,

@@ -41,7 +41,7 @@ class ReleaseJob:
     --------
     >>> import numpy as np
     >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
-    >>> job = run_job(X, 4.0, 1e-6, seed=1, bins=6)
+    >>> job = run_job(X, 4.0, 1e-6, seed=1, score={"bins": 6})
     >>> job.uncertainty.draws, job.result.k
     (200, 4)
     """

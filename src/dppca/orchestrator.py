@@ -25,8 +25,9 @@ from dppca.privacy.accountant import Accountant, StagedCharge, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.composition import plan_losses
 from dppca.privacy.requirements import Requirement
+from dppca.privacy.settings import NoiseSettings
 from dppca.privacy.split import PCASplit
-from dppca.releases.loading import LoadingPlan, LoadingResult, loading_release, plan_loading
+from dppca.releases.loading import LoadingPlan, LoadingResult, LoadingSettings, loading_release
 from dppca.releases.scale import (
     ScalePlan,
     plan_scale,
@@ -34,8 +35,8 @@ from dppca.releases.scale import (
     scaled,
     stop_if_unreliable,
 )
-from dppca.releases.scores import ScorePlan, plan_score
-from dppca.releases.scree import ScreePlan, plan_scree, scree_release
+from dppca.releases.scores import ScorePlan, ScoreSettings
+from dppca.releases.scree import ScreePlan, ScreeSettings, scree_release
 
 #: The stages of a call, in the order they are charged and released.
 STAGES = ("private scales", "directions", "scree", "score plot")
@@ -72,24 +73,25 @@ class PipelinePlans:
 
 @dataclass(frozen=True)
 class PipelinePlanner:
-    """The checked public settings of one :func:`~dppca.dp_pca` call or
-    :meth:`~dppca.DPPCA.fit`; calling it with a ``factor`` plans every release with each
-    part's epsilon times ``factor`` (its delta kept), as
-    :func:`~dppca.privacy.composition.planning_factor` needs. ``scree=None`` and
-    ``score=None`` plan no scree and no score plot.
+    """The checked settings of one :func:`~dppca.dp_pca` call or :meth:`~dppca.DPPCA.fit`;
+    calling it with a ``factor`` plans every release with each part's epsilon times ``factor``
+    (its delta kept), as :func:`~dppca.privacy.composition.planning_factor` needs, without
+    checking the settings again. ``scree=None`` and ``score=None`` plan no scree and no score
+    plot.
 
     Examples
     --------
     >>> from dppca.privacy.budget import Budget
+    >>> from dppca.privacy.settings import NoiseSettings
     >>> from dppca.privacy.split import PCASplit
-    >>> from dppca.releases.scree import check_scree_control
+    >>> from dppca.releases.loading import LoadingSettings
+    >>> from dppca.releases.scores import ScoreSettings
+    >>> from dppca.releases.scree import ScreeSettings
     >>> budgets = PCASplit.from_total(Budget(3.0, 1e-6), None, parts=("loading", "scree", "score"))
     >>> planner = PipelinePlanner(
     ...     shape=(1000, 4), budgets=budgets, k=4, private_scale=False,
-    ...     estimate_directions=True, loading_options={}, scree="clipped",
-    ...     scree_control=check_scree_control("clipped", None, 4, "scree_control"), mono=True,
-    ...     score="thresholded", bins=None, axes=(1, 2), calibration="analytic",
-    ...     sampler="continuous")
+    ...     estimate_directions=True, loading=LoadingSettings(), scree=ScreeSettings(),
+    ...     score=ScoreSettings(), noise=NoiseSettings(sampler="continuous"))
     >>> planner(1.5).loading.mechanism.epsilon  # a third of epsilon, times 1.5
     1.5
     >>> sorted(planner.stages(planner(1.0), 1.0))
@@ -101,47 +103,26 @@ class PipelinePlanner:
     k: int
     private_scale: bool
     estimate_directions: bool
-    loading_options: dict[str, Any]
-    scree: str | None
-    scree_control: dict[str, Any]
-    mono: bool
-    score: str | None
-    bins: Any
-    axes: Any
-    calibration: str
-    sampler: str
-    frame: Any = None
+    loading: LoadingSettings
+    scree: ScreeSettings | None
+    score: ScoreSettings | None
+    noise: NoiseSettings
 
     def __call__(self, factor: float) -> PipelinePlans:
         parts = self.budgets.scaled(factor)
         n = self.shape[0]
+        sampler = str(self.noise.sampler)
         return PipelinePlans(
-            scale=plan_scale(self.shape, parts.scale, self.sampler) if self.private_scale else None,
-            loading=plan_loading(
-                self.shape, parts.loading, sampler=self.sampler, **self.loading_options
-            )
+            scale=plan_scale(self.shape, parts.scale, sampler) if self.private_scale else None,
+            loading=self.loading.plan(self.shape, parts.loading, self.noise)
             if self.estimate_directions
             else None,
             scree=None
             if self.scree is None
-            else plan_scree(
-                self.scree, self.scree_control, n, self.k, parts.scree, self.sampler, mono=self.mono
-            ),
+            else self.scree.plan(n, self.k, parts.scree, self.noise),
             score=None
             if self.score is None
-            else plan_score(
-                parts.score,
-                self.bins,
-                self.score,
-                self.axes,
-                self.k,
-                self.calibration,
-                sampler=self.sampler,
-                n=n,
-                axes_limit="k",
-                frame=self.frame,
-                spread="given",
-            ),
+            else self.score.plan(n, parts.score, self.noise, spread="given"),
         )
 
     def stages(self, plans: PipelinePlans, factor: float) -> dict[str, tuple[Budget, Any]]:

@@ -27,7 +27,7 @@ from dppca.numerics.linalg import (
 )
 from dppca.numerics.monotone import proportions
 from dppca.orchestrator import Charging, run_plans
-from dppca.planning import plan_pca
+from dppca.planning import accepts_moved_keywords, plan_pca
 from dppca.privacy.accountant import Accountant
 from dppca.privacy.budget import PrivacyLedger, warn_weak_budget
 from dppca.privacy.requirements import check_on_weak
@@ -64,36 +64,24 @@ from dppca.results.pca import DPPCAResult
 from dppca.results.reference import NonPrivatePCA
 
 
+@accepts_moved_keywords
 def dp_pca(
     X: Any,
     epsilon: float,
     delta: float,
     *,
     split: dict[str, Any] | PCASplit | None = None,
-    k: int | None = None,
-    scree: str = "clipped",
-    score: str = "thresholded",
-    bins: Any = None,
-    axes: Any = (1, 2),
-    groups: Any = None,
-    group_levels: Any = None,
-    scree_control: dict[str, Any] | None = None,
-    mono: bool = True,
+    loading: Any = None,
+    scree: Any = "clipped",
+    score: Any = "thresholded",
+    noise: Any = None,
     scale: Any = None,
     directions: Any = None,
-    transform: Any = "spherical",
-    radius: Any = None,
-    pairs: Any = "auto",
-    sensitivity: Any = "tight",
-    calibration: str = "analytic",
-    mechanism: str = "gaussian",
-    composition: str | None = None,
+    groups: Any = None,
     non_private: bool = False,
     random_state: Any = None,
     accountant: Accountant | None = None,
-    sampler: str | None = None,
     progress: bool = True,
-    frame: Any = None,
     on_weak: str = "refuse",
 ) -> DPPCAResult:
     """Differentially private PCA: directions, scree and score histogram in one release.
@@ -115,32 +103,31 @@ def dp_pca(
         and a private scale 1, normalised over the releases made: a third each for loading,
         scree and score; 0.1 and 0.3 each with ``scale="private"``; a half each for scree and
         score with given directions; 1/7 and 3/7 each with both.
-    k : int, optional
-        Components in the scree, ``2 <= k <= p``; default ``p``.
-    scree : {"clipped", "pmwm", "huber"}, default "clipped"
-        The default needs no tuning; the others need ``scree_control`` (see :func:`dp_scree`).
-    score : {"thresholded", "add", "sparse"}, default "thresholded"
-        The score histogram: Gaussian noise on every cell with counts below 3 noise sd set to
-        0 (``"thresholded"``), the same without the threshold (``"add"``, the R package's), or
-        Laplace noise on occupied cells above a threshold (``"sparse"``).
-    bins : int or (int, int), optional
-        Cells along x and y; default ``sqrt(n / (3 sigma))`` per axis within ``[4, 40]``, with
-        ``sigma`` the additive histogram's noise sd
-        (:func:`~dppca.releases.histogram.default_bins`).
-    axes : (int, int), default (1, 2)
-        Two different PC numbers between 1 and ``k``.
-    groups : str or array-like, optional
-        Public labels (a column name of a DataFrame ``X`` or one label per row): one histogram
-        per group on the shared frame (parallel composition).
-    group_levels : sequence, optional
-        The public set of group labels, declared: every level is released, empty or not, so
-        whether a label occurs in the data stays private (the categories of a pandas
-        Categorical count as declared). Without it the labels found in the data are taken as
-        the public set, which reveals that each of them occurs.
-    scree_control : dict, optional
-        Parameters of the scree method.
-    mono : bool, default True
-        Non-increasing, non-negative scree by antitonic least squares.
+    loading : LoadingSettings, dict or str, optional
+        How the directions are estimated (:class:`~dppca.LoadingSettings`: the spatial sign,
+        its radius, the pairs, the sensitivity); a string is the sign transform.
+    scree : ScreeSettings, dict or {"clipped", "pmwm", "huber"}, default "clipped"
+        How the scree is released (:class:`~dppca.ScreeSettings`: the method, the number of
+        components ``k`` with ``2 <= k <= p``, default ``p``, the method's control, the
+        antitonic fit); a string is the method. The default needs no tuning; the others need
+        a control (see :func:`dp_scree`).
+    score : ScoreSettings, dict or {"thresholded", "add", "sparse"}, default "thresholded"
+        How the score plot is released (:class:`~dppca.ScoreSettings`: the histogram method,
+        the bins, the two axes, between 1 and ``k``, public frame limits, the declared group
+        levels); a string is the method.
+    noise : NoiseSettings, dict or {"gaussian", "paper"}, optional
+        How every release draws and accounts its noise (:class:`~dppca.NoiseSettings`: the
+        mechanism family, the calibration, the composition rule, the sampler); a string is the
+        mechanism. ``"paper"``: the R package's calibration (Kim and Jung 2025) for the
+        directions, the clipped scree (each ``W_jl`` clipped at a public ``C_clip``, noise sd
+        ``sqrt(k) C_clip / (m mu)``) and the histograms; the frame keeps this package's grid
+        quantiles (the R package's unbounded search can run away on real data). With the
+        default tight composition the releases are planned together so that the composition
+        of their privacy losses meets the total: every part's epsilon is multiplied by the
+        largest common factor that keeps the composed delta within the total, so ``split``
+        says how the total is shared and each release gets less noise than under ``"basic"``.
+        The factor is in ``settings["composition"]``; each ledger entry holds its release's
+        own guarantee and privacy loss, and the ledger's total is their composition.
     scale : None, "private" or array-like of shape (n_features,), optional
         Divide each variable by a scale first, for data in mixed units: ``"private"`` releases
         robust scales with the ``"scale"`` share of the budget (:func:`~dppca.dp_scale`); an
@@ -151,55 +138,16 @@ def dp_pca(
         Orthonormal directions (columns) to use instead of estimating them (the R package's
         ``V_dp``: public directions, or directions released earlier): no loading budget is
         spent, the split shares the total between scree and score.
-    transform, radius : optional
-        The generalized spatial sign of the directions (see :func:`dp_loading`).
-    pairs : "auto", "all" or int, default "auto"
-        All pairs in the Kendall matrix, or the ``pairs``-regular incomplete U-statistic (linear
-        in n, same sensitivity; see :func:`dp_loading`); ``"auto"``: all pairs up to 20,000
-        rows, ``pairs=64`` above.
-    sensitivity : {"tight", "paper"}, default "tight"
-        The Kendall matrix's Frobenius sensitivity (see :func:`dp_loading`).
-    calibration : {"analytic", "classical"}, default "analytic"
-        Gaussian calibration of the directions and of an additive histogram.
-    mechanism : {"gaussian", "paper"}, default "gaussian"
-        ``"paper"``: the R package's calibration (Kim and Jung 2025) for the directions
-        (``sensitivity="paper"``, ``calibration="classical"``), the clipped scree (each
-        ``W_jl`` clipped at a public ``C_clip``, ``scree_control={"C_clip": ...}`` required,
-        noise sd ``sqrt(k) C_clip / (m mu)``) and the histograms (classical Gaussian; the
-        sparse method is the same in both). The frame keeps this package's grid quantiles
-        (the R package's unbounded search can run away on real data). It overrides
-        ``sensitivity``, ``calibration`` and ``composition`` (the R package splits the total
-        linearly: basic composition), and every release of the call (the private scales too)
-        then draws continuous floating-point noise unless ``sampler`` says otherwise.
-    composition : {"tight", "basic"} or None, default None
-        None means ``"tight"``, or ``"basic"`` with the classical calibration (kept to
-        reproduce the paper, which splits the total linearly). ``"tight"``: the releases are
-        planned together so that their composition by privacy losses (exact Gaussian DP for
-        continuous Gaussian noise, a zero-concentrated DP bound for the discrete sampler,
-        randomized response for the pure-epsilon quantiles; see
-        :mod:`dppca.privacy.composition`) meets the total: every part's epsilon is multiplied
-        by the largest common factor that keeps the composed delta at the total epsilon
-        within the total delta, so ``split`` says how the total is shared, and each release
-        gets less noise than under ``"basic"``, which cuts the total into the split's parts
-        and adds them up. The factor is in ``settings["composition"]``; each ledger entry
-        holds its release's own guarantee and privacy loss, and the ledger's total is their
-        composition.
+    groups : str or array-like, optional
+        Public labels (a column name of a DataFrame ``X`` or one label per row): one histogram
+        per group on the shared frame (parallel composition).
     non_private : bool, default False
         Also compute the ordinary-PCA reference (:class:`NonPrivatePCA`), not private.
     random_state : None, int, SeedSequence or Generator
     accountant : Accountant, optional
         Charged with the total before any noise is drawn.
-    sampler : {"discrete", "continuous"} or None, default None
-        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
-        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
-        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
-        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
-        through its low bits (Mironov 2012); for studies, not for publication.
     progress : bool, default True
         A progress bar on stderr while the Kendall matrix takes more than two seconds.
-    frame : ((xmin, xmax), (ymin, ymax)), optional
-        Public limits of the score plot, known without the data (see :func:`dp_score`); the
-        score budget then goes to the histogram alone.
     on_weak : {"refuse", "release"}, default "refuse"
         What to do when the budget cannot locate a release at this ``n`` (the score frame, the
         scree's clip level or scales, the variables' private scales, an automatic radius;
@@ -269,33 +217,22 @@ def dp_pca(
         epsilon,
         delta,
         split=split,
-        k=k,
+        loading=loading,
         scree=scree,
         score=score,
-        bins=bins,
-        axes=axes,
-        scree_control=scree_control,
-        mono=mono,
+        noise=noise,
         scale=scale,
         directions=directions,
-        transform=transform,
-        radius=radius,
-        pairs=pairs,
-        sensitivity=sensitivity,
-        calibration=calibration,
-        mechanism=mechanism,
-        composition=composition,
-        sampler=sampler,
-        frame=frame,
     )
     on_weak = check_on_weak(on_weak)
     non_private = check_bool(non_private, "non_private")
     progress = check_bool(progress, "progress")
-    total, composition, factor, planner = (
+    total, composition, factor, planner, settings = (
         planned.total,
         planned.composition,
         planned.factor,
         planned.planner,
+        planned.settings,
     )
     if planner.private_scale and isinstance(data, DaskRows):
         raise ValueError(
@@ -304,26 +241,19 @@ def dp_pca(
         )
     k, public_scales, given = planner.k, planned.public_scales, planned.given
     budgets, private_scale = planner.budgets, planner.private_scale
-    assert planner.scree is not None and planner.score is not None  # dp_pca makes both
-    scree, score, control, mono, sampler = (
-        planner.scree,
-        planner.score,
-        planner.scree_control,
-        planner.mono,
-        planner.sampler,
-    )
+    method, mono = settings.score.methods[0], settings.scree.mono
     with public_notes() as planning_notes:  # warnings from public values, kept as notes
         plans = planner(factor)
         codes, levels = (None, None)
         if labels is not None:
-            codes, levels = encode_groups(labels, n, group_levels)
-        elif group_levels is not None:
+            codes, levels = encode_groups(labels, n, settings.score.group_levels)
+        elif settings.score.group_levels is not None:
             raise ValueError("group_levels applies when groups are given; got groups=None.")
         rng = check_random_state(random_state)
         planned.enforce(on_weak, "dp_pca")  # after every format check, before the charge
         warn_weak_budget(total.epsilon, total.delta, n)
     plan = plans.score
-    assert plan is not None  # dp_pca plans a score plot
+    assert plan is not None and plans.scree is not None  # dp_pca plans both
     ledger = PrivacyLedger.for_total(total.epsilon, composition)
     ran = run_plans(
         data,
@@ -364,13 +294,13 @@ def dp_pca(
         reference = _non_private_pca(data, directions, k, plan, release, codes, levels)
     groups_out = None
     if release.groups is not None:
-        groups_out = {level: tables[score] for level, tables in release.groups.items()}
+        groups_out = {level: tables[method] for level, tables in release.groups.items()}
     scree_sd = np.asarray(scree_details["noise_sd"], dtype=np.float64)
     noise = {
         "kendall_sigma": kendall_sigma,
         "scree_sd": scree_sd,
         "histogram": dict(plan.noise),  # the one requested method's parameters, in counts
-        "histogram_mass": release.mass[score],
+        "histogram_mass": release.mass[method],
     }
     released_notes = [] if scale_details is None else scale_notes(scale_details)
     status: dict[str, ReleaseStatus] = {}
@@ -386,8 +316,8 @@ def dp_pca(
     )
     if not status["scree"].usable:
         released_notes.append(f"The scree is {status['scree']}.")
-    histogram = release.histograms[score]
-    noted = histogram_notes(release.mass[score], n)
+    histogram = release.histograms[method]
+    noted = histogram_notes(release.mass[method], n)
     status.update(score_statuses(release.frame, histogram, noted))
     if not status["scree"].usable and not release.frame.is_public:
         lost = status["scree"].state
@@ -425,15 +355,16 @@ def dp_pca(
             "delta": total.delta,
             "scale": _scale_settings(private_scale, public_scales, scale_details),
             "loading": loading_settings,
-            "mechanism": mechanism,
+            "mechanism": settings.noise.mechanism,
             "composition": {"rule": composition, "factor": factor},
-            "scree_method": scree,
-            "scree_control": control,
+            "scree_method": settings.scree.method,
+            "scree_control": dict(plans.scree.control),
             "scree_details": scree_details,
             "mono": mono,
-            "score_method": score,
+            "score_method": method,
             "score": plan.settings(),
-            "sampler": sampler,
+            "sampler": settings.noise.sampler,
+            "call": settings.to_dict(),
         },
         privacy=ledger,
         non_private=reference,

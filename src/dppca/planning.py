@@ -6,30 +6,29 @@ budget must locate (refused before the charge when it cannot).
 
 from __future__ import annotations
 
+import functools
+import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import pandas as pd
 
-from dppca._validation import (
-    check_bool,
-    check_delta,
-    check_epsilon,
-    check_option,
-    check_positive_int,
-)
+from dppca._settings import Settings
+from dppca._stack import user_stacklevel
+from dppca._validation import check_delta, check_epsilon, check_positive_int
 from dppca.orchestrator import PipelinePlanner
 from dppca.privacy.budget import Budget
-from dppca.privacy.calibration import CALIBRATIONS
-from dppca.privacy.composition import planning_factor, resolve_composition
-from dppca.privacy.mechanisms import HISTOGRAM_METHODS, resolve_sampler
+from dppca.privacy.composition import planning_factor
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce
+from dppca.privacy.settings import NoiseSettings
 from dppca.privacy.split import PCASplit
 from dppca.releases.frame import Frame
-from dppca.releases.loading import MECHANISMS, check_directions
+from dppca.releases.loading import LoadingSettings, check_directions
 from dppca.releases.scale import check_scale
-from dppca.releases.scree import SCREE_METHODS, check_scree_control
+from dppca.releases.scores import ScoreSettings
+from dppca.releases.scree import ScreeSettings
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,7 @@ class PCAPlan:
     Examples
     --------
     >>> from dppca import plan_pca
-    >>> plan = plan_pca((1000, 4), 2.0, 1e-6, composition="basic")
+    >>> plan = plan_pca((1000, 4), 2.0, 1e-6, noise={"composition": "basic"})
     >>> plan.factor, plan.planner.k
     (1.0, 4)
     """
@@ -64,6 +63,8 @@ class PCAPlan:
     planner: PipelinePlanner
     public_scales: np.ndarray | None
     given: np.ndarray | None
+    #: The checked settings of each release and of the noise.
+    settings: PCASettings
     #: The settings given to :func:`plan_pca` (to plan the same call at another n or epsilon).
     options: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -135,32 +136,161 @@ class PCAPlan:
         return pd.DataFrame(rows, columns=["release", "epsilon", "delta"])
 
 
+@dataclass(frozen=True)
+class PCASettings:
+    """The settings of a :func:`dp_pca` call, one object per release and one for the noise,
+    each checked once.
+
+    Attributes
+    ----------
+    loading : LoadingSettings
+    scree : ScreeSettings
+    score : ScoreSettings
+    noise : NoiseSettings
+
+    Examples
+    --------
+    >>> from dppca import PCASettings
+    >>> settings = PCASettings.of(scree="huber", score={"bins": 8}, noise="paper")
+    >>> settings.scree.method, settings.score.bins, settings.noise.calibration
+    ('huber', (8, 8), 'classical')
+    """
+
+    loading: LoadingSettings = field(default_factory=LoadingSettings)
+    scree: ScreeSettings = field(default_factory=ScreeSettings)
+    score: ScoreSettings = field(default_factory=ScoreSettings)
+    noise: NoiseSettings = field(default_factory=NoiseSettings)
+
+    @classmethod
+    def of(
+        cls, *, loading: Any = None, scree: Any = None, score: Any = None, noise: Any = None
+    ) -> PCASettings:
+        """Each release's settings from the object, a mapping of its fields or a string (the
+        scree's and the score plot's method, the loading's transform, the noise's mechanism);
+        None for the defaults. Errors use :func:`dp_pca`'s names."""
+        given = {"loading": loading, "scree": scree, "score": score, "noise": noise}
+        names = {"scree": {"control": "scree_control"}}
+        settings = {
+            parameter: kind()
+            if value is None
+            else kind.coerce(value, parameter, lead, names.get(parameter, {}))
+            for (parameter, value), (kind, lead) in zip(
+                given.items(), SETTINGS.values(), strict=True
+            )
+        }
+        noise_settings = cast(NoiseSettings, settings["noise"])
+        settings["scree"] = cast(ScreeSettings, settings["scree"]).for_noise(noise_settings)
+        return cls(**settings)  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """Each release's settings as a dict (as :meth:`of` takes them back)."""
+        return {
+            "loading": self.loading.to_dict(),
+            "scree": self.scree.to_dict(),
+            "score": self.score.to_dict(),
+            "noise": self.noise.to_dict(),
+        }
+
+
+#: The keywords of :func:`dp_pca` and :func:`plan_pca` that moved into a settings object: the
+#: keyword's parameter and field.
+MOVED = {
+    "k": ("scree", "k"),
+    "scree_control": ("scree", "control"),
+    "mono": ("scree", "mono"),
+    "bins": ("score", "bins"),
+    "axes": ("score", "axes"),
+    "frame": ("score", "frame"),
+    "group_levels": ("score", "group_levels"),
+    "transform": ("loading", "transform"),
+    "radius": ("loading", "radius"),
+    "pairs": ("loading", "pairs"),
+    "sensitivity": ("loading", "sensitivity"),
+    "calibration": ("noise", "calibration"),
+    "mechanism": ("noise", "mechanism"),
+    "composition": ("noise", "composition"),
+    "sampler": ("noise", "sampler"),
+}
+
+#: Each settings parameter's class and the field a plain value (a string) sets.
+SETTINGS: dict[str, tuple[type[Settings], str]] = {
+    "loading": (LoadingSettings, "transform"),
+    "scree": (ScreeSettings, "method"),
+    "score": (ScoreSettings, "method"),
+    "noise": (NoiseSettings, "mechanism"),
+}
+#: The settings parameters' defaults that are not None.
+DEFAULTS = {"scree": "clipped", "score": "thresholded"}
+
+Call = TypeVar("Call", bound=Callable[..., Any])
+
+
+def accepts_moved_keywords(function: Call) -> Call:
+    """Let ``function`` take the keywords of :data:`MOVED` for one more release: each moves
+    into its settings object, with a :class:`DeprecationWarning` that says where."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        moved = {name: kwargs.pop(name) for name in list(kwargs) if name in MOVED}
+        if moved:
+            kwargs.update(moved_into_settings(moved, kwargs, function.__name__))
+        return function(*args, **kwargs)
+
+    return cast(Call, wrapper)
+
+
+def moved_into_settings(
+    moved: dict[str, Any], kwargs: dict[str, Any], caller: str
+) -> dict[str, Any]:
+    """The settings arguments with the ``moved`` keywords folded in (their errors name the
+    keywords), after a :class:`DeprecationWarning`."""
+    by_parameter: dict[str, dict[str, Any]] = {}
+    for name, value in moved.items():
+        parameter, field_name = MOVED[name]
+        by_parameter.setdefault(parameter, {})[field_name] = value
+    hints = ", ".join(
+        f"{parameter}={{{', '.join(repr(key) + ': ...' for key in fields)}}}"
+        for parameter, fields in by_parameter.items()
+    )
+    warnings.warn(
+        f"{caller}'s keyword(s) {sorted(moved)} moved into its settings objects and will be "
+        f"removed in the next release; pass {hints} (or the settings objects) instead.",
+        DeprecationWarning,
+        stacklevel=user_stacklevel(),
+    )
+    folded = {}
+    for parameter, fields in by_parameter.items():
+        kind, lead = SETTINGS[parameter]
+        value = kwargs.get(parameter, DEFAULTS.get(parameter))
+        given = (
+            {}
+            if value is None
+            else value.to_dict()
+            if isinstance(value, Settings)
+            else dict(value)
+            if isinstance(value, Mapping)
+            else {lead: value}
+        )
+        names = {field: name for name, (where, field) in MOVED.items() if where == parameter}
+        folded[parameter] = kind.named({lead: parameter, **names}, **{**given, **fields})
+    return folded
+
+
+@accepts_moved_keywords
 def plan_pca(
     shape: tuple[int, int],
     epsilon: float,
     delta: float,
     *,
     split: dict[str, Any] | PCASplit | None = None,
-    k: int | None = None,
-    scree: str = "clipped",
-    score: str = "thresholded",
-    bins: Any = None,
-    axes: Any = (1, 2),
-    scree_control: dict[str, Any] | None = None,
-    mono: bool = True,
+    loading: Any = None,
+    scree: Any = "clipped",
+    score: Any = "thresholded",
+    noise: Any = None,
     scale: Any = None,
     directions: Any = None,
-    transform: Any = "spherical",
-    radius: Any = None,
-    pairs: Any = "auto",
-    sensitivity: Any = "tight",
-    calibration: str = "analytic",
-    mechanism: str = "gaussian",
-    composition: str | None = None,
-    sampler: str | None = None,
-    frame: Any = None,
 ) -> PCAPlan:
-    """Validate :func:`dp_pca`'s settings for data of ``shape = (n, p)`` and plan its releases,
+    """Check :func:`dp_pca`'s settings for data of ``shape = (n, p)`` and plan its releases,
     without data: a preview of the budget each release gets (:meth:`PCAPlan.budget_table`).
 
     The parameters are :func:`dp_pca`'s; every setting is checked here, before any data are
@@ -169,32 +299,18 @@ def plan_pca(
     Examples
     --------
     >>> from dppca import plan_pca
-    >>> plan = plan_pca((2504, 55), 4.0, 1e-7, k=10, split={"loading": 0.5, "scree": 0.25,
-    ...                                                      "score": 0.25})
+    >>> plan = plan_pca((2504, 55), 4.0, 1e-7, scree={"k": 10},
+    ...                 split={"loading": 0.5, "scree": 0.25, "score": 0.25})
     >>> plan.budget_table()["epsilon"].round(2).tolist()
     [3.1, 1.55, 0.54, 1.01, 4.0]
     """
-    options = {
-        "split": split,
-        "k": k,
-        "scree": scree,
-        "score": score,
-        "bins": bins,
-        "axes": axes,
-        "scree_control": scree_control,
-        "mono": mono,
-        "scale": scale,
-        "directions": directions,
-        "transform": transform,
-        "radius": radius,
-        "pairs": pairs,
-        "sensitivity": sensitivity,
-        "calibration": calibration,
-        "mechanism": mechanism,
-        "composition": composition,
-        "sampler": sampler,
-        "frame": frame,
-    }
+    settings = PCASettings.of(loading=loading, scree=scree, score=score, noise=noise)
+    if len(settings.score.methods) != 1:
+        raise ValueError(
+            f"score must name one histogram method for dp_pca; got {settings.score.method!r} "
+            "(dp_score releases several)."
+        )
+    options = {"split": split, "scale": scale, "directions": directions, **vars(settings)}
     n, p = check_shape(shape)
     if p < 2:
         raise ValueError(f"X must have at least 2 variables for dp_pca; got {p}.")
@@ -203,45 +319,23 @@ def plan_pca(
     given = None if directions is None else check_directions(directions, p)
     parts = ("scale",) * private_scale + ("loading",) * (given is None) + ("scree", "score")
     budgets = PCASplit.from_total(total, split, parts=parts)
-    k = p if k is None else check_positive_int(k, "k")
-    if not 2 <= k <= p:
-        raise ValueError(f"k must be an integer in [2, p={p}]; got {k}.")
-    scree = check_option(scree, "scree", SCREE_METHODS)
-    score = check_option(score, "score", HISTOGRAM_METHODS)
-    mechanism = check_option(mechanism, "mechanism", MECHANISMS)
-    if mechanism == "paper":
-        sensitivity, calibration = "paper", "classical"
-        if scree == "clipped" and (scree_control is None or isinstance(scree_control, dict)):
-            scree_control = {"clip_by": "component", **(scree_control or {})}
-    control = check_scree_control(scree, scree_control, k, "scree_control")
-    calibration = check_option(calibration, "calibration", CALIBRATIONS)
-    sampler = resolve_sampler(sampler, calibration)
-    composition = resolve_composition(composition, calibration)
+    k = settings.scree.components(p, least=2)
+    settings.score.check_axes(k, "k")
+    settings.loading.check_shape(n)
     planner = PipelinePlanner(
         shape=(n, p),
         budgets=budgets,
         k=k,
         private_scale=private_scale,
         estimate_directions=given is None,
-        loading_options={
-            "transform": transform,
-            "radius": radius,
-            "sensitivity": sensitivity,
-            "pairs": pairs,
-            "calibration": calibration,
-        },
-        scree=scree,
-        scree_control=control,
-        mono=check_bool(mono, "mono"),
-        score=score,
-        bins=bins,
-        axes=axes,
-        calibration=calibration,
-        sampler=sampler,
-        frame=frame,
+        loading=settings.loading,
+        scree=settings.scree,
+        score=settings.score,
+        noise=settings.noise,
     )
+    composition = str(settings.noise.composition)
     factor = planning_factor(planner, total.epsilon, total.delta, composition)
-    return PCAPlan(total, composition, factor, planner, public_scales, given, options)
+    return PCAPlan(total, composition, factor, planner, public_scales, given, settings, options)
 
 
 def check_shape(shape: Any) -> tuple[int, int]:

@@ -82,7 +82,7 @@ def test_biplot_reused_scale_zero_axis_and_empty_points():
 def test_result_methods():
     rng = np.random.default_rng(0)
     X = rng.standard_normal((800, 3)) * [3.0, 2.0, 1.0]
-    result = dp_pca(X, 5.0, 1e-5, bins=8, random_state=0, non_private=True)
+    result = dp_pca(X, 5.0, 1e-5, random_state=0, non_private=True, score={"bins": 8})
     private = result.variable_coordinates()
     assert list(private.columns) == ["PC1", "PC2"] and list(private.index) == ["X1", "X2", "X3"]
     assert np.all(np.linalg.norm(private.to_numpy(), axis=1) <= 1 + 1e-12)
@@ -92,7 +92,7 @@ def test_result_methods():
     assert len(dp_biplot.points) == 800 and dp_biplot.arrows.shape == (3, 2)
     assert np_biplot.arrow_scale == dp_biplot.arrow_scale
     assert np_biplot.xlim == dp_biplot.xlim
-    plain = dp_pca(X, 5.0, 1e-5, bins=8, random_state=0)
+    plain = dp_pca(X, 5.0, 1e-5, random_state=0, score={"bins": 8})
     assert plain.biplot(random_state=1)[1] is None
     with pytest.raises(ValueError, match="No non-private reference"):
         plain.variable_coordinates(non_private=True)

@@ -39,11 +39,11 @@ def result():
         frame,
         6.0,
         1e-6,
-        bins=10,
         groups=labels,
         random_state=0,
         non_private=True,
         on_weak="release",
+        score={"bins": 10},
     )
 
 
@@ -187,7 +187,7 @@ def test_loading_grid_shares_one_scale(result):
 
 def test_reference_needs_to_exist():
     X = np.random.default_rng(1).standard_normal((300, 3))
-    plain = dp_pca(X, 5.0, 1e-6, bins=5, random_state=0, on_weak="release")
+    plain = dp_pca(X, 5.0, 1e-6, random_state=0, on_weak="release", score={"bins": 5})
     with pytest.raises(ValueError, match="No non-private reference"):
         plain.plot("score", non_private=True)
     with pytest.raises(ValueError, match="kind must be one of"):

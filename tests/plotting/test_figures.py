@@ -158,7 +158,14 @@ def test_score_plot_by_group():
 def result():
     X, labels = _data()
     return dppca.dp_pca(
-        X, 6.0, 1e-6, bins=10, groups=labels, random_state=0, non_private=True, on_weak="release"
+        X,
+        6.0,
+        1e-6,
+        groups=labels,
+        random_state=0,
+        non_private=True,
+        on_weak="release",
+        score={"bins": 10},
     )
 
 
@@ -255,7 +262,9 @@ def test_biplot_names_its_points_and_the_variable_plot_explains_k_2(result):
 
     assert captions(VariableDisplay.from_result(result)) == []
     X, _ = _data()
-    two = dppca.dp_pca(X, 6.0, 1e-6, k=2, bins=10, random_state=0, on_weak="release")
+    two = dppca.dp_pca(
+        X, 6.0, 1e-6, random_state=0, on_weak="release", scree={"k": 2}, score={"bins": 10}
+    )
     assert captions(VariableDisplay.from_result(two)) == [TWO_COMPONENTS_CAPTION]
 
 
@@ -300,7 +309,7 @@ def test_a_pooled_scree_says_so_under_its_panel():
     from dppca.releases.notes import POOLED_SCREE
 
     X, _ = _data(600)
-    plain = dppca.dp_pca(X, 4.0, 1e-6, bins=6, random_state=0, on_weak="release")
+    plain = dppca.dp_pca(X, 4.0, 1e-6, random_state=0, on_weak="release", score={"bins": 6})
     noted = dppca.DPPCAResult(**{**plain.__dict__, "notes": (f"{POOLED_SCREE} variances",)})
     texts = [t.get_text() for t in noted.plot("scree").ax_.texts if t.get_gid() == "caption"]
     assert texts and "pooled" in texts[0]
@@ -396,11 +405,11 @@ def test_a_page_shows_the_same_variables_in_every_panel_and_on_both_pages():
         X,
         4.0,
         1e-7,
-        k=6,
         groups=labels["superpopulation"].to_numpy(),
         non_private=True,
         random_state=0,
         on_weak="release",
+        scree={"k": 6},
     )
     pages = result.plot("pages", random_state=0, variables=5)
     shown = []
@@ -414,7 +423,7 @@ def test_a_flagged_frame_is_stamped_on_the_score_panels():
     from dppca.releases.status import ReleaseStatus
 
     X, _ = _data(3000)
-    plain = dppca.dp_pca(X, 4.0, 1e-6, bins=6, random_state=0, on_weak="release")
+    plain = dppca.dp_pca(X, 4.0, 1e-6, random_state=0, on_weak="release", score={"bins": 6})
     assert not plain.notes
     wide = {**plain.status, "frame": ReleaseStatus("too wide", "30 scales")}
     noted = dppca.DPPCAResult(**{**plain.__dict__, "status": wide})

@@ -40,7 +40,9 @@ def results():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.standard_normal((1500, 4)) * [3, 2, 1, 0.5], columns=NAMES)
     return {
-        "DPPCAResult": dppca.dp_pca(X, 6.0, 1e-6, k=3, bins=8, random_state=0, on_weak="release"),
+        "DPPCAResult": dppca.dp_pca(
+            X, 6.0, 1e-6, random_state=0, on_weak="release", scree={"k": 3}, score={"bins": 8}
+        ),
         "LoadingResult": dppca.dp_loading(X, 4.0, 1e-6, random_state=1, on_weak="release"),
         "ScreeResult": dppca.dp_scree(
             X,

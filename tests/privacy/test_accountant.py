@@ -37,7 +37,7 @@ CALLS = {
     "dp_scree": lambda acc: dp_scree(
         X, 3, 0.6, 1e-6, loading_epsilon=0.5, loading_delta=1e-6, accountant=acc, random_state=0
     ),
-    "dp_pca": lambda acc: dp_pca(X, 1.5, 3e-6, bins=5, accountant=acc, random_state=0),
+    "dp_pca": lambda acc: dp_pca(X, 1.5, 3e-6, accountant=acc, random_state=0, score={"bins": 5}),
 }
 
 
@@ -92,9 +92,9 @@ def _scaled_pca(accountant, composition=None, scale="private"):
         4.0,
         1e-6,
         scale=scale,
-        composition=composition,
         accountant=accountant,
         random_state=0,
+        noise={"composition": composition},
     )
 
 

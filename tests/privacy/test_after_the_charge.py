@@ -106,7 +106,7 @@ CALLS = {
     ),
     "dp_quantile two-sided": lambda X: dppca.dp_quantile(X[:, 0], 0.5, 1.0, random_state=0),
     "dp_pca": lambda X: dppca.dp_pca(
-        X, 3.0, 1e-6, bins=4, random_state=0, non_private=True, on_weak="release"
+        X, 3.0, 1e-6, random_state=0, non_private=True, on_weak="release", score={"bins": 4}
     ),
     "DPPCA": lambda X: dppca.DPPCA(2, scree="clipped", random_state=0, on_weak="release").fit(X),
 }

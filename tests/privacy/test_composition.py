@@ -139,15 +139,15 @@ def _configurations():
     V = np.eye(4)
     return X, [
         {},
-        {"sampler": "continuous"},
+        {"noise": {"sampler": "continuous"}},
         {"score": "sparse"},
-        {"score": "add", "sampler": "continuous"},
+        {"score": "add", "noise": {"sampler": "continuous"}},
         {"groups": labels},
         {"scree": "huber"},
-        {"scree": "pmwm", "scree_control": {"a": 0, "b": 50, "trim_const": 5, "eta": 0.01}},
-        {"transform": "winsorized", "radius": "auto"},
+        {"scree": {"method": "pmwm", "control": {"a": 0, "b": 50, "trim_const": 5, "eta": 0.01}}},
+        {"loading": {"transform": "winsorized", "radius": "auto"}},
         {"scale": "private"},
-        {"directions": V, "sampler": "continuous"},
+        {"directions": V, "noise": {"sampler": "continuous"}},
     ]
 
 
@@ -167,7 +167,9 @@ def _held(value):
     return []
 
 
-@pytest.mark.parametrize("settings", _configurations()[1] + [{"frame": ((-9, 9), (-9, 9))}])
+@pytest.mark.parametrize(
+    "settings", _configurations()[1] + [{"score": {"frame": ((-9, 9), (-9, 9))}}]
+)
 def test_every_plan_declares_every_mechanism_it_holds(settings):
     """Composition reads what the plans declare; a mechanism a plan holds but does not declare
     would leave the composition, so each plan of every kind of call is walked and compared."""
@@ -241,11 +243,17 @@ def test_tight_calls_share_a_tight_accountant():
     basic composition would refuse for the second... and a third is refused before any noise."""
     X, _ = _configurations()
     accountant = Accountant(Budget(3.0, 1e-5))
-    dppca.dp_pca(X, 2.0, 1e-6, random_state=0, accountant=accountant, sampler="continuous")
-    dppca.dp_pca(X, 2.0, 1e-6, random_state=1, accountant=accountant, sampler="continuous")
+    dppca.dp_pca(
+        X, 2.0, 1e-6, random_state=0, accountant=accountant, noise={"sampler": "continuous"}
+    )
+    dppca.dp_pca(
+        X, 2.0, 1e-6, random_state=1, accountant=accountant, noise={"sampler": "continuous"}
+    )
     assert accountant.spent.epsilon == 3.0 and accountant.spent.delta <= 1e-5
     with pytest.raises(BudgetExceededError):
-        dppca.dp_pca(X, 2.0, 1e-6, random_state=2, accountant=accountant, sampler="continuous")
+        dppca.dp_pca(
+            X, 2.0, 1e-6, random_state=2, accountant=accountant, noise={"sampler": "continuous"}
+        )
     assert len(accountant.ledger) == 2
 
 
@@ -254,7 +262,7 @@ def test_a_continuous_pipeline_reports_its_gaussian_parameter_and_curve():
     public... here: the ledger of its Gaussian entries) reports mu = sqrt(sum mu_i^2) and the
     closed-form GDP curve; the JSON form keeps every loss and the composed total."""
     X, _ = _configurations()
-    result = dppca.dp_pca(X, 3.0, 1e-6, random_state=0, sampler="continuous")
+    result = dppca.dp_pca(X, 3.0, 1e-6, random_state=0, noise={"sampler": "continuous"})
     gaussian = [e for e in result.privacy if e.losses and e.losses[0].kind == "gaussian"]
     assert {e.component for e in gaussian} == {"loading", "scree", "score.histogram"}
     assert result.privacy.mu is None  # the quantiles are pure-epsilon releases
@@ -273,7 +281,7 @@ def test_a_continuous_pipeline_reports_its_gaussian_parameter_and_curve():
 
 def test_an_export_of_the_previous_version_reads_as_basic_composition():
     X, _ = _configurations()
-    data = dppca.dp_pca(X, 3.0, 1e-6, random_state=0, composition="basic").to_dict()
+    data = dppca.dp_pca(X, 3.0, 1e-6, random_state=0, noise={"composition": "basic"}).to_dict()
     data["version"] = 5
     del data["composition"], data["privacy_total"]
     for entry in data["privacy"]:
@@ -287,12 +295,15 @@ def test_tight_composition_refuses_the_classical_calibration():
     """The classical formula is a guarantee only for epsilon < 1: a tight plan, which gives
     each release more epsilon, cannot rest on it. None means basic with it."""
     X, _ = _configurations()
-    arguments = {"calibration": "classical", "random_state": 0}
     with pytest.raises(ValueError, match="composition='tight' needs calibration='analytic'"):
-        dppca.dp_pca(X, 3.0, 1e-6, composition="tight", **arguments)
+        dppca.dp_pca(
+            X, 3.0, 1e-6, random_state=0, noise={"calibration": "classical", "composition": "tight"}
+        )
     with pytest.raises(ValueError, match="composition='tight' needs calibration='analytic'"):
         dppca.DPPCA(2, calibration="classical", composition="tight").fit(X)
-    result = dppca.dp_pca(X, 2.4, 1e-6, **arguments)  # 0.8 per part: the classical range
+    result = dppca.dp_pca(
+        X, 2.4, 1e-6, random_state=0, noise={"calibration": "classical"}
+    )  # 0.8 per part: the classical range
     assert result.settings["composition"] == {"rule": "basic", "factor": 1.0}
 
 
@@ -342,7 +353,13 @@ def test_composition_is_checked_on_every_entry_point():
         dppca.dp_score(X, 1.0, 1e-6, bins=5, directions=np.eye(4), composition="exact")
     control = {"C_clip": 3.0}
     with pytest.raises(ValueError, match="composition='tight' needs calibration='analytic'"):
-        dppca.dp_pca(X, 1.0, 1e-6, mechanism="paper", composition="tight", scree_control=control)
+        dppca.dp_pca(
+            X,
+            1.0,
+            1e-6,
+            noise={"mechanism": "paper", "composition": "tight"},
+            scree={"control": control},
+        )
 
 
 def test_a_tight_ledger_whose_deltas_add_past_one_still_has_a_total():

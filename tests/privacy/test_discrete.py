@@ -141,9 +141,13 @@ def test_discrete_gaussian_mechanism_releases_on_the_grid_with_the_stated_noise(
 
 def test_discrete_releases_are_recorded_reproducible_with_a_seed_and_fresh_without():
     X = np.random.default_rng(1).standard_normal((1000, 4)) * [3, 2, 1, 1]
-    first = dppca.dp_pca(X, 3.0, 1e-6, bins=5, sampler="discrete", random_state=4)
-    again = dppca.dp_pca(X, 3.0, 1e-6, bins=5, sampler="discrete", random_state=4)
-    fresh = dppca.dp_pca(X, 3.0, 1e-6, bins=5)  # the default sampler, fresh entropy
+    first = dppca.dp_pca(
+        X, 3.0, 1e-6, random_state=4, score={"bins": 5}, noise={"sampler": "discrete"}
+    )
+    again = dppca.dp_pca(
+        X, 3.0, 1e-6, random_state=4, score={"bins": 5}, noise={"sampler": "discrete"}
+    )
+    fresh = dppca.dp_pca(X, 3.0, 1e-6, score={"bins": 5})  # the default sampler, fresh entropy
     assert np.array_equal(first.directions, again.directions)
     assert not np.array_equal(first.directions, fresh.directions)
     assert all(entry.mechanism.endswith("[discrete, secure]") for entry in first.privacy)
@@ -159,7 +163,7 @@ def test_discrete_releases_are_recorded_reproducible_with_a_seed_and_fresh_witho
     "call",
     [
         lambda X: dppca.dp_loading(X, 1.0, 1e-6, sampler="exact"),
-        lambda X: dppca.dp_pca(X, 1.0, 1e-6, sampler=3),
+        lambda X: dppca.dp_pca(X, 1.0, 1e-6, noise={"sampler": 3}),
         lambda X: dppca.dp_score(X, 1.0, 1e-6, bins=3, directions=np.eye(3), sampler="gauss"),
         lambda X: dppca.DPPCA(sampler="x").fit(X),
     ],

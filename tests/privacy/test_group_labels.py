@@ -25,7 +25,7 @@ def _data(n=1200, seed=0):
 
 
 def _release(X, labels, seed):
-    return dppca.dp_pca(X, 3.0, 1e-6, bins=6, groups=labels, random_state=seed).to_dict()
+    return dppca.dp_pca(X, 3.0, 1e-6, groups=labels, random_state=seed, score={"bins": 6}).to_dict()
 
 
 def test_changing_row_0s_label_changes_nothing_but_noisy_values():
@@ -67,7 +67,7 @@ def test_group_sizes_are_noisy_estimates_not_exact_counts(tmp_path):
         assert abs(np.median([estimate[level] for estimate in estimates]) - size) < 0.3 * size
         assert all(sum(estimate.values()) == len(labels) for estimate in estimates)
     # The report and the synthetic points follow the estimates; no exact count is written.
-    result = dppca.dp_pca(X, 3.0, 1e-6, bins=6, groups=labels, random_state=0)
+    result = dppca.dp_pca(X, 3.0, 1e-6, groups=labels, random_state=0, score={"bins": 6})
     points = dppca.sample_scores(result, random_state=0)
     assert points["group"].value_counts().to_dict() == result.group_sizes
     images = write_figures(result, tmp_path, random_state=0)
@@ -98,8 +98,9 @@ def test_declared_levels_hide_whether_a_label_occurs():
         (pd.Categorical(only, categories=levels), {}),
     ]:
         other = neighbour if extra else pd.Categorical(neighbour, categories=levels)
-        first = dppca.dp_pca(X, 3.0, 1e-6, bins=6, groups=groups, random_state=0, **extra)
-        second = dppca.dp_pca(X, 3.0, 1e-6, bins=6, groups=other, random_state=0, **extra)
+        score = {"bins": 6, **extra}
+        first = dppca.dp_pca(X, 3.0, 1e-6, groups=groups, random_state=0, score=score)
+        second = dppca.dp_pca(X, 3.0, 1e-6, groups=other, random_state=0, score=score)
         assert list(first.groups) == list(second.groups) == levels
         assert str(first) == str(second)
 
@@ -109,10 +110,17 @@ def test_labels_outside_the_declared_levels_are_refused_before_the_charge():
     accountant = dppca.Accountant(dppca.Budget(10.0, 1e-3))
     with pytest.raises(ValueError, match="declared levels"):
         dppca.dp_pca(
-            X, 3.0, 1e-6, groups=labels, group_levels=["north", "south"], accountant=accountant
+            X,
+            3.0,
+            1e-6,
+            groups=labels,
+            accountant=accountant,
+            score={"group_levels": ["north", "south"]},
         )
     with pytest.raises(ValueError, match="repeat"):
-        dppca.dp_pca(X, 3.0, 1e-6, groups=labels, group_levels=["north", "north", "west"])
+        dppca.dp_pca(
+            X, 3.0, 1e-6, groups=labels, score={"group_levels": ["north", "north", "west"]}
+        )
     with pytest.raises(ValueError, match="group_levels applies when groups are given"):
-        dppca.dp_pca(X, 3.0, 1e-6, group_levels=["north"])
+        dppca.dp_pca(X, 3.0, 1e-6, score={"group_levels": ["north"]})
     assert accountant.spent == dppca.Budget(0.0, 0.0)

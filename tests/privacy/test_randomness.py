@@ -49,7 +49,9 @@ CALLS = {
         .histograms["add"]["prob"]
         .to_numpy()
     ),
-    "dp_pca": lambda rs: dppca.dp_pca(X, 3.0, 1e-6, bins=4, score="add", random_state=rs).scree,
+    "dp_pca": lambda rs: (
+        dppca.dp_pca(X, 3.0, 1e-6, random_state=rs, score={"method": "add", "bins": 4}).scree
+    ),
     "DPPCA": lambda rs: dppca.DPPCA(random_state=rs).fit(X).components_,
 }
 

@@ -61,7 +61,11 @@ def test_the_named_minimums_are_the_edges_of_the_plan():
 def test_public_alternatives_remove_the_requirement():
     """Public frame limits and a public clip level need nothing located."""
     plan = dppca.plan_pca(
-        (178, 13), 4.0, 1e-6, frame=((-50, 50), (-50, 50)), scree_control={"C_clip": 100.0}
+        (178, 13),
+        4.0,
+        1e-6,
+        score={"frame": ((-50, 50), (-50, 50))},
+        scree={"control": {"C_clip": 100.0}},
     )
     assert plan.unmet == [] and plan.budget_table()["release"][2] == "score plot: frame (public)"
     assert plan.budget_table()["epsilon"][2] == 0.0

@@ -44,7 +44,13 @@ def test_a_histogram_below_the_noise_is_flagged():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = dppca.dp_pca(
-            X, 1.0, 1e-6, bins=30, random_state=0, composition="basic", on_weak="release"
+            X,
+            1.0,
+            1e-6,
+            random_state=0,
+            on_weak="release",
+            score={"bins": 30},
+            noise={"composition": "basic"},
         )
     assert any("score histogram kept" in note for note in result.notes)
     assert any(issubclass(w.category, NoiseDominatedWarning) for w in caught)

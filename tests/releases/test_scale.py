@@ -131,9 +131,15 @@ def test_dp_pca_with_public_scales_is_dp_pca_of_the_scaled_data():
     Z, _ = _mixed_units()
     units = np.array([1.0, 1e3, 1e-2, 5.0])
     one = dp_pca(
-        Z * units, 4.0, 1e-6, scale=units, random_state=3, sampler="continuous", on_weak="release"
+        Z * units,
+        4.0,
+        1e-6,
+        scale=units,
+        random_state=3,
+        on_weak="release",
+        noise={"sampler": "continuous"},
     )
-    other = dp_pca(Z, 4.0, 1e-6, random_state=3, sampler="continuous", on_weak="release")
+    other = dp_pca(Z, 4.0, 1e-6, random_state=3, on_weak="release", noise={"sampler": "continuous"})
     np.testing.assert_allclose(one.directions, other.directions, atol=1e-9)
     np.testing.assert_allclose(one.scree, other.scree, rtol=1e-9)
     assert one.scales.tolist() == units.tolist() and other.scales is None
@@ -147,7 +153,13 @@ def test_private_scaling_makes_the_release_free_of_each_variables_units():
     Z, _ = _mixed_units()
     units = np.array([1.0, 1e3, 1e-2, 10.0])
     base = dp_pca(
-        Z, 4.0, 1e-6, scale="private", random_state=3, sampler="continuous", on_weak="release"
+        Z,
+        4.0,
+        1e-6,
+        scale="private",
+        random_state=3,
+        on_weak="release",
+        noise={"sampler": "continuous"},
     )
     moved = dp_pca(
         Z * units,
@@ -155,8 +167,8 @@ def test_private_scaling_makes_the_release_free_of_each_variables_units():
         1e-6,
         scale="private",
         random_state=3,
-        sampler="continuous",
         on_weak="release",
+        noise={"sampler": "continuous"},
     )
     np.testing.assert_allclose(moved.directions, base.directions, atol=1e-9)
     np.testing.assert_allclose(moved.scree, base.scree, rtol=1e-9)
@@ -166,7 +178,13 @@ def test_private_scaling_makes_the_release_free_of_each_variables_units():
     factor = base.settings["composition"]["factor"]
     assert factor > 1 and spent.epsilon == pytest.approx(0.4 * factor)
     basic = dp_pca(
-        Z, 4.0, 1e-6, scale="private", random_state=3, composition="basic", on_weak="release"
+        Z,
+        4.0,
+        1e-6,
+        scale="private",
+        random_state=3,
+        on_weak="release",
+        noise={"composition": "basic"},
     )
     spent = basic.privacy.select("scale").total
     assert spent.epsilon == pytest.approx(0.4) and spent.delta == pytest.approx(1e-7)
@@ -271,7 +289,8 @@ def test_a_pca_stops_after_an_unreliable_scale(call, composition):
             on_weak=on_weak,
         )
         if call == "dp_pca":
-            return dp_pca(TIED, 4.0, 1e-6, **options)
+            composed = options.pop("composition")
+            return dp_pca(TIED, 4.0, 1e-6, noise={"composition": composed}, **options)
         return DPPCA(n_components=2, epsilon=4.0, delta=1e-6, **options).fit(TIED)
 
     accountant = Accountant(Budget(4.0, 1e-6), composition=composition)

@@ -73,11 +73,11 @@ def _loading_coverage(X, epsilon, seeds, k=None):
             X,
             epsilon,
             1e-6,
-            k=k,
             random_state=seed,
-            sampler="continuous",
-            bins=5,
             on_weak="release",
+            scree={"k": k},
+            noise={"sampler": "continuous"},
+            score={"bins": 5},
         )
         bands = result.uncertainty(draws=200, random_state=seed + 999)
         signs = np.where(np.einsum("ij,ij->j", noiseless, result.directions) < 0, -1.0, 1.0)

@@ -92,11 +92,11 @@ class Settings:
         """``dp_pca``'s keyword arguments (besides the data and the total budget)."""
         return {
             "split": self.split(),
-            "k": self.k,
-            "bins": None if self.bins == 0 else (self.bins, self.bins),
-            "scree": self.scree,
-            "scree_control": self.scree_control or None,
-            "score": self.score,
+            "scree": {"method": self.scree, "k": self.k, "control": self.scree_control or None},
+            "score": {
+                "method": self.score,
+                "bins": None if self.bins == 0 else (self.bins, self.bins),
+            },
             "scale": "private" if self.scale == "private" else None,
         }
 

@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import io
-import shutil
-import tempfile
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,44 +13,31 @@ from typing import Any
 import pandas as pd
 from shiny import reactive, render, ui
 
-from dppca.app.data import DataError, Table, default_delta, embedded, split_shares, uploaded
-from dppca.app.runner import (
-    RUN_LOCK,
-    RunOutput,
-    Settings,
-    in_app_terms,
-    png_bytes,
-    problem,
-    run,
+from dppca.app.data import DataError, Table, default_delta, split_shares
+from dppca.app.handlers import (
+    SessionRuns,
+    figures_zip,
+    load_table,
+    plan_preview,
+    private_file,
+    read_settings,
+    sample_size_problem,
 )
-from dppca.exceptions import UnlocatableError
-
-FIGURES = ("scree", "score", "loading", "variable", "biplot", "page")
+from dppca.app.runner import RUN_LOCK, RunOutput, Settings, png_bytes, run
 
 
 def server(input: Any, output: Any, session: Any) -> None:
-    folder = Path(tempfile.mkdtemp(prefix="dppca-app-"))  # readable by this user only
-    runs: dict[str, Any] = {"count": 0, "stage": "", "ended": False, "spent": {}}
-
-    def end() -> None:
-        runs["ended"] = True
-        shutil.rmtree(folder, ignore_errors=True)
-
-    session.on_ended(end)
+    """One browser session: :mod:`dppca.app.handlers` does the work, this wires it to the
+    page's inputs and outputs."""
+    runs = SessionRuns.open()
+    session.on_ended(runs.end)
     loaded: reactive.Value[Table | None] = reactive.value(None)
     data_error: reactive.Value[str | None] = reactive.value(None)
 
     @reactive.effect
     def _load() -> None:
-        choice = input.dataset()
         try:
-            if choice == "upload":
-                files = input.upload()
-                if not files:
-                    raise DataError("Upload a CSV file, or choose an embedded data set.")
-                table = uploaded(files[0]["datapath"], files[0]["name"])
-            else:
-                table = embedded(choice)
+            table = load_table(input.dataset(), input.upload())
         except DataError as error:
             loaded.set(None)
             data_error.set(str(error))
@@ -86,57 +69,14 @@ def server(input: Any, output: Any, session: Any) -> None:
         return ui.tags.small(f"{parts} (together 100 %)", class_="text-muted d-block mb-2")
 
     def settings() -> Settings:
-        scree = input.scree()
-        control: dict[str, Any] = {}
-        if scree == "pmwm":
-            control = {
-                "a": input.pmwm_a(),
-                "b": input.pmwm_b(),
-                "trim_const": input.pmwm_trim(),
-                "eta": input.pmwm_eta(),
-            }
-        elif scree == "huber":
-            control = {"m2_frac": input.huber_m2()}
-        return Settings(
-            variables=list(input.variables() or []),
-            group=input.group() or None,
-            scale=input.scale(),
-            epsilon=input.epsilon(),
-            delta=input.delta(),
-            handles=tuple(input.split()),
-            k=input.k(),
-            bins=input.bins() or 0,
-            scree=scree,
-            scree_control=control,
-            score=input.score(),
-            seed_text=(input.seed() or "").strip(),
-            non_private=input.non_private(),
-        )
+        return read_settings(lambda name: getattr(input, name)())
 
     @reactive.calc
     def planned() -> tuple[pd.DataFrame | None, str | None]:
-        from dppca.planning import plan_pca
-
         table = loaded()
         if table is None:
             return None, data_error()
-        chosen = settings()
-        refused = problem(table, chosen)
-        if refused:
-            return None, refused
-        try:
-            shape = (table.n, len(chosen.variables))
-            plan = plan_pca(shape, chosen.epsilon, chosen.delta, **chosen.options())
-        except (ValueError, TypeError) as error:
-            return None, " ".join(str(error).split())
-        budget = plan.budget_table()
-        try:  # what the budget cannot locate is said before Run, which would be refused
-            plan.enforce("refuse", "This run")
-        except UnlocatableError as error:
-            return budget, in_app_terms(str(error))
-        budget["epsilon"] = budget["epsilon"].map(lambda v: f"{v:.3g}")
-        budget["delta"] = budget["delta"].map(lambda v: f"{v:.3g}")
-        return budget, None
+        return plan_preview(table, settings())
 
     @render.ui
     def preview() -> Any:
@@ -158,12 +98,8 @@ def server(input: Any, output: Any, session: Any) -> None:
     @ui.bind_task_button(button_id="run")
     @reactive.extended_task
     async def compute(table: Table, chosen: Settings, target: Path) -> RunOutput:
-        def heard(stage: str) -> None:  # from the worker thread; read by the status poll
-            runs["stage"] = stage
-
-        outcome = await asyncio.to_thread(run, table, chosen, target, heard)
-        if runs["ended"]:  # the session ended during the run: leave nothing behind
-            shutil.rmtree(folder, ignore_errors=True)
+        outcome = await asyncio.to_thread(run, table, chosen, target, runs.heard)
+        runs.after_run()
         return outcome
 
     @reactive.effect
@@ -173,36 +109,24 @@ def server(input: Any, output: Any, session: Any) -> None:
         if table is None:
             ui.notification_show(data_error() or "Choose data first.", type="error")
             return
-        runs["count"] += 1
-        runs["data"] = _data_key(table)
-        target = folder / f"run{runs['count']}"
-        compute.invoke(table, settings(), target)
+        compute.invoke(table, settings(), runs.start(table))
 
     def finished() -> RunOutput | None:
         """The last run's outcome, while the data it was made from are still the chosen ones."""
-        if compute.status() != "success":
-            return None
-        table = loaded()
-        if table is None or runs.get("data") != _data_key(table):
-            return None
-        return compute.result()
+        outcome = compute.result() if compute.status() == "success" else None
+        return runs.current(loaded(), outcome)
 
     @reactive.effect
-    def _tally() -> None:  # every release counts against its data in this session, a stopped
-        if compute.status() == "success":  # run's too (what it released before it stopped)
-            outcome = compute.result()
-            total = outcome.spent
-            if outcome.release is not None and not outcome.error:
-                total = outcome.release.privacy.total
-            if total is not None:
-                runs["spent"].setdefault(runs["data"], []).append((total.epsilon, total.delta))
+    def _tally() -> None:
+        if compute.status() == "success":
+            runs.tally(compute.result())
 
     @render.ui
     def status() -> Any:
         state = compute.status()
         if state == "running":
             reactive.invalidate_later(0.5)
-            stage = runs["stage"] or "starting"
+            stage = runs.stage or "starting"
             return ui.div(f"Computing: {stage} ...", class_="alert alert-info")
         if state == "error":
             return ui.div("The run failed unexpectedly.", class_="alert alert-danger")
@@ -218,15 +142,7 @@ def server(input: Any, output: Any, session: Any) -> None:
             return ui.div(result.error, class_="alert alert-danger", role="alert")
         table = loaded()
         assert table is not None  # finished() holds results of the chosen data only
-        spent = runs["spent"].get(runs["data"], [])
-        lines = [f"Made from {table.source}: n = {table.n:,} rows. Every panel below is private."]
-        if len(spent) > 1:
-            epsilon, delta = (sum(values) for values in zip(*spent, strict=True))
-            lines.append(
-                f"This session has made {len(spent)} releases from these data; their guarantees "
-                f"add up to epsilon = {epsilon:.3g}, delta = {delta:.3g} (basic composition). "
-                "Publish one release, not several."
-            )
+        lines = runs.summary(table)
         if not result.warnings:
             return ui.div(*[ui.p(line) for line in lines], class_="alert alert-success")
         items = [ui.tags.li(message) for message in result.warnings]
@@ -268,10 +184,9 @@ def server(input: Any, output: Any, session: Any) -> None:
         if result is None or result.release is None:
             return ui.p("Press Run first.")
         size, sampling = input.sample_size(), input.sampling()
-        if not isinstance(size, int | float) or not 10 <= size <= 100_000:
-            return ui.div(
-                "The sample size must be between 10 and 100,000.", class_="alert alert-warning"
-            )
+        wrong = sample_size_problem(size)
+        if wrong:
+            return ui.div(wrong, class_="alert alert-warning")
 
         png = await _drawn(  # post-processing of the released histogram: no budget
             lambda: score_grid(
@@ -299,34 +214,21 @@ def server(input: Any, output: Any, session: Any) -> None:
         result = finished()
         return None if result is None else _html_table(result.importance, index=True)
 
-    def private_file(name: str) -> Path:
-        result = finished()
-        if result is None or result.folder is None:
-            raise ValueError("Run the private PCA first.")
-        return result.folder / name
-
     @render.download_button(filename="dppca-release.json")
     def download_json() -> Any:
-        return str(private_file("release.json"))
+        return str(private_file(finished(), "release.json"))
 
     @render.download_button(filename="dppca-report.html")
     def download_report() -> Any:
-        return str(private_file("report.html"))
-
-    def figures(kind: str) -> bytes:
-        buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w") as archive:
-            for name in FIGURES:
-                archive.write(private_file(f"{name}.{kind}"), f"{name}.{kind}")
-        return buffer.getvalue()
+        return str(private_file(finished(), "report.html"))
 
     @render.download_button(filename="dppca-figures-png.zip")
     def download_png() -> Any:
-        yield figures("png")
+        yield figures_zip(finished(), "png")
 
     @render.download_button(filename="dppca-figures-svg.zip")
     def download_svg() -> Any:
-        yield figures("svg")
+        yield figures_zip(finished(), "svg")
 
     @render.ui
     def reference() -> Any:
@@ -373,11 +275,6 @@ async def _drawn(make_figure: Callable[[], Any]) -> bytes:
             return png_bytes(make_figure())
 
     return await asyncio.to_thread(draw)
-
-
-def _data_key(table: Table) -> tuple[str, int, tuple[str, ...]]:
-    """What identifies the data a run was made from, within a session."""
-    return table.source, table.n, tuple(table.frame.columns)
 
 
 def _image(png_data: bytes, alt: str, element_id: str, width: str = "100%") -> Any:

@@ -51,7 +51,7 @@ class PageDisplay:
     >>> from dppca.plotting import PageDisplay
     >>> import numpy as np, dppca
     >>> X = np.random.default_rng(0).normal(size=(600, 4)) * [3, 2, 1, 0.5]
-    >>> result = dppca.dp_pca(X, 4.0, 1e-6, k=3, random_state=1)
+    >>> result = dppca.dp_pca(X, 4.0, 1e-6, scree={"k": 3}, random_state=1)
     >>> page = PageDisplay.from_result(result, random_state=0)
     >>> sorted(page.displays_)
     ['biplot', 'loading', 'score', 'scree', 'variable']
@@ -224,7 +224,7 @@ class PagesDisplay:
     >>> from dppca.plotting import PagesDisplay
     >>> import numpy as np, dppca
     >>> X = np.random.default_rng(0).normal(size=(600, 4)) * [3, 2, 1, 0.5]
-    >>> result = dppca.dp_pca(X, 4.0, 1e-6, k=3, non_private=True, random_state=1)
+    >>> result = dppca.dp_pca(X, 4.0, 1e-6, scree={"k": 3}, non_private=True, random_state=1)
     >>> pages = PagesDisplay.from_result(result, random_state=0)
     >>> pages.ax_.shape, pages.reference_.figure_.get_suptitle()[:20]
     ((2, 5), 'Non-private PCA (ref')

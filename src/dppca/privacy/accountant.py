@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from dppca._stack import user_stacklevel
 from dppca.exceptions import BudgetExceededError, PrivacyWarning
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger, budget_losses
 from dppca.privacy.composition import PrivacyLoss, composed_delta, resolve_composition
@@ -179,11 +180,11 @@ def charge(
     accountant._calls[name] += 1
 
 
-def warn_refits(accountant: Accountant | None, name: str, stacklevel: int = 3) -> None:
+def warn_refits(accountant: Accountant | None, name: str) -> None:
     """After a call's charge: when ``accountant`` has been charged by more than one call named
     ``name`` (an estimator refitted, as a grid search does), a
-    :class:`~dppca.exceptions.PrivacyWarning` says how many and what they spent in total
-    (``stacklevel`` as :func:`warnings.warn`'s)."""
+    :class:`~dppca.exceptions.PrivacyWarning`, at the caller's line, says how many and what
+    they spent in total."""
     if accountant is None or accountant.calls(name) < 2:
         return
     spent = accountant.spent
@@ -194,7 +195,7 @@ def warn_refits(accountant: Accountant | None, name: str, stacklevel: int = 3) -
         "search that refits (GridSearchCV: folds x candidates + 1 fits) spends them all, and "
         "its choice from validation scores computed without noise is not private.",
         PrivacyWarning,
-        stacklevel=stacklevel,
+        stacklevel=user_stacklevel(),
     )
 
 

@@ -18,6 +18,7 @@ from typing import Literal, get_args
 import numpy as np
 import pandas as pd
 
+from dppca._stack import user_stacklevel
 from dppca._validation import check_real
 from dppca.exceptions import PrivacyWarning
 from dppca.privacy.composition import COMPOSITIONS, PrivacyLoss, composed_delta
@@ -183,7 +184,7 @@ def warn_weak_budget(epsilon: float, delta: float, n: int) -> None:
     """Issue :func:`weak_budget_notes` as :class:`~dppca.exceptions.PrivacyWarning` (before any
     charge: public values only)."""
     for note in weak_budget_notes(epsilon, delta, n):
-        warnings.warn(note, PrivacyWarning, stacklevel=3)
+        warnings.warn(note, PrivacyWarning, stacklevel=user_stacklevel())
 
 
 def check_repeated(budget: Budget, count: int, what: str) -> Budget:

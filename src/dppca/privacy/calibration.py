@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from scipy.special import log_ndtr
 
+from dppca._stack import user_stacklevel
 from dppca._validation import check_delta, check_epsilon, check_option, check_real
 from dppca.exceptions import PrivacyWarning
 
@@ -138,7 +139,7 @@ def _classical_kernel(epsilon: float, delta: float) -> float:
             f"epsilon={epsilon:g}); the (epsilon, delta) guarantee is not established. "
             'Use calibration="analytic", which is exact for every epsilon.',
             PrivacyWarning,
-            stacklevel=3,
+            stacklevel=user_stacklevel(),
         )
     return math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
 

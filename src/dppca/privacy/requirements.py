@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from dppca._stack import user_stacklevel
 from dppca._validation import check_option
 from dppca.exceptions import NoiseDominatedWarning, UnlocatableError
 
@@ -115,7 +116,7 @@ def enforce(
         return
     if on_weak == "release":
         for need in failing:
-            warnings.warn(need.warning, NoiseDominatedWarning, stacklevel=3)
+            warnings.warn(need.warning, NoiseDominatedWarning, stacklevel=user_stacklevel())
         return
     releases: dict[str, list[Requirement]] = {}
     for need in failing:

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from dppca._stack import user_stacklevel
 from dppca.exceptions import NoiseDominatedWarning, PrivacyWarning
 
 #: A frame wider than this many private scales is "too wide" (:mod:`dppca.releases.status`).
@@ -125,10 +126,11 @@ def one_variable_notes(directions: np.ndarray, names: Sequence[str], scaled: boo
     ]
 
 
-def emit(notes: Sequence[str], stacklevel: int = 3) -> None:
-    """Issue each note as a :class:`~dppca.exceptions.NoiseDominatedWarning`."""
+def emit(notes: Sequence[str]) -> None:
+    """Issue each note as a :class:`~dppca.exceptions.NoiseDominatedWarning`, at the caller's
+    line."""
     for note in notes:
-        warnings.warn(note, NoiseDominatedWarning, stacklevel=stacklevel)
+        warnings.warn(note, NoiseDominatedWarning, stacklevel=user_stacklevel())
 
 
 @contextmanager

@@ -72,11 +72,9 @@ def dp_quantile(
     accountant : Accountant, optional
         Charged with (epsilon, 0) before any noise is drawn.
     sampler : {"discrete", "continuous"} or None, default None
-        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
-        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
-        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
-        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
-        through its low bits (Mironov 2012); for studies, not for publication.
+        Exact integer noise on a secure stream (``"discrete"``, what None means unless the
+        calibration is classical) or numpy's floating-point noise, for studies
+        (:class:`~dppca.NoiseSettings` says more).
 
     Returns
     -------

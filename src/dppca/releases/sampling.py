@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dppca._stack import user_stacklevel
 from dppca._validation import (
     check_option,
     check_positive_int,
@@ -142,7 +143,7 @@ def sample_scores(
                 f"n={total} is small relative to the number of groups; at least one group "
                 "receives no synthetic points.",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
         parts = [
             (level, groups[level], int(size)) for level, size in zip(levels, sizes, strict=True)
@@ -156,7 +157,7 @@ def sample_scores(
                 f"The private {source} histogram{where} has no probability mass; no synthetic "
                 "points were drawn from it.",
                 NoMassWarning,
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
             points = np.empty((0, 2))
         else:

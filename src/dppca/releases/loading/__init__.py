@@ -15,14 +15,13 @@ the Kendall matrix's Gaussian mechanism), ``release`` the release of a plan and
 from dppca.releases.loading.plan import (
     DEFAULT_RADIUS_LEVEL,
     DEFAULT_RADIUS_SHARE,
-    MECHANISMS,
     ORTHONORMAL_TOLERANCE,
     LoadingPlan,
+    LoadingSettings,
     check_direction_source,
     check_directions,
     check_sign_settings,
     kendall_mechanism,
-    plan_loading,
 )
 from dppca.releases.loading.release import dp_loading, loading_release
 from dppca.releases.loading.result import LoadingResult, NonPrivateLoading
@@ -30,10 +29,10 @@ from dppca.releases.loading.result import LoadingResult, NonPrivateLoading
 __all__ = [
     "DEFAULT_RADIUS_LEVEL",
     "DEFAULT_RADIUS_SHARE",
-    "MECHANISMS",
     "ORTHONORMAL_TOLERANCE",
     "LoadingPlan",
     "LoadingResult",
+    "LoadingSettings",
     "NonPrivateLoading",
     "check_direction_source",
     "check_directions",
@@ -41,5 +40,4 @@ __all__ = [
     "dp_loading",
     "kendall_mechanism",
     "loading_release",
-    "plan_loading",
 ]

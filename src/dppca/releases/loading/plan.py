@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import numpy as np
 
+from dppca._settings import Constraint, Settings, one_of, real
 from dppca._validation import (
     check_data,
     check_delta,
     check_epsilon,
-    check_option,
-    check_real,
 )
-from dppca.numerics.kendall import check_pairs, unit_error_bound
+from dppca.numerics.kendall import auto_degree, unit_error_bound
 from dppca.numerics.sensitivity import SENSITIVITIES, unit_kendall_sensitivity
 from dppca.numerics.signs import (
     MAX_BOUND,
@@ -32,18 +32,14 @@ from dppca.privacy.budget import (
     check_parts,
     split_epsilon,
 )
-from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import (
     MAX_NOISE_SCALE,
     GaussianMechanism,
     check_noise_scale,
-    resolve_sampler,
 )
 from dppca.privacy.quantiles import GridQuantile, safe_level
 from dppca.privacy.requirements import Requirement, locating
-
-MECHANISMS = ("gaussian", "paper")
-
+from dppca.privacy.settings import NoiseSettings
 
 #: Share of the loading epsilon spent on the winsorization radius when ``radius="auto"``.
 DEFAULT_RADIUS_SHARE = 0.1
@@ -98,26 +94,18 @@ def check_direction_source(
 
 
 def check_sign_settings(
-    transform: Any,
-    radius: Any,
-    radius_share: Any = DEFAULT_RADIUS_SHARE,
-    radius_level: Any = DEFAULT_RADIUS_LEVEL,
-    name: str = "transform",
-) -> tuple[SignTransform | None, float, float]:
-    """Validate the spatial-sign settings: the transform (None for ``radius="auto"``, resolved
-    privately later) and the automatic radius's share and level. Errors call the transform
-    ``name``."""
+    transform: Any, radius: Any, name: str = "transform"
+) -> SignTransform | None:
+    """The sign transform of ``transform`` and a public ``radius``, or None for ``radius="auto"``
+    (resolved privately by the release), which needs ``transform="winsorized"``. Errors call the
+    transform ``name``."""
     if not isinstance(radius, str):
-        return make_sign_transform(transform, radius, name), radius_share, radius_level
+        return make_sign_transform(transform, radius, name)
     if radius != "auto":
         raise ValueError(f'radius must be a positive number or "auto"; got {radius!r}.')
     if transform != "winsorized":
         raise ValueError(f'radius="auto" applies to {name}="winsorized"; got {name}={transform!r}.')
-    return (
-        None,
-        check_real(radius_share, "radius_share", low=0.0, high=1.0),
-        check_real(radius_level, "radius_level", low=0.0, high=1.0),
-    )
+    return None
 
 
 def kendall_mechanism(
@@ -203,103 +191,185 @@ class LoadingPlan:
         return self.mechanism.l2_sensitivity
 
 
-def plan_loading(
-    shape: tuple[int, int],
-    budget: Budget,
-    *,
-    transform: Any = "spherical",
-    radius: Any = None,
-    sensitivity: Any = "tight",
-    calibration: Any = "analytic",
-    mechanism: Any = "gaussian",
-    pairs: Any = "auto",
-    radius_share: Any = DEFAULT_RADIUS_SHARE,
-    radius_level: Any = DEFAULT_RADIUS_LEVEL,
-    sampler: Any = None,
-    transform_name: str = "transform",
-) -> LoadingPlan:
-    """Validate :func:`dp_loading`'s settings for data of ``shape`` and a validated ``budget``,
-    and fix its noise (``transform_name``: the caller's name for ``transform``, used in error
-    messages).
+def check_pairs_kind(pairs: Any, name: str) -> Any:
+    """``pairs``: ``"auto"``, ``"all"`` or an even integer of at least 2 (its upper limit,
+    ``n - 1``, is checked with the data's size)."""
+    if isinstance(pairs, str) and pairs in ("all", "auto"):
+        return pairs
+    if isinstance(pairs, bool | np.bool_) or not isinstance(pairs, int | np.integer):
+        raise TypeError(f'{name} must be "auto", "all" or an even integer; got {pairs!r}.')
+    if pairs < 2 or pairs % 2:
+        raise ValueError(
+            f'{name} must be "auto", "all" or an even integer with 2 <= {name} <= n - 1; '
+            f"got {pairs!r}."
+        )
+    return int(pairs)
 
-    Every noise scale is set by public values here, before any charge: one that is not a
-    positive normal float is refused (for an automatic radius, at both ends of its search grid).
+
+def design_degree(pairs: str | int, n: int) -> int | None:
+    """The design's degree for checked ``pairs``: None for all pairs, :func:`auto_degree` of
+    ``n`` for ``"auto"``, else ``pairs``."""
+    if pairs == "all":
+        return None
+    return auto_degree(n) if pairs == "auto" else int(pairs)
+
+
+@dataclass(frozen=True)
+class LoadingSettings(Settings):
+    """How the private directions are estimated: the generalized spatial sign, the pairs of the
+    Kendall matrix and its sensitivity (:func:`~dppca.dp_loading`), checked once.
+
+    Parameters
+    ----------
+    transform : {"spherical", "winsorized"} or callable, default "spherical"
+        Generalized spatial sign ``h``: 1, ``min(radius, s)``, or a user ``h`` capped at its
+        declared bound ``radius``.
+    radius : float or "auto", optional
+        Winsorization radius (public), ``"auto"`` to estimate it privately, or the declared bound
+        of a callable ``h``.
+    pairs : "auto", "all" or even int, default "auto"
+        All pairs, or the incomplete U-statistic over a circulant design in which every row is
+        in ``pairs`` pairs (linear in n, same sensitivity; see :func:`dppca.kendall_matrix`).
+        ``"auto"``: all pairs up to 20,000 rows, ``pairs=64`` above.
+    sensitivity : {"tight", "paper"}, default "tight"
+        ``2 sqrt(2) ||g||^2 / n`` or the paper's ``4 ||g||^2 / n`` (Kim and Jung 2025); the
+        R package's calibration (:class:`~dppca.NoiseSettings` ``mechanism="paper"``) uses the
+        paper's.
+    radius_share : float, default 0.1
+        With ``radius="auto"``: the share of epsilon (no delta) spent on the radius.
+    radius_level : float, default 0.5
+        With ``radius="auto"``: the quantile level of the pair half-distances
+        ``||x_a - x_b|| / sqrt(2)`` over disjoint random pairs (each row in one pair, so a count
+        has sensitivity 1), estimated by the exponential mechanism on a logarithmic grid
+        (McSherry and Talwar 2007; equivariant to the data's units; the level moves towards 1/2
+        when the budget is small, see :func:`~dppca.privacy.quantiles.safe_level`), clamped
+        into ``[1e-150, 1e150]``.
+
+    Examples
+    --------
+    >>> from dppca import Budget, LoadingSettings, NoiseSettings
+    >>> settings = LoadingSettings(transform="winsorized", radius=2.0)
+    >>> plan = settings.plan((1000, 4), Budget(1.0, 1e-6), NoiseSettings(sampler="continuous"))
+    >>> plan.sign.bound, round(plan.sigma, 5)
+    (2.0, 0.01195)
     """
-    n, p = shape
-    epsilon, delta = budget.epsilon, budget.delta
-    mechanism = check_option(mechanism, "mechanism", MECHANISMS)
-    sensitivity = check_option(sensitivity, "sensitivity", SENSITIVITIES)
-    calibration = check_option(calibration, "calibration", CALIBRATIONS)
-    if mechanism == "paper":
-        sensitivity, calibration = "paper", "classical"
-    sign, radius_share, radius_level = check_sign_settings(
-        transform, radius, radius_share, radius_level, transform_name
-    )
-    degree = check_pairs(pairs, n)
-    sampler = resolve_sampler(sampler, calibration)
-    radius_epsilon, kendall_epsilon = 0.0, epsilon
-    if sign is None:
-        radius_epsilon, kendall_epsilon = check_parts(
-            split_epsilon(epsilon, [radius_share, 1.0 - radius_share]),
-            f"epsilon={epsilon:g} and radius_share={radius_share:g}",
-        )
-    float_error = unit_error_bound(p, sign or WinsorizedSign(1.0), degree)
-    kendall = kendall_mechanism(
-        n, p, float_error, kendall_epsilon, delta, sensitivity, calibration, sampler
-    )
-    sigma = kendall.scale
-    check_noise_scale(sigma, "the Kendall matrix (in units of the sign bound squared)")
-    radius_quantile = None
-    requirements: list[Requirement] = []
-    if sign is None:
-        requirements.append(
-            locating(
-                "loading",
-                "winsorization radius",
-                n // 2,
-                radius_epsilon,
-                "log",
-                "a public radius (radius=...)",
-            )
-        )
-        radius_quantile = GridQuantile(
-            "log",
-            safe_level(radius_level, n // 2, radius_epsilon, "log"),
-            radius_epsilon,
-            sampler,
-            description="pair half-distances",
-            positive=True,  # pairs of duplicated rows (distance 0) are left out
-        )
-        radius_range = (
-            max(MIN_BOUND, math.sqrt(sys.float_info.min / sigma)),
-            min(MAX_BOUND, math.sqrt(MAX_NOISE_SCALE / sigma)),
-        )
-        if radius_range[0] > radius_range[1]:
+
+    transform: str | Callable[[np.ndarray], np.ndarray] = "spherical"
+    radius: float | str | None = None
+    pairs: str | int = "auto"
+    sensitivity: str = "tight"
+    radius_share: float = DEFAULT_RADIUS_SHARE
+    radius_level: float = DEFAULT_RADIUS_LEVEL
+    #: The sign transform of a public radius (None for ``radius="auto"``).
+    sign: SignTransform | None = field(default=None, init=False, repr=False, compare=False)
+
+    constraints: ClassVar[Mapping[str, Constraint]] = {
+        "pairs": check_pairs_kind,
+        "sensitivity": one_of(*SENSITIVITIES),
+        "radius_share": real(0.0, 1.0),
+        "radius_level": real(0.0, 1.0),
+    }
+
+    def _check_together(self, names: Mapping[str, str]) -> None:
+        sign = check_sign_settings(self.transform, self.radius, names.get("transform", "transform"))
+        object.__setattr__(self, "sign", sign)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields and their values; a callable ``transform`` is named (``"custom:h"``), as
+        it cannot be stored."""
+        fields = super().to_dict()
+        if callable(self.transform) and self.sign is not None:
+            fields["transform"] = self.sign.settings()["transform"]
+        return fields
+
+    def check_shape(self, n: int) -> None:
+        """Refuse an explicit ``pairs`` above ``n - 1`` (each row has at most ``n - 1``
+        partners)."""
+        if not isinstance(self.pairs, str) and self.pairs > n - 1:
             raise ValueError(
-                f"No winsorization radius gives a representable noise scale at epsilon="
-                f"{epsilon:g}, delta={delta:g}; use a less extreme budget."
+                f'pairs must be "auto", "all" or an even integer with 2 <= pairs <= n - 1 = '
+                f"{n - 1}; got {self.pairs!r}."
             )
-    else:
-        check_noise_scale(sigma * sign.bound**2, f"the Kendall matrix, sign bound {sign.bound:g}")
-        radius_range = (sign.bound, sign.bound)
-    return LoadingPlan(
-        n=n,
-        p=p,
-        epsilon=epsilon,
-        delta=delta,
-        transform=transform,
-        sign=sign,
-        radius_share=radius_share,
-        radius_level=radius_level,
-        radius_epsilon=radius_epsilon,
-        kendall_epsilon=kendall_epsilon,
-        sensitivity_kind=sensitivity,
-        calibration=calibration,
-        degree=degree,
-        float_error=float_error,
-        mechanism=kendall,
-        sampler=sampler,
-        radius_range=radius_range,
-        radius_quantile=radius_quantile,
-        requirements=tuple(requirements),
-    )
+
+    def plan(self, shape: tuple[int, int], budget: Budget, noise: NoiseSettings) -> LoadingPlan:
+        """The release's plan for data of ``shape`` and a validated ``budget``, its noise fixed
+        from public values, without checking the settings again.
+
+        Every noise scale is set by public values here, before any charge: one that is not a
+        positive normal float is refused (for an automatic radius, at both ends of its search
+        grid).
+        """
+        n, p = shape
+        epsilon, delta = budget.epsilon, budget.delta
+        sensitivity = "paper" if noise.paper else self.sensitivity
+        calibration, sampler = noise.calibration, str(noise.sampler)
+        sign = self.sign
+        degree = design_degree(self.pairs, n)
+        radius_epsilon, kendall_epsilon = 0.0, epsilon
+        if sign is None:
+            radius_epsilon, kendall_epsilon = check_parts(
+                split_epsilon(epsilon, [self.radius_share, 1.0 - self.radius_share]),
+                f"epsilon={epsilon:g} and radius_share={self.radius_share:g}",
+            )
+        float_error = unit_error_bound(p, sign or WinsorizedSign(1.0), degree)
+        kendall = kendall_mechanism(
+            n, p, float_error, kendall_epsilon, delta, sensitivity, calibration, sampler
+        )
+        sigma = kendall.scale
+        check_noise_scale(sigma, "the Kendall matrix (in units of the sign bound squared)")
+        radius_quantile = None
+        requirements: list[Requirement] = []
+        if sign is None:
+            requirements.append(
+                locating(
+                    "loading",
+                    "winsorization radius",
+                    n // 2,
+                    radius_epsilon,
+                    "log",
+                    "a public radius (radius=...)",
+                )
+            )
+            radius_quantile = GridQuantile(
+                "log",
+                safe_level(self.radius_level, n // 2, radius_epsilon, "log"),
+                radius_epsilon,
+                sampler,
+                description="pair half-distances",
+                positive=True,  # pairs of duplicated rows (distance 0) are left out
+            )
+            radius_range = (
+                max(MIN_BOUND, math.sqrt(sys.float_info.min / sigma)),
+                min(MAX_BOUND, math.sqrt(MAX_NOISE_SCALE / sigma)),
+            )
+            if radius_range[0] > radius_range[1]:
+                raise ValueError(
+                    f"No winsorization radius gives a representable noise scale at epsilon="
+                    f"{epsilon:g}, delta={delta:g}; use a less extreme budget."
+                )
+        else:
+            check_noise_scale(
+                sigma * sign.bound**2, f"the Kendall matrix, sign bound {sign.bound:g}"
+            )
+            radius_range = (sign.bound, sign.bound)
+        return LoadingPlan(
+            n=n,
+            p=p,
+            epsilon=epsilon,
+            delta=delta,
+            transform=self.transform,
+            sign=sign,
+            radius_share=self.radius_share,
+            radius_level=self.radius_level,
+            radius_epsilon=radius_epsilon,
+            kendall_epsilon=kendall_epsilon,
+            sensitivity_kind=sensitivity,
+            calibration=calibration,
+            degree=degree,
+            float_error=float_error,
+            mechanism=kendall,
+            sampler=sampler,
+            radius_range=radius_range,
+            radius_quantile=radius_quantile,
+            requirements=tuple(requirements),
+        )

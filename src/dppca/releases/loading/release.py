@@ -41,11 +41,12 @@ from dppca.privacy.mechanisms import (
     Noise,
 )
 from dppca.privacy.requirements import check_on_weak, enforce
+from dppca.privacy.settings import NoiseSettings
 from dppca.releases.loading.plan import (
     DEFAULT_RADIUS_LEVEL,
     DEFAULT_RADIUS_SHARE,
     LoadingPlan,
-    plan_loading,
+    LoadingSettings,
 )
 from dppca.releases.loading.result import LoadingResult, NonPrivateLoading
 
@@ -159,32 +160,14 @@ def dp_loading(
         Privacy budget, > 0.
     delta : float
         In (0, 1).
-    transform : {"spherical", "winsorized"} or callable, default "spherical"
-        Generalized spatial sign ``h``: 1, ``min(radius, s)``, or a user ``h`` capped at its
-        declared bound ``radius``.
-    radius : float or "auto", optional
-        Winsorization radius (public), ``"auto"`` to estimate it privately, or the declared bound
-        of a callable ``h``.
-    sensitivity : {"tight", "paper"}, default "tight"
-        ``2 sqrt(2) ||g||^2 / n`` or the paper's ``4 ||g||^2 / n``.
-    calibration : {"analytic", "classical"}, default "analytic"
-        Balle and Wang (2018) or ``sqrt(2 ln(1.25/delta)) / epsilon`` (warns for epsilon >= 1).
-    mechanism : {"gaussian", "paper"}, default "gaussian"
-        ``"paper"`` sets ``sensitivity="paper"`` and ``calibration="classical"``, reproducing the
-        R package's ``sigma = 4 sqrt(2 ln(1.25/delta)) / (n epsilon)`` exactly.
-    pairs : "auto", "all" or even int, default "auto"
-        All pairs, or the incomplete U-statistic over a circulant design in which every row is
-        in ``pairs`` pairs (linear in n, same sensitivity; see :func:`dppca.kendall_matrix`).
-        ``"auto"``: all pairs up to 20,000 rows, ``pairs=64`` above.
-    radius_share : float, default 0.1
-        With ``radius="auto"``: the share of epsilon (no delta) spent on the radius.
-    radius_level : float, default 0.5
-        With ``radius="auto"``: the quantile level of the pair half-distances
-        ``||x_a - x_b|| / sqrt(2)`` over disjoint random pairs (each row in one pair, so a count
-        has sensitivity 1), estimated by the exponential mechanism on a logarithmic grid
-        (equivariant to the data's units; the level moves towards 1/2 when the budget is
-        small, see :func:`~dppca.privacy.quantiles.safe_level`), clamped into
-        ``[1e-150, 1e150]``.
+    transform, radius, pairs, sensitivity, radius_share, radius_level
+        The generalized spatial sign, its radius (public, or ``"auto"``), the pairs of the
+        Kendall matrix and its sensitivity: see :class:`~dppca.LoadingSettings`, which holds
+        them (defaults ``"spherical"``, None, ``"auto"``, ``"tight"``, 0.1, 0.5).
+    calibration, mechanism
+        ``"analytic"`` or ``"classical"``, and ``"gaussian"`` or ``"paper"`` (the R package's
+        ``sigma = 4 sqrt(2 ln(1.25/delta)) / (n epsilon)`` exactly): see
+        :class:`~dppca.NoiseSettings`.
     random_state : None, int, SeedSequence or Generator
         Source of all randomness. Seeds are for research and tests; use None for a release.
     non_private : bool, default False
@@ -192,11 +175,9 @@ def dp_loading(
     accountant : Accountant, optional
         Charged with (epsilon, delta) after validation, before any noise is drawn.
     sampler : {"discrete", "continuous"} or None, default None
-        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
-        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
-        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
-        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
-        through its low bits (Mironov 2012); for studies, not for publication.
+        Exact integer noise on a secure stream (``"discrete"``, what None means unless the
+        calibration is classical) or numpy's floating-point noise, for studies
+        (:class:`~dppca.NoiseSettings` says more).
     progress : bool, default True
         A progress bar on stderr while the Kendall matrix takes more than two seconds.
     on_weak : {"refuse", "release"}, default "refuse"
@@ -247,24 +228,22 @@ def dp_loading(
     """
     data, names = checked_rows(X)
     delta = check_delta(delta)
+    settings = LoadingSettings(
+        transform=transform,
+        radius=radius,
+        pairs=pairs,
+        sensitivity=sensitivity,
+        radius_share=radius_share,
+        radius_level=radius_level,
+    )
+    noise = NoiseSettings(mechanism=mechanism, calibration=calibration, sampler=sampler)
+    settings.check_shape(data.shape[0])
     on_weak = check_on_weak(on_weak)
 
     def planned(n: int, budget: float) -> LoadingPlan:
-        return plan_loading(
-            (n, data.shape[1]),
-            Budget(check_epsilon(budget), delta),
-            transform=transform,
-            radius=radius,
-            sensitivity=sensitivity,
-            calibration=calibration,
-            mechanism=mechanism,
-            pairs=pairs,
-            radius_share=radius_share,
-            radius_level=radius_level,
-            sampler=sampler,
-        )
+        return settings.plan((n, data.shape[1]), Budget(budget, delta), noise)
 
-    plan = planned(data.shape[0], epsilon)
+    plan = planned(data.shape[0], check_epsilon(epsilon))
     enforce(
         lambda n, budget: planned(n, budget).requirements,
         plan.n,

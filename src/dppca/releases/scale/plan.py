@@ -86,17 +86,16 @@ def plan_scale(
     budget: Budget,
     sampler: str,
     *,
-    level: Any = DEFAULT_LEVEL,
-    clip_share: Any = DEFAULT_CLIP_SHARE,
+    level: float = DEFAULT_LEVEL,
+    clip_share: float = DEFAULT_CLIP_SHARE,
     label: str = "scale",
 ) -> ScalePlan:
-    """Validate the scale release for data of ``shape`` and a validated ``budget`` and fix its
-    mechanisms from public values (before any charge): the clip quantiles' level is moved
+    """Plan the scale release for data of ``shape``, a validated ``budget`` and checked
+    ``level`` and ``clip_share``, its mechanisms fixed from public values (before any charge),
+    without checking the settings again: the clip quantiles' level is moved
     towards 1/2 as far as the budget needs. Its requirements (:func:`scale_requirements`) say
     whether the budget can locate the clip levels and resolve a normal variable's scale."""
     n, p = shape
-    level = check_real(level, "level", low=0.5, high=1.0, low_inclusive=True)
-    clip_share = check_real(clip_share, "clip_share", low=0.0, high=1.0)
     what = f"The scale's epsilon={budget.epsilon:g}, delta={budget.delta:g} and clip_share"
     clip_epsilon, mean_epsilon = check_parts(
         split_epsilon(budget.epsilon, [clip_share, 1.0 - clip_share]), what

@@ -18,6 +18,7 @@ from dppca._validation import (
     check_delta,
     check_epsilon,
     check_random_state,
+    check_real,
 )
 from dppca.exceptions import UnreliableScaleError
 from dppca.numerics.pairs import random_pairs
@@ -252,6 +253,8 @@ def dp_scale(
     data, names = check_data(X)
     budget = Budget(check_epsilon(epsilon), check_delta(delta))
     resolved = resolve_sampler(sampler)
+    level = check_real(level, "level", low=0.5, high=1.0, low_inclusive=True)
+    clip_share = check_real(clip_share, "clip_share", low=0.0, high=1.0)
     on_weak = check_on_weak(on_weak)
 
     def planned(n: int, epsilon: float) -> ScalePlan:

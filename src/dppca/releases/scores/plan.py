@@ -4,19 +4,16 @@ public values), the release of a plan, and the non-private scores on request.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, cast
 
 import numpy as np
 import pandas as pd
 
-from dppca._validation import (
-    check_choices,
-    check_option,
-    check_positive_int,
-    check_real,
-)
+from dppca._groups import check_group_levels
+from dppca._settings import Constraint, Settings, optional, real, some_of
+from dppca._validation import check_positive_int
 from dppca.numerics.dask_rows import Rows
 from dppca.numerics.linalg import axis_labels, projected
 from dppca.numerics.monotone import largest_remainder
@@ -27,14 +24,13 @@ from dppca.privacy.budget import (
     check_repeated,
     split_epsilon,
 )
-from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.mechanisms import (
     HISTOGRAM_METHODS,
     HistogramMechanism,
     Noise,
-    resolve_sampler,
 )
 from dppca.privacy.requirements import Requirement
+from dppca.privacy.settings import NoiseSettings
 from dppca.releases.frame import DEFAULT_INFLATE, Frame, FramePlan, plan_frame, private_frame
 from dppca.releases.histogram import (
     cell_index,
@@ -54,19 +50,6 @@ MAX_INFLATE = 1e3
 #: Share of the score epsilon spent on the frame; the rest (and all of delta) goes to each
 #: histogram method.
 FRAME_SHARE = 0.35
-
-
-def check_axes(axes: Any, p: int, limit: str = "p") -> tuple[int, int]:
-    """Two distinct 1-based principal-component numbers, at most ``p`` (named ``limit`` in the
-    error: ``p`` for the variables, ``k`` for the components of a scree)."""
-    if isinstance(axes, str) or not isinstance(axes, Sequence) or len(axes) != 2:
-        raise TypeError(f"axes must be a pair of PC numbers such as (1, 2); got {axes!r}.")
-    first, second = (check_positive_int(value, "axes") for value in axes)
-    if max(first, second) > p:
-        raise ValueError(f"axes must be PC numbers from 1 to {limit}={p}; got {tuple(axes)}.")
-    if first == second:
-        raise ValueError(f"axes must be two different PC numbers; got {tuple(axes)}.")
-    return first, second
 
 
 @dataclass(frozen=True)
@@ -155,79 +138,171 @@ class ScorePlan:
         }
 
 
-def plan_score(
-    budget: Budget,
-    bins: Any,
-    method: Any,
-    axes: Any,
-    p: int,
-    calibration: Any = "analytic",
-    inflate: Any = DEFAULT_INFLATE,
-    sampler: Any = None,
-    *,
-    n: int,
-    axes_limit: str = "p",
-    frame: Any = None,
-    spread: str = "private",
-) -> ScorePlan:
-    """Validate a score release's settings and split its budget: frame 0.35 epsilon (no delta),
-    each histogram 0.65 epsilon and all of delta (all of epsilon with public ``frame`` limits,
-    :meth:`Frame.public`). ``bins=None`` applies :func:`default_bins` to ``n`` and the additive
-    histogram's noise. What the frame's budget must locate is in
-    :attr:`ScorePlan.requirements`; with ``spread="given"`` the frame's spread comes from
-    another release at release time (:func:`~dppca.releases.frame.private_frame`)."""
-    epsilon, delta = budget.epsilon, budget.delta
-    bins = None if bins is None else check_bins(bins)
-    methods = check_choices(method, "method", HISTOGRAM_METHODS)
-    axes = check_axes(axes, p, axes_limit)
-    calibration = check_option(calibration, "calibration", CALIBRATIONS)
-    inflate = check_real(inflate, "inflate", low=0.0, high=MAX_INFLATE, low_inclusive=True)
-    sampler = resolve_sampler(sampler, calibration)
-    public = None if frame is None else Frame.public(frame)
-    if public is None:
-        frame_epsilon, histogram_epsilon = check_parts(
-            split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE]), f"epsilon={epsilon:g}"
+def check_axes(axes: Any, p: int, limit: str = "p") -> tuple[int, int]:
+    """Two distinct 1-based principal-component numbers, at most ``p`` (named ``limit`` in the
+    error: ``p`` for the variables, ``k`` for the components of a scree)."""
+    return axes_within(axes_pair(axes, "axes"), p, limit)
+
+
+def axes_within(axes: tuple[int, int], count: int, limit: str) -> tuple[int, int]:
+    """Refuse checked ``axes`` beyond ``count`` components."""
+    if max(axes) > count:
+        raise ValueError(f"axes must be PC numbers from 1 to {limit}={count}; got {tuple(axes)}.")
+    return axes
+
+
+def axes_pair(axes: Any, name: str) -> tuple[int, int]:
+    """Two distinct 1-based principal-component numbers (their upper limit is checked with
+    the data's size, :meth:`ScoreSettings.check_axes`)."""
+    if isinstance(axes, str) or not isinstance(axes, Sequence) or len(axes) != 2:
+        raise TypeError(f"{name} must be a pair of PC numbers such as (1, 2); got {axes!r}.")
+    first, second = (check_positive_int(value, name) for value in axes)
+    if first == second:
+        raise ValueError(f"{name} must be two different PC numbers; got {tuple(axes)}.")
+    return first, second
+
+
+@dataclass(frozen=True)
+class ScoreSettings(Settings):
+    """How the score plot (a private 2-D histogram of two components' scores on a private
+    frame) is released (:func:`~dppca.dp_score`), checked once.
+
+    Parameters
+    ----------
+    method : {"thresholded", "add", "sparse"} or a sequence of them, default "thresholded"
+        Gaussian noise on every cell with counts below 3 noise sd set to 0
+        (``"thresholded"``), the same without the threshold (``"add"``, the R package's), or
+        Laplace noise on occupied cells above a threshold (``"sparse"``, Korolova et al. 2009).
+    bins : int or (int, int), optional
+        Cells along x and y; default ``sqrt(n / (3 sigma))`` per axis within ``[4, 40]``, with
+        ``sigma`` the additive histogram's noise sd
+        (:func:`~dppca.releases.histogram.default_bins`).
+    axes : (int, int), default (1, 2)
+        Two different PC numbers.
+    frame : ((xmin, xmax), (ymin, ymax)), optional
+        Public limits of the plot, known without the data: the whole budget then goes to the
+        histograms.
+    group_levels : sequence, optional
+        The public set of group labels, declared: every level is released, empty or not, so
+        whether a label occurs in the data stays private.
+    inflate : float, default 0.1
+        The private frame's margin: its half-width times ``1 + inflate``.
+
+    Examples
+    --------
+    >>> from dppca import ScoreSettings
+    >>> ScoreSettings(bins=8, axes=(1, 3)).to_dict()["bins"]
+    (8, 8)
+    >>> ScoreSettings(axes=(2, 2))
+    Traceback (most recent call last):
+    ...
+    ValueError: axes must be two different PC numbers; got (2, 2).
+    """
+
+    method: str | Sequence[str] = "thresholded"
+    bins: int | tuple[int, int] | None = None
+    axes: tuple[int, int] | Sequence[int] = (1, 2)
+    frame: tuple[tuple[float, float], tuple[float, float]] | None = None
+    group_levels: Sequence[Any] | None = None
+    inflate: float = DEFAULT_INFLATE
+    #: The public frame of ``frame`` (None for a private frame).
+    public_frame: Frame | None = field(default=None, init=False, repr=False, compare=False)
+
+    constraints: ClassVar[Mapping[str, Constraint]] = {
+        "bins": optional(lambda value, name: check_bins(value)),
+        "method": some_of(*HISTOGRAM_METHODS),
+        "axes": axes_pair,
+        "inflate": real(0.0, MAX_INFLATE, low_inclusive=True),
+        "group_levels": optional(lambda levels, name: tuple(check_group_levels(levels) or ())),
+    }
+
+    def _check_together(self, names: Mapping[str, str]) -> None:
+        if self.frame is not None:
+            public = Frame.public(self.frame)
+            limits = tuple((float(low), float(high)) for low, high in self.frame)
+            object.__setattr__(self, "frame", limits)
+            object.__setattr__(self, "public_frame", public)
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The histogram methods, as a tuple."""
+        return (self.method,) if isinstance(self.method, str) else tuple(self.method)
+
+    @property
+    def pcs(self) -> tuple[int, int]:
+        """The two checked PC numbers."""
+        return cast(tuple[int, int], self.axes)
+
+    def check_axes(self, count: int, limit: str = "p") -> None:
+        """Refuse axes beyond ``count`` components (named ``limit`` in the error: ``p`` for the
+        variables, ``k`` for the components of a scree)."""
+        axes_within(self.pcs, count, limit)
+
+    def plan(
+        self,
+        n: int,
+        budget: Budget,
+        noise: NoiseSettings,
+        *,
+        spread: str = "private",
+    ) -> ScorePlan:
+        """The release's plan for ``n`` rows and a validated ``budget``, without checking the
+        settings again: frame 0.35 epsilon (no delta), each histogram 0.65 epsilon and all of
+        delta (all of epsilon with a public ``frame``). ``bins=None`` applies
+        :func:`default_bins` to ``n`` and the additive histogram's noise. What the frame's
+        budget must locate is in :attr:`ScorePlan.requirements`; with ``spread="given"`` the
+        frame's spread comes from another release at release time
+        (:func:`~dppca.releases.frame.private_frame`)."""
+        epsilon, delta = budget.epsilon, budget.delta
+        calibration, sampler = noise.calibration, str(noise.sampler)
+        methods, axes = self.methods, self.pcs
+        public = self.public_frame
+        if public is None:
+            frame_epsilon, histogram_epsilon = check_parts(
+                split_epsilon(epsilon, [FRAME_SHARE, 1.0 - FRAME_SHARE]), f"epsilon={epsilon:g}"
+            )
+        else:
+            frame_epsilon, histogram_epsilon = 0.0, epsilon
+        histograms = tuple(
+            HistogramMechanism(name, histogram_epsilon, delta, sampler, calibration)
+            for name in methods
         )
-    else:
-        frame_epsilon, histogram_epsilon = 0.0, epsilon
-    histograms = tuple(
-        HistogramMechanism(name, histogram_epsilon, delta, sampler, calibration) for name in methods
-    )
-    additive = HistogramMechanism("add", histogram_epsilon, delta, sampler, calibration)
-    check_repeated(Budget(histogram_epsilon, delta), len(methods), "histogram methods")
-    noise = noise_parameters(histograms)  # refuses scales that are not normal floats
-    if bins is None:
-        bins = default_bins(n, additive.parameters["add_sigma"])
-    planned: FramePlan | Frame
-    if public is None:
-        planned = plan_frame(
-            n,
+        additive = HistogramMechanism("add", histogram_epsilon, delta, sampler, calibration)
+        check_repeated(Budget(histogram_epsilon, delta), len(methods), "histogram methods")
+        noise_values = noise_parameters(histograms)  # refuses scales that are not normal floats
+        bins = cast(tuple[int, int] | None, self.bins)
+        if bins is None:
+            bins = default_bins(n, additive.parameters["add_sigma"])
+        planned: FramePlan | Frame
+        if public is None:
+            planned = plan_frame(
+                n,
+                frame_epsilon,
+                sampler,
+                what=f"epsilon={epsilon:g}",
+                inflate=self.inflate,
+                labels=axis_labels(axes),
+                prefix="score: frame",
+                component="score.frame",
+                spread=spread,
+            )
+        else:
+            planned = public
+        return ScorePlan(
+            axes,
+            bins,
+            methods,
+            calibration,
+            self.inflate,
+            epsilon,
+            delta,
             frame_epsilon,
+            histogram_epsilon,
+            planned,
+            histograms,
+            noise_values,
             sampler,
-            what=f"epsilon={epsilon:g}",
-            inflate=inflate,
-            labels=axis_labels(axes),
-            prefix="score: frame",
-            component="score.frame",
-            spread=spread,
         )
-    else:
-        planned = public
-    return ScorePlan(
-        axes,
-        bins,
-        methods,
-        calibration,
-        inflate,
-        epsilon,
-        delta,
-        frame_epsilon,
-        histogram_epsilon,
-        planned,
-        histograms,
-        noise,
-        sampler,
-    )
 
 
 @dataclass(frozen=True)

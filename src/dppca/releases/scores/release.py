@@ -27,21 +27,22 @@ from dppca.privacy.budget import (
     PrivacyLedger,
     warn_weak_budget,
 )
-from dppca.privacy.composition import plan_losses, planning_factor, resolve_composition
+from dppca.privacy.composition import plan_losses, planning_factor
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce
+from dppca.privacy.settings import NoiseSettings
 from dppca.releases.frame import DEFAULT_INFLATE, Frame
 from dppca.releases.loading import (
     LoadingPlan,
     LoadingResult,
+    LoadingSettings,
     check_direction_source,
     loading_release,
-    plan_loading,
 )
 from dppca.releases.notes import emit, histogram_notes
 from dppca.releases.scores.plan import (
     NonPrivateScores,
     ScorePlan,
-    plan_score,
+    ScoreSettings,
     score_release,
     shift_cells,
 )
@@ -269,11 +270,9 @@ def dp_score(
         composition meets the cost of the Notes (see
         :func:`dppca.dp_pca`); ``"basic"``: each gets its part of it.
     sampler : {"discrete", "continuous"} or None, default None
-        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
-        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
-        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
-        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
-        through its low bits (Mironov 2012); for studies, not for publication.
+        Exact integer noise on a secure stream (``"discrete"``, what None means unless the
+        calibration is classical) or numpy's floating-point noise, for studies
+        (:class:`~dppca.NoiseSettings` says more).
     frame : ((xmin, xmax), (ymin, ymax)), optional
         Public limits of the score plot, known without the data (:meth:`Frame.public`: the
         smallest square that contains them); the whole score budget then goes to the
@@ -315,22 +314,26 @@ def dp_score(
     data, names = checked_rows(X)
     n, p = data.shape
     budget = Budget(check_epsilon(epsilon), check_delta(delta))
+    settings = ScoreSettings(
+        method=method, bins=bins, axes=axes, frame=frame, group_levels=group_levels, inflate=inflate
+    )
+    settings.check_axes(p)
+    noise = NoiseSettings(calibration=calibration, sampler=sampler, composition=composition)
     on_weak = check_on_weak(on_weak)
     with warnings.catch_warnings():  # the final plan, below, warns
         warnings.simplefilter("ignore")
-        plan = plan_score(
-            budget, bins, method, axes, p, calibration, inflate, sampler, n=n, frame=frame
-        )
+        plan = settings.plan(n, budget, noise)
     non_private = check_bool(non_private, "non_private")
     given, loading_budget = check_direction_source(directions, loading_epsilon, loading_delta, p)
-    composition = resolve_composition(composition, plan.calibration)
+    composition = str(noise.composition)
     codes, levels = (None, None)
     if labels is not None:
-        codes, levels = encode_groups(labels, n, group_levels)
+        codes, levels = encode_groups(labels, n, settings.group_levels)
     elif group_levels is not None:
         raise ValueError("group_levels applies when groups are given; got groups=None.")
     rng = check_random_state(random_state)
-    bins = plan.bins
+    settings = settings.replace(bins=plan.bins)
+    loading_noise = NoiseSettings(sampler=noise.sampler)  # the directions' own calibration
 
     @functools.cache
     def factor_at(score_epsilon: float) -> float:
@@ -346,13 +349,11 @@ def dp_score(
 
         def plan_all(factor: float) -> tuple[ScorePlan, LoadingPlan | None]:
             scaled = Budget(own.epsilon * factor, own.delta)
-            score_plan = plan_score(
-                scaled, bins, method, axes, p, calibration, inflate, sampler, n=size, frame=frame
-            )
+            score_plan = settings.plan(size, scaled, noise)
             if loading_budget is None:
                 return score_plan, None
             loading = Budget(loading_budget.epsilon * factor, loading_budget.delta)
-            return score_plan, plan_loading((size, p), loading, sampler=plan.sampler)
+            return score_plan, LoadingSettings().plan((size, p), loading, loading_noise)
 
         first, _ = plan_all(1.0)
         cost = first.cost if loading_budget is None else first.cost + loading_budget

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from dppca._stack import user_stacklevel
 from dppca.exceptions import DurfeeStepLimitWarning
 from dppca.numerics.row_values import RowValues, as_values, column_means
 from dppca.numerics.sensitivity import means_sensitivity
@@ -132,7 +133,7 @@ def summarise_capped(caught: list[warnings.WarningMessage], label: str) -> None:
         warnings.warn(
             f"{label}: {len(capped)} Durfee quantile search(es) reached their step limit.",
             DurfeeStepLimitWarning,
-            stacklevel=4,
+            stacklevel=user_stacklevel(),
         )
 
 

@@ -5,12 +5,13 @@ of every mechanism from public values, and the release of a plan.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from dppca._settings import Constraint, Settings, boolean, one_of, optional, positive_int
 from dppca.numerics.monotone import antitonic
 from dppca.numerics.pairs import half_squared_gaps, random_pairs
 from dppca.numerics.row_values import RowValues
@@ -23,6 +24,7 @@ from dppca.privacy.mechanisms import (
     Noise,
 )
 from dppca.privacy.requirements import Requirement
+from dppca.privacy.settings import NoiseSettings
 from dppca.releases.scree import clipped, huber, pmwm
 from dppca.releases.scree.common import REQUIRED, ScreeMethod
 
@@ -39,15 +41,13 @@ CONTROL_DEFAULTS = {name: dict(method.defaults) for name, method in METHODS.item
 MIN_PAIRS = {name: method.min_pairs for name, method in METHODS.items()}
 
 
-def check_scree_control(
-    method: str, control: Any, k: int, parameter: str = "control"
-) -> dict[str, Any]:
+def check_scree_control(method: str, control: Any, parameter: str = "control") -> dict[str, Any]:
     """Merge a method's control with its defaults, naming unknown and missing parameters (and
     the caller's ``parameter``, ``control`` or ``scree_control``)."""
     defaults = CONTROL_DEFAULTS[method]
     if control is None:
         control = {}
-    if not isinstance(control, dict):
+    if not isinstance(control, Mapping):
         raise TypeError(f"{parameter} for scree method {method!r} must be a dict; got {control!r}.")
     unknown = sorted(set(control) - set(defaults))
     if unknown:
@@ -94,49 +94,120 @@ class ScreePlan:
         return METHODS[self.method].mechanisms(self.parts)
 
 
-def plan_scree(
-    method: str,
-    control: dict[str, Any],
-    n: int,
-    k: int,
-    budget: Budget,
-    sampler: str,
-    *,
-    mono: bool = True,
-    label: str = "scree",
-) -> ScreePlan:
-    """Checks that need the data's size and the budget, run before any charge: each method's
-    least number of pairs (Huber 4; PMWM with split_mode 2), and noise scales that are normal
-    floats for every value the private steps can produce (public clip levels and bounds must
-    lie in :func:`width_range`); then the method's mechanisms. ``method`` and ``control`` come
-    validated from :func:`check_scree_control`."""
-    epsilon, delta = budget.epsilon, budget.delta
-    what = f"The scree's epsilon={epsilon:g}, delta={delta:g} and {method!r} control"
-    check_parts([epsilon, delta], what)
-    pairs = 2 if method == "pmwm" and control["split_mode"] else MIN_PAIRS[method]
-    if n // 2 < pairs:
-        raise ValueError(f"Scree method {method!r} needs at least {2 * pairs} rows; got {n}.")
-    m = n // 2
-    parts = METHODS[method].plan_parts(control, m, k, epsilon, delta, sampler, what)
-    frozen = MappingProxyType(dict(control))
-    requirements = tuple(METHODS[method].requirements(parts, m, label))
-    return ScreePlan(
-        method,
-        frozen,
-        n,
-        k,
-        budget,
-        sampler,
-        MappingProxyType(parts),
-        mono,
-        label,
-        requirements,
-    )
+#: The caller's name of the control in errors of settings implied by other settings.
+_CONTROL_NAME = {"control": "scree_control"}
 
 
-def split_controls(methods: tuple[str, ...], control: Any, k: int) -> dict[str, dict[str, Any]]:
-    """Per-method controls: a method's own dict, or (required for several methods) a dict keyed
-    by method names."""
+@dataclass(frozen=True)
+class ScreeSettings(Settings):
+    """How the scree (the variances along the private directions) is released
+    (:func:`~dppca.dp_scree`), checked once.
+
+    Parameters
+    ----------
+    method : {"clipped", "pmwm", "huber"}, default "clipped"
+        The clipped mean of pair half-squared gaps (no tuning), the private mean of winsorized
+        means (Kim and Jung 2025; needs public ``control`` values ``a``, ``b``, ``trim_const``
+        and ``eta``), or a private Huber-type mean.
+    k : int, optional
+        The number of components; default all of them (``p``).
+    control : dict, optional
+        The method's parameters (its defaults: ``dppca.releases.scree.CONTROL_DEFAULTS``);
+        kept as given, checked merged with the defaults.
+    mono : bool, default True
+        A non-increasing, non-negative scree by antitonic least squares.
+
+    Examples
+    --------
+    >>> from dppca import ScreeSettings
+    >>> ScreeSettings("huber", k=3).to_dict()
+    {'method': 'huber', 'k': 3, 'control': {}, 'mono': True}
+    >>> ScreeSettings(control={"C_clip": -1.0})
+    Traceback (most recent call last):
+    ...
+    ValueError: C_clip must be > 0; got -1.0.
+    """
+
+    method: str = "clipped"
+    k: int | None = None
+    control: Mapping[str, Any] | None = None
+    mono: bool = True
+    #: The checked control merged with the method's defaults.
+    merged: Mapping[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    constraints: ClassVar[Mapping[str, Constraint]] = {
+        "method": one_of(*SCREE_METHODS),
+        "k": optional(positive_int),
+        "mono": boolean,
+    }
+
+    def _check_together(self, names: Mapping[str, str]) -> None:
+        merged = check_scree_control(self.method, self.control, names.get("control", "control"))
+        given = {} if self.control is None else dict(self.control)
+        object.__setattr__(self, "control", MappingProxyType({key: merged[key] for key in given}))
+        object.__setattr__(self, "merged", MappingProxyType(merged))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields and their values, the control as the dict given."""
+        return {**super().to_dict(), "control": dict(self.control or {})}
+
+    def for_noise(self, noise: NoiseSettings) -> ScreeSettings:
+        """The settings as ``noise`` implies them: with the R package's calibration the clipped
+        scree clips each component (``clip_by="component"``, which needs a public ``C_clip``)
+        unless ``control`` says otherwise."""
+        if not (noise.paper and self.method == "clipped") or "clip_by" in (self.control or {}):
+            return self
+        control = {"clip_by": "component", **(self.control or {})}
+        return type(self).named(_CONTROL_NAME, **{**self.to_dict(), "control": control})
+
+    def components(self, p: int, least: int = 1, name: str = "k") -> int:
+        """``k`` for ``p`` variables (``p`` when not given), refused outside ``[least, p]``."""
+        k = p if self.k is None else self.k
+        if not least <= k <= p:
+            raise ValueError(f"{name} must be an integer in [{least}, p={p}]; got {k}.")
+        return k
+
+    def plan(
+        self,
+        n: int,
+        k: int,
+        budget: Budget,
+        noise: NoiseSettings,
+        label: str = "scree",
+    ) -> ScreePlan:
+        """The release's plan for ``n`` rows, ``k`` components and a validated ``budget``,
+        without checking the settings again: each method's least number of pairs (Huber 4;
+        PMWM with split_mode 2), and noise scales that are normal floats for every value the
+        private steps can produce (public clip levels and bounds must lie in
+        :func:`~dppca.releases.scree.common.width_range`); then the method's mechanisms."""
+        method, control = self.method, dict(self.merged)
+        epsilon, delta = budget.epsilon, budget.delta
+        what = f"The scree's epsilon={epsilon:g}, delta={delta:g} and {method!r} control"
+        check_parts([epsilon, delta], what)
+        pairs = 2 if method == "pmwm" and control["split_mode"] else MIN_PAIRS[method]
+        if n // 2 < pairs:
+            raise ValueError(f"Scree method {method!r} needs at least {2 * pairs} rows; got {n}.")
+        m = n // 2
+        sampler = str(noise.sampler)
+        parts = METHODS[method].plan_parts(control, m, k, epsilon, delta, sampler, what)
+        requirements = tuple(METHODS[method].requirements(parts, m, label))
+        return ScreePlan(
+            method,
+            MappingProxyType(control),
+            n,
+            k,
+            budget,
+            sampler,
+            MappingProxyType(parts),
+            self.mono,
+            label,
+            requirements,
+        )
+
+
+def split_controls(methods: tuple[str, ...], control: Any) -> dict[str, Any]:
+    """Per-method controls (unchecked): a method's own dict, or (required for several methods)
+    a dict keyed by method names."""
     keyed = isinstance(control, dict) and bool(control) and set(control) <= set(SCREE_METHODS)
     if len(methods) > 1 and control is not None and not keyed:
         raise ValueError(
@@ -148,10 +219,7 @@ def split_controls(methods: tuple[str, ...], control: Any, k: int) -> dict[str, 
             f"control names method(s) {sorted(set(control) - set(methods))} that were not "
             f"requested (method={list(methods)})."
         )
-    return {
-        name: check_scree_control(name, control.get(name) if keyed else control, k)
-        for name in methods
-    }
+    return {name: control.get(name) if keyed else control for name in methods}
 
 
 def scree_release(

@@ -32,20 +32,18 @@ from dppca.privacy.budget import (
     check_repeated,
     warn_weak_budget,
 )
-from dppca.privacy.mechanisms import (
-    resolve_sampler,
-)
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce
+from dppca.privacy.settings import NoiseSettings
 from dppca.releases.loading import (
     LoadingResult,
+    LoadingSettings,
     check_direction_source,
     loading_release,
-    plan_loading,
 )
 from dppca.releases.scree.plan import (
     SCREE_METHODS,
     ScreePlan,
-    plan_scree,
+    ScreeSettings,
     scree_release,
     split_controls,
 )
@@ -196,11 +194,9 @@ def dp_scree(
     accountant : Accountant, optional
         Charged with the whole cost before any noise is drawn.
     sampler : {"discrete", "continuous"} or None, default None
-        ``"discrete"`` (what None means, unless the classical calibration is asked for): exact
-        integer noise on a cryptographically secure stream, real-valued statistics rounded to a
-        public grid, Gaussian parts accounted by zero-concentrated DP (about 7 % more noise at
-        the same budget). ``"continuous"``: numpy's floating-point noise, which can leak
-        through its low bits (Mironov 2012); for studies, not for publication.
+        Exact integer noise on a secure stream (``"discrete"``, what None means unless the
+        calibration is classical) or numpy's floating-point noise, for studies
+        (:class:`~dppca.NoiseSettings` says more).
     on_weak : {"refuse", "release"}, default "refuse"
         When the budget cannot locate a method's private clip level or scales at this ``n``
         (public values, :mod:`dppca.privacy.requirements`): refuse before the charge, naming
@@ -247,19 +243,16 @@ def dp_scree(
         raise ValueError(f"k must be an integer in [1, p={p}]; got {k}.")
     budget = Budget(check_epsilon(epsilon), check_delta(delta))
     methods = check_choices(method, "method", SCREE_METHODS)
-    controls = split_controls(methods, control, k)
-    sampler = resolve_sampler(sampler)
-    mono = check_bool(mono, "mono")
+    settings = [
+        ScreeSettings(method=name, k=k, control=control, mono=mono)
+        for name, control in split_controls(methods, control).items()
+    ]
+    noise = NoiseSettings(sampler=sampler)
     on_weak = check_on_weak(on_weak)
 
     def planned(size: int, scree_epsilon: float) -> list[ScreePlan]:
         own = Budget(scree_epsilon, budget.delta)
-        return [
-            plan_scree(
-                name, controls[name], size, k, own, sampler, mono=mono, label=f"scree ({name})"
-            )
-            for name in methods
-        ]
+        return [each.plan(size, k, own, noise, label=f"scree ({each.method})") for each in settings]
 
     plans = planned(n, budget.epsilon)
     non_private = check_bool(non_private, "non_private")
@@ -269,12 +262,12 @@ def dp_scree(
     loading_plan = None
     if loading_budget is not None:
         cost = cost + loading_budget
-        loading_plan = plan_loading(data.shape, loading_budget, sampler=sampler)
+        loading_plan = LoadingSettings().plan(data.shape, loading_budget, noise)
 
     def requirements_at(size: int, scree_epsilon: float) -> list[Requirement]:
         found = [need for plan in planned(size, scree_epsilon) for need in plan.requirements]
         if loading_budget is not None:
-            found += plan_loading((size, p), loading_budget, sampler=sampler).requirements
+            found += LoadingSettings().plan((size, p), loading_budget, noise).requirements
         return found
 
     enforce(requirements_at, n, budget.epsilon, on_weak, "dp_scree")
@@ -289,10 +282,15 @@ def dp_scree(
         given = loading.directions
     assert given is not None  # given directions, or a plan to estimate them
     Y = projected(data, given[:, :k])
-    values, pve, settings = {}, {}, {"mono": mono, "controls": controls, "sampler": sampler}
+    released: dict[str, Any] = {
+        "mono": settings[0].mono,
+        "controls": {each.method: dict(each.merged) for each in settings},
+        "sampler": noise.sampler,
+    }
+    values, pve = {}, {}
     for plan in plans:
         name = plan.method
-        values[name], settings[name] = scree_release(Y, plan, rng, ledger)
+        values[name], released[name] = scree_release(Y, plan, rng, ledger)
         pve[name] = proportions(values[name])
     return ScreeResult(
         values=values,
@@ -301,7 +299,7 @@ def dp_scree(
         directions=given,
         feature_names=names,
         n_samples=n,
-        settings=settings,
+        settings=released,
         privacy=ledger,
         loading=loading,
         non_private=non_private_scree(data, given, Y, k) if non_private else None,

@@ -1,0 +1,210 @@
+"""What the app's server does, as plain functions and one session object that tests can call one
+by one without a browser: read the data and the settings, preview the plan, keep a session's
+runs and their spending, and say the run's state. :mod:`dppca.app.server` wires them to Shiny's
+reactive inputs and outputs.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from dppca.app.data import DataError, Table, embedded, uploaded
+from dppca.app.runner import RunOutput, Settings, in_app_terms, problem
+from dppca.exceptions import UnlocatableError
+
+#: The figures of a run, each written as PNG and SVG.
+FIGURES = ("scree", "score", "loading", "variable", "biplot", "page")
+
+
+def load_table(choice: str, files: Sequence[dict[str, Any]] | None) -> Table:
+    """The data set chosen: an embedded one by name, or the first uploaded file.
+
+    Raises
+    ------
+    DataError
+        With a sentence for the page (no upload, an unreadable file).
+    """
+    if choice != "upload":
+        return embedded(choice)
+    if not files:
+        raise DataError("Upload a CSV file, or choose an embedded data set.")
+    return uploaded(files[0]["datapath"], files[0]["name"])
+
+
+def read_settings(value: Callable[[str], Any]) -> Settings:
+    """The user's choices, read input by input (``value(name)`` gives an input's value)."""
+    scree = value("scree")
+    control: dict[str, Any] = {}
+    if scree == "pmwm":
+        control = {
+            "a": value("pmwm_a"),
+            "b": value("pmwm_b"),
+            "trim_const": value("pmwm_trim"),
+            "eta": value("pmwm_eta"),
+        }
+    elif scree == "huber":
+        control = {"m2_frac": value("huber_m2")}
+    return Settings(
+        variables=list(value("variables") or []),
+        group=value("group") or None,
+        scale=value("scale"),
+        epsilon=value("epsilon"),
+        delta=value("delta"),
+        handles=tuple(value("split")),
+        k=value("k"),
+        bins=value("bins") or 0,
+        scree=scree,
+        scree_control=control,
+        score=value("score"),
+        seed_text=(value("seed") or "").strip(),
+        non_private=value("non_private"),
+    )
+
+
+def plan_preview(table: Table, chosen: Settings) -> tuple[pd.DataFrame | None, str | None]:
+    """The budget each release would get (formatted) and what keeps the run from being made
+    (None when nothing does), from public values only: nothing is computed on the data.
+
+    Examples
+    --------
+    >>> from dppca.app.data import embedded
+    >>> table = embedded("gau_g")
+    >>> chosen = Settings(variables=table.variables, group=None, scale="none", epsilon=4.0,
+    ...                   delta=1e-6, handles=(33, 67), k=3, bins=0, scree="clipped")
+    >>> budget, refused = plan_preview(table, chosen)
+    >>> budget["release"].iloc[-1], refused
+    ('total, as composed (tight)', None)
+    """
+    from dppca.planning import plan_pca
+
+    refused = problem(table, chosen)
+    if refused:
+        return None, refused
+    try:
+        shape = (table.n, len(chosen.variables))
+        plan = plan_pca(shape, chosen.epsilon, chosen.delta, **chosen.options())
+    except (ValueError, TypeError) as error:
+        return None, " ".join(str(error).split())
+    budget = plan.budget_table()
+    try:  # what the budget cannot locate is said before Run, which would be refused
+        plan.enforce("refuse", "This run")
+    except UnlocatableError as error:
+        return budget, in_app_terms(str(error))
+    budget["epsilon"] = budget["epsilon"].map(lambda v: f"{v:.3g}")
+    budget["delta"] = budget["delta"].map(lambda v: f"{v:.3g}")
+    return budget, None
+
+
+def data_key(table: Table) -> tuple[str, int, tuple[str, ...]]:
+    """What identifies the data a run was made from, within a session."""
+    return table.source, table.n, tuple(table.frame.columns)
+
+
+@dataclass
+class SessionRuns:
+    """One browser session's runs: its private folder of downloads (removed when the session
+    ends), the stage of the run in progress, and what each data set's releases spent.
+
+    Examples
+    --------
+    >>> runs = SessionRuns.open()
+    >>> runs.folder.exists(), runs.count
+    (True, 0)
+    >>> runs.end()
+    >>> runs.folder.exists()
+    False
+    """
+
+    folder: Path
+    count: int = 0
+    stage: str = ""
+    ended: bool = False
+    data: tuple[str, int, tuple[str, ...]] | None = None
+    spent: dict[tuple[str, int, tuple[str, ...]], list[tuple[float, float]]] = field(
+        default_factory=dict
+    )
+
+    @classmethod
+    def open(cls) -> SessionRuns:
+        """A new session with its own folder, readable by this user only."""
+        return cls(Path(tempfile.mkdtemp(prefix="dppca-app-")))
+
+    def end(self) -> None:
+        """The session ended: remove its folder and everything in it."""
+        self.ended = True
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def start(self, table: Table) -> Path:
+        """Count a new run on ``table``; the new folder it writes into."""
+        self.count += 1
+        self.data = data_key(table)
+        return self.folder / f"run{self.count}"
+
+    def heard(self, stage: str) -> None:
+        """The run's stage, from the worker thread (read by the status poll)."""
+        self.stage = stage
+
+    def after_run(self) -> None:
+        """A run finished: if the session ended meanwhile, leave nothing behind."""
+        if self.ended:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def tally(self, outcome: RunOutput) -> None:
+        """Count what a run released against its data: a stopped run's spending too."""
+        total = outcome.spent
+        if outcome.release is not None and not outcome.error:
+            total = outcome.release.privacy.total
+        if total is not None and self.data is not None:
+            self.spent.setdefault(self.data, []).append((total.epsilon, total.delta))
+
+    def current(self, table: Table | None, outcome: RunOutput | None) -> RunOutput | None:
+        """The last run's outcome, while the data it was made from are still the chosen ones."""
+        if outcome is None or table is None or self.data != data_key(table):
+            return None
+        return outcome
+
+    def summary(self, table: Table) -> list[str]:
+        """The status lines of a finished run on ``table``: where it came from, and what the
+        session's releases from these data add up to when there are several."""
+        spent = self.spent.get(data_key(table), [])
+        lines = [f"Made from {table.source}: n = {table.n:,} rows. Every panel below is private."]
+        if len(spent) > 1:
+            epsilon, delta = (sum(values) for values in zip(*spent, strict=True))
+            lines.append(
+                f"This session has made {len(spent)} releases from these data; their guarantees "
+                f"add up to epsilon = {epsilon:.3g}, delta = {delta:.3g} (basic composition). "
+                "Publish one release, not several."
+            )
+        return lines
+
+
+def private_file(outcome: RunOutput | None, name: str) -> Path:
+    """A file of the last run's private release (never the non-private reference)."""
+    if outcome is None or outcome.folder is None:
+        raise ValueError("Run the private PCA first.")
+    return outcome.folder / name
+
+
+def figures_zip(outcome: RunOutput | None, kind: str) -> bytes:
+    """Every private figure of the last run, in format ``kind``, as one zip archive."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in FIGURES:
+            archive.write(private_file(outcome, f"{name}.{kind}"), f"{name}.{kind}")
+    return buffer.getvalue()
+
+
+def sample_size_problem(size: Any) -> str | None:
+    """What is wrong with the synthetic points' sample size (None: nothing)."""
+    if not isinstance(size, int | float) or not 10 <= size <= 100_000:
+        return "The sample size must be between 10 and 100,000."
+    return None
