@@ -17,9 +17,9 @@ from dppca._validation import (
     check_positive_int,
     check_real,
 )
-from dppca.numerics.dask_rows import Rows
-from dppca.numerics.linalg import axis_labels, projected
+from dppca.numerics.linalg import axis_labels
 from dppca.numerics.monotone import largest_remainder
+from dppca.numerics.rows import Rows, projected
 from dppca.privacy.budget import (
     Budget,
     PrivacyLedger,
