@@ -56,7 +56,7 @@ NOT_NOISE = {
     ("releases/sampling.py", "_draw"): "synthetic points from a released histogram",
     ("results/uncertainty.py", "direction_redraws"): "simulation from released noise scales",
     ("results/uncertainty.py", "scree_redraws"): "simulation from released noise scales",
-    ("baselines.py", "nsggd"): "the data-independent random start of a competitor",
+    ("baselines/geodesic.py", "nsggd"): "the data-independent random start of a competitor",
     ("audit.py", "_scenarios"): "the audit's synthetic neighbouring data sets",
 }
 
