@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from dppca.privacy.calibration import analytic_gaussian_multiplier, gdp_mu
+from dppca.privacy.durfee import DurfeeQuantile
 from dppca.privacy.mechanisms import GaussianMechanism, HistogramMechanism, Noise
-from dppca.privacy.quantiles import DurfeeQuantile, GridQuantile
+from dppca.privacy.quantiles import GridQuantile
 
 DRAWS = 20000
 P = 4

@@ -12,8 +12,9 @@ import numpy as np
 
 from dppca._validation import check_option, check_real
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
+from dppca.privacy.durfee import DurfeeQuantile
 from dppca.privacy.mechanisms import GaussianMechanism, Noise
-from dppca.privacy.quantiles import DurfeeQuantile, GridQuantile, safe_level
+from dppca.privacy.quantiles import GridQuantile, safe_level
 
 #: The share of epsilon a private clip norm costs: what g-DPPCA's automatic radius gets.
 CLIP_SHARE = 0.1
