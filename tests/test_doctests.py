@@ -15,7 +15,8 @@ import dppca
 import dppca.datasets
 import dppca.plotting
 from dppca.privacy.durfee import DurfeeQuantile
-from dppca.privacy.mechanisms import GaussianMechanism, HistogramMechanism
+from dppca.privacy.histograms import HistogramMechanism
+from dppca.privacy.mechanisms import GaussianMechanism
 from dppca.privacy.quantiles import GridQuantile
 
 #: The command-line entry point (running it would parse pytest's arguments).

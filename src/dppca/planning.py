@@ -23,7 +23,8 @@ from dppca.orchestrator import PipelinePlanner
 from dppca.privacy.budget import Budget
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.composition import planning_factor, resolve_composition
-from dppca.privacy.mechanisms import HISTOGRAM_METHODS, resolve_sampler
+from dppca.privacy.histograms import HISTOGRAM_METHODS
+from dppca.privacy.mechanisms import resolve_sampler
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce
 from dppca.privacy.split import PCASplit
 from dppca.releases.frame import Frame

@@ -9,7 +9,8 @@ import pytest
 
 from dppca.privacy.calibration import analytic_gaussian_multiplier, gdp_mu
 from dppca.privacy.durfee import DurfeeQuantile
-from dppca.privacy.mechanisms import GaussianMechanism, HistogramMechanism, Noise
+from dppca.privacy.histograms import HistogramMechanism
+from dppca.privacy.mechanisms import GaussianMechanism, Noise
 from dppca.privacy.quantiles import GridQuantile
 
 DRAWS = 20000

@@ -28,12 +28,8 @@ from dppca.privacy.budget import (
     split_epsilon,
 )
 from dppca.privacy.calibration import CALIBRATIONS
-from dppca.privacy.mechanisms import (
-    HISTOGRAM_METHODS,
-    HistogramMechanism,
-    Noise,
-    resolve_sampler,
-)
+from dppca.privacy.histograms import HISTOGRAM_METHODS, HistogramMechanism
+from dppca.privacy.mechanisms import Noise, resolve_sampler
 from dppca.privacy.requirements import Requirement
 from dppca.releases.frame import DEFAULT_INFLATE, Frame, FramePlan, plan_frame, private_frame
 from dppca.releases.histogram import (
