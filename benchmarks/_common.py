@@ -22,8 +22,8 @@ from dppca.baselines import (
     sgpca,
     sklearn_pca,
 )
-from dppca.numerics.kendall import kendall_error_bound
 from dppca.numerics.linalg import descending_eigh
+from dppca.numerics.pair_sums import kendall_error_bound
 from dppca.privacy.mechanisms import Noise
 from dppca.releases.loading import kendall_mechanism
 

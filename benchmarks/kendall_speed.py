@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from dppca import kendall_matrix
-from dppca.numerics import kendall
+from dppca.numerics.pair_sums import TILE_ROWS
 
 from _common import markdown_table
 
@@ -54,7 +54,7 @@ def direct_kernel(X: np.ndarray) -> np.ndarray:
 def dense_products(X: np.ndarray) -> np.ndarray:
     """The two products of the Laplacian form over the kernel's own tiles, nothing else."""
     n, d = X.shape
-    block = kendall.TILE_ROWS
+    block = TILE_ROWS
     total = np.zeros((min(block, n), d))
     for first in range(0, n, block):
         for second in range(first, n, block):

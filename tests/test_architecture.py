@@ -1,5 +1,6 @@
-"""The package's layers, read from its source: lower layers never import higher ones, and every
-noise draw happens in ``dppca.privacy``."""
+"""The package's layers, read from its source: lower layers never import higher ones, some parts
+import no module in a circle, no module is too long, and every noise draw happens in
+``dppca.privacy``."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ NOT_NOISE = {
     ("releases/sampling.py", "_draw"): "synthetic points from a released histogram",
     ("results/uncertainty.py", "direction_redraws"): "simulation from released noise scales",
     ("results/uncertainty.py", "scree_redraws"): "simulation from released noise scales",
-    ("baselines.py", "nsggd"): "the data-independent random start of a competitor",
+    ("baselines/geodesic.py", "nsggd"): "the data-independent random start of a competitor",
     ("audit.py", "_scenarios"): "the audit's synthetic neighbouring data sets",
 }
 
@@ -116,3 +117,122 @@ def test_no_noise_is_drawn_outside_privacy():
                     found.add((module, function.name))
     assert found <= set(NOT_NOISE), sorted(found - set(NOT_NOISE))
     assert set(NOT_NOISE) <= found  # the exceptions are still needed
+
+
+#: The parts of the package whose modules import each other in no circle, lazy imports and
+#: ``if TYPE_CHECKING:`` imports included (the whole package is ``("dppca",)``).
+ACYCLIC = ("dppca.numerics", "dppca.privacy", "dppca.baselines")
+#: The longest a module may be, in lines.
+MAX_LINES = 500
+#: Modules longer than ``MAX_LINES``, waiting to be split.
+LONG_MODULES: set[str] = set()
+
+
+def module_name(path: Path) -> str:
+    """``dppca.x.y`` for the module ``x/y.py`` and for the package ``x/y/__init__.py``."""
+    parts = [PACKAGE.name, *path.relative_to(PACKAGE).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def module_imports(name: str, is_package: bool, source: str, modules: set[str]) -> set[str]:
+    """The modules among ``modules`` that the source of module ``name`` imports anywhere: at
+    module level, in functions and under ``if TYPE_CHECKING:``.
+
+    ``import a.b`` and ``from a.b import c`` import ``a.b`` (a module, or a package's
+    ``__init__``), or the submodule ``a.b.c`` when there is one; relative imports are resolved
+    from the module's package.
+    """
+    package = name.split(".") if is_package else name.split(".")[:-1]
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package[: len(package) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                imported.add(submodule if submodule in modules else base)
+    return {module for module in imported if module in modules and module != name}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every module of the package and the modules of the package it imports
+    (:func:`module_imports`)."""
+    paths = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+    return {
+        name: module_imports(name, path.name == "__init__.py", path.read_text(), set(paths))
+        for name, path in paths.items()
+    }
+
+
+def find_cycle(graph: dict[str, set[str]], modules: set[str]) -> list[str] | None:
+    """A circle of imports among ``modules`` (its first module repeated at its end), or None."""
+    path: list[str] = []
+    done: set[str] = set()
+
+    def visit(module: str) -> list[str] | None:
+        path.append(module)
+        for imported in sorted(graph[module] & modules):
+            if imported in path:
+                return [*path[path.index(imported) :], imported]
+            if imported not in done and (cycle := visit(imported)):
+                return cycle
+        path.pop()
+        done.add(module)
+        return None
+
+    for module in sorted(modules):
+        if module not in done and (cycle := visit(module)):
+            return cycle
+    return None
+
+
+def test_imports_are_read_wherever_they_are():
+    source = """
+from typing import TYPE_CHECKING
+
+from dppca.x import y, value
+from .z import thing
+
+if TYPE_CHECKING:
+    from dppca.t import T
+
+
+def late():
+    import dppca.w
+"""
+    modules = {"dppca.x", "dppca.x.y", "dppca.a.z", "dppca.t", "dppca.w", "dppca.a.b"}
+    found = module_imports("dppca.a.b", False, source, modules)
+    assert found == {"dppca.x", "dppca.x.y", "dppca.a.z", "dppca.t", "dppca.w"}
+    assert module_imports("dppca.a", True, "from . import b", modules) == {"dppca.a.b"}
+
+
+def test_the_cycle_finder_names_the_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"b", "d"}, "d": set()}
+    assert find_cycle(graph, set(graph)) == ["b", "c", "b"]
+    assert find_cycle(graph, {"a", "b", "d"}) is None  # the circle leaves the part checked
+
+
+def test_no_import_circle():
+    graph = import_graph()
+    assert graph["dppca.audit"] >= {"dppca.releases.loading.release"}  # a function's import
+    modules = {
+        module
+        for module in graph
+        if any(module == part or module.startswith(f"{part}.") for part in ACYCLIC)
+    }
+    cycle = find_cycle(graph, modules)
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_no_module_is_too_long():
+    long = {
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if len(path.read_text().splitlines()) > MAX_LINES
+    }
+    assert long <= LONG_MODULES, sorted(long - LONG_MODULES)
+    assert long >= LONG_MODULES  # a module split leaves the list

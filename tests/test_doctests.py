@@ -14,8 +14,10 @@ import pytest
 import dppca
 import dppca.datasets
 import dppca.plotting
-from dppca.privacy.mechanisms import GaussianMechanism, HistogramMechanism
-from dppca.privacy.quantiles import DurfeeQuantile, GridQuantile
+from dppca.privacy.durfee import DurfeeQuantile
+from dppca.privacy.histograms import HistogramMechanism
+from dppca.privacy.mechanisms import GaussianMechanism
+from dppca.privacy.quantiles import GridQuantile
 
 #: The command-line entry point (running it would parse pytest's arguments).
 SKIPPED = {"dppca.__main__"}

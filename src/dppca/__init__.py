@@ -37,7 +37,7 @@ from dppca.exceptions import (
     UnlocatableError,
     UnreliableScaleError,
 )
-from dppca.numerics.kendall import kendall_matrix
+from dppca.numerics.rows import kendall_matrix
 from dppca.pipeline import dp_pca
 from dppca.planning import PCAPlan, PCASettings, plan_pca
 from dppca.privacy.accountant import Accountant

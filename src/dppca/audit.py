@@ -145,8 +145,10 @@ def _scenarios() -> dict[str, Scenario]:
     from dppca.numerics.row_values import ArrayValues
     from dppca.numerics.signs import SphericalSign
     from dppca.pipeline import dp_pca
-    from dppca.privacy.mechanisms import HistogramMechanism, Noise
-    from dppca.privacy.quantiles import DurfeeQuantile, linear_quantile, log_quantile
+    from dppca.privacy.durfee import DurfeeQuantile
+    from dppca.privacy.histograms import HistogramMechanism
+    from dppca.privacy.mechanisms import Noise
+    from dppca.privacy.quantiles import linear_quantile, log_quantile
     from dppca.releases.frame import plan_frame, private_frame
     from dppca.releases.loading import dp_loading
     from dppca.releases.loading import release as loading

@@ -19,8 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from dppca.numerics.dask_rows import Rows
-from dppca.numerics.linalg import projected
+from dppca.numerics.rows import Rows, projected
 from dppca.privacy.accountant import Accountant, StagedCharge, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.composition import plan_losses

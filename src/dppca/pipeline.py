@@ -19,13 +19,9 @@ from dppca._validation import (
     check_bool,
     check_random_state,
 )
-from dppca.numerics.dask_rows import DaskRows, Rows, checked_rows
-from dppca.numerics.linalg import (
-    ordinary_pca,
-    project,
-    sample_covariance,
-)
+from dppca.numerics.dask_rows import DaskRows
 from dppca.numerics.monotone import proportions
+from dppca.numerics.rows import Rows, checked_rows, ordinary_pca, projected, sample_covariance
 from dppca.orchestrator import Charging, run_plans
 from dppca.planning import accepts_moved_keywords, plan_pca
 from dppca.privacy.accountant import Accountant
@@ -402,7 +398,7 @@ def _non_private_pca(
     """Ordinary PCA, sign-aligned to the private directions and binned on the private frame."""
     eigenvalues, vectors = ordinary_pca(data, directions)
     top = eigenvalues[:k]
-    scores = project(data, vectors[:, [plan.axes[0] - 1, plan.axes[1] - 1]])
+    scores = projected(data, vectors[:, [plan.axes[0] - 1, plan.axes[1] - 1]]).to_numpy()
     cells = grid_cells(release.frame, plan.bins)
     index = cell_index(scores, release.frame, plan.bins)
     empirical = empirical_scores(scores, plan.axis_labels, index, cells, codes, levels)

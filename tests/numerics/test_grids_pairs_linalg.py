@@ -20,7 +20,6 @@ from dppca.numerics.linalg import (
     descending_eigh,
     from_upper,
     from_vecd,
-    ordinary_pca,
     to_vecd,
     upper_entries,
 )
@@ -30,6 +29,7 @@ from dppca.numerics.pairs import (
     random_halves,
     random_pairs,
 )
+from dppca.numerics.rows import ordinary_pca
 
 
 def test_log_cells_are_the_nearest_grid_points_and_clamp_the_rest():

@@ -458,7 +458,7 @@ def test_error_is_within_the_proven_bound(name, transform):
 def test_error_bound_is_tiny_against_the_sensitivity():
     """E does not depend on n; 2E adds under 1e-4 of the sensitivity 2 sqrt(2) / n up to
     n = 1e5 for the Laplacian form (all pairs) and up to n = 1e8 for explicit pairs."""
-    from dppca.numerics.kendall import kendall_error_bound
+    from dppca.numerics.pair_sums import kendall_error_bound
 
     laplacian, explicit = (kendall_error_bound(50, laplacian=flag) for flag in (True, False))
     assert 1e-10 < laplacian < 1e-9 and 1e-12 < explicit < 1e-11

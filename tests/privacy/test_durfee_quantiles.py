@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from dppca import Budget, DurfeeStepLimitWarning, dp_quantile
+from dppca.privacy.durfee import DurfeeQuantile
 from dppca.privacy.mechanisms import Noise
-from dppca.privacy.quantiles import DurfeeQuantile
 
 N = 20000
 REPETITIONS = 30

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from dppca.privacy.calibration import analytic_gaussian_multiplier, gdp_mu
-from dppca.privacy.mechanisms import GaussianMechanism, HistogramMechanism, Noise
-from dppca.privacy.quantiles import DurfeeQuantile, GridQuantile
+from dppca.privacy.durfee import DurfeeQuantile
+from dppca.privacy.histograms import HistogramMechanism
+from dppca.privacy.mechanisms import GaussianMechanism, Noise
+from dppca.privacy.quantiles import GridQuantile
 
 DRAWS = 20000
 P = 4

@@ -10,12 +10,12 @@ from scipy.stats import norm
 
 from dppca import PrivacyLedger
 from dppca.exceptions import EmptyHistogramError
-from dppca.privacy.mechanisms import (
+from dppca.privacy.histograms import (
     HistogramMechanism,
-    Noise,
     stability_histogram,
     stability_parameters,
 )
+from dppca.privacy.mechanisms import Noise
 from dppca.releases.frame import Frame
 from dppca.releases.histogram import cell_index, check_bins, grid_cells, private_probabilities
 

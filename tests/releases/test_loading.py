@@ -44,7 +44,7 @@ def test_paper_mechanism_reproduces_the_r_sigma():
 
 
 def _error_bound(X, laplacian=True):
-    from dppca.numerics.kendall import kendall_error_bound
+    from dppca.numerics.pair_sums import kendall_error_bound
 
     return kendall_error_bound(X.shape[1], laplacian=laplacian)
 

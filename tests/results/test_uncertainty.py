@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dppca
-from dppca.numerics.kendall import kendall_matrix
+from dppca import kendall_matrix
 from dppca.numerics.linalg import descending_eigh
 from dppca.numerics.monotone import antitonic, proportions
 from dppca.releases.scree import row_shares

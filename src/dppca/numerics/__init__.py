@@ -1,2 +1,3 @@
 """Pure numerics, knowing nothing of privacy: spatial signs, the Kendall kernel, sensitivity
-formulas, public grids, pairings, isotonic fits and linear-algebra helpers."""
+formulas, public grids, pairings, isotonic fits, linear-algebra helpers, and rows held in memory
+or by Dask."""

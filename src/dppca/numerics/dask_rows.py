@@ -30,17 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from dppca._validation import check_data, is_dask_collection
-from dppca.numerics.kendall import (
-    CHUNK_PAIRS,
-    TILE_ROWS,
-    CompensatedSum,
-    block_pair_sum,
-    gathered_design_sum,
-    pair_count,
-)
+from dppca.numerics.kendall import block_pair_sum, gathered_design_sum, pair_count
 from dppca.numerics.linalg import project
-from dppca.numerics.row_values import ArrayValues, RowValues
+from dppca.numerics.pair_sums import CHUNK_PAIRS, TILE_ROWS, CompensatedSum
 from dppca.numerics.signs import SignTransform
 
 
@@ -61,10 +53,6 @@ class DaskRows:
 def chunk_starts(array: Any) -> np.ndarray:
     """The first row of each row chunk of a Dask array, and the number of rows at the end."""
     return np.concatenate([[0], np.cumsum(array.chunks[0])]).astype(np.int64)
-
-
-#: Validated rows: a NumPy array or row-chunked Dask data.
-Rows = np.ndarray | DaskRows
 
 
 def check_dask_data(X: Any, name: str = "X", *, min_rows: int = 2) -> DaskRows:
@@ -107,15 +95,6 @@ def check_dask_data(X: Any, name: str = "X", *, min_rows: int = 2) -> DaskRows:
     if not bool(da.isfinite(X).all().compute()):
         raise ValueError(f"{name} must contain only finite values; it has NaN or infinite entries.")
     return DaskRows(X, names or [f"X{j + 1}" for j in range(p)])
-
-
-def checked_rows(X: Any) -> tuple[Rows, list[str]]:
-    """:func:`~dppca._validation.check_data` for NumPy data and data frames, and its Dask
-    counterpart for row-chunked Dask data (computed chunk by chunk)."""
-    if is_dask_collection(X):
-        rows = check_dask_data(X)
-        return rows, rows.names
-    return check_data(X)
 
 
 def _compute(*collections: Any) -> tuple[Any, ...]:
@@ -173,14 +152,8 @@ def _design_chunk_sum(
     return gathered_design_sum(rows, block.shape[0], half, sign, chunk_pairs)
 
 
-def row_values(data: Rows) -> RowValues:
-    """Validated rows as :class:`~dppca.numerics.row_values.RowValues`: in one array, or left
-    on the workers for Dask data."""
-    return DaskValues(data.array) if isinstance(data, DaskRows) else ArrayValues(data)
-
-
 def dask_projected(rows: DaskRows, directions: np.ndarray) -> DaskValues:
-    """:func:`dppca.numerics.linalg.projected` on Dask data: the scores of each chunk, computed
+    """:func:`dppca.numerics.rows.projected` on Dask data: the scores of each chunk, computed
     and held on its worker."""
     columns = np.asarray(directions, dtype=np.float64)
     scores = rows.array.map_blocks(

@@ -5,81 +5,28 @@
 incomplete U-statistic) (Kim and Jung 2025, Section 3). Everything here works in unit space,
 ``g / h_max``, so that every pair contributes a positive semi-definite matrix of trace at most 1.
 
-Two ways to add up pairs:
-
-* **explicit** (any ``h``; the incomplete design; near-duplicates): each pair's difference is
-  formed from the caller's values. When its squared norm ``q`` lies in ``SAFE_SQUARED`` (the
-  common case) the pair's vector is ``v = (x_i - x_j) sqrt(h_unit^2 / q)``; otherwise the
-  difference is scaled by its own largest entry (halved first if it overflows) and normalised.
-  Either way a pair's contribution ``v v^T = h^2 u u^T`` depends on that pair alone; chunks of
-  at most ``CHUNK_PAIRS`` pairs are summed by one product ``V^T V``;
-* **graph-Laplacian** (all pairs, Lipschitz ``h``): ``sum c_ij (y_i - y_j)(y_i - y_j)^T =
-  Y^T diag(C 1) Y - Y^T C Y`` with ``c = h^2 / ||y_i - y_j||^2``, ``O(n^2 d + n^2 d^2 / B)``
-  instead of ``O(n^2 d^2)``, in tiles of ``B = TILE_ROWS`` rows against ``B`` rows. Each tile is
-  shifted by the coordinate medians of its row block and scaled by a power of two from its own
-  values: no statistic of the whole data set enters, and no row outside a tile changes how the
-  tile is computed. A pair whose squared distance is at most ``NEAR_DUPLICATE_RATIO`` times the
-  larger squared norm of its two rows (after the shift), or at most ``TINY_SQUARED_DISTANCE``,
-  would cancel catastrophically or underflow: it is computed explicitly instead.
-
 The incomplete design is circulant on a random permutation of the rows: the row at position
 ``v`` of the permutation meets the rows at positions ``v +- c`` (mod n), ``c = 1 .. k / 2``. Every
 row is in exactly ``k`` pairs, all distinct (``c <= k / 2 <= (n - 1) / 2``, so ``+c`` and ``-c``
 of different offsets never coincide), and each row's partners are random rows of the whole
 file, so the result's accuracy does not depend on how the file is sorted (a circulant design on
 the file's own order would pair rows of one group with each other in a sorted file). Each task
-gathers ``B + k / 2`` consecutive positions of the permutation once and forms their pairs.
+gathers ``CHUNK_PAIRS + k / 2`` consecutive positions of the permutation once and forms their
+pairs.
 
 The work is cut into tasks (a tile, a run of design pairs) whose partial sums are added in a
 fixed order with Neumaier's compensated summation; tasks run side by side on as many threads
 as BLAS may use, each with a one-thread BLAS, and the result does not depend on the number of
 threads.
 
-**Error bound.** With unit roundoff ``u = 2^-53`` and ``gamma_m = m u / (1 - m u)`` (Higham 2002,
-Chapter 3), the computed unit-space matrix ``K_hat`` and the exact one satisfy
-``||K_hat - K||_F <= E`` for every finite input, with ``E`` from :func:`kendall_error_bound`:
-
-* explicit pairs: forming and normalising a difference costs at most ``(p + 8) u`` in each
-  entry's relative error, plus an absolute error below ``2^-1074`` where an entry underflows.
-  Rescaled by the largest entry: the difference of two floats, or of their halves, is correctly
-  rounded, and scaling by the largest entry avoids overflow and underflow. Direct
-  (``2^-960 <= q <= 2^1000``): the difference is correctly rounded, ``q`` is within
-  ``gamma_p`` of its exact value (terms that underflow add below ``p 2^-1074``, negligible
-  against ``q``); ``h`` is evaluated at ``sqrt(q / 2)``, whose relative error (below
-  ``gamma_p / 2 + 2 u``) is at most doubled in a winsorized ``h^2``, which adds ``3 u`` of its
-  own (the ratio ``s / r`` and the square; a callable ``h`` is compared at the computed norm,
-  see below), and the quotient, square root and product add ``3 u``: each entry of ``v`` is
-  within ``(p + 8) u`` of ``h u_j``. So a pair's computed
-  ``h^2 u u^T`` is within ``3 (p + 8) u`` of the exact one in Frobenius norm; a product over
-  ``R`` pairs adds at most ``gamma_R`` times the sum of the entrywise absolute terms, whose
-  Frobenius norm is at most its trace, ``sum h^2 <= R``. Per pair: ``2 gamma_{R + 2p + 40}``;
-* Laplacian tiles: every product in the form has inner dimension at most ``2B`` (the degrees,
-  then the weighted sums), so each entry's error is at most ``gamma_{2B + 4}`` times
-  ``G = sum_pairs c (|y_i| + |y_j|)(|y_i| + |y_j|)^T``, and ``||G||_F <= tr G <= 4 c M^2``
-  summed over pairs, with ``M^2 = max(||y_i||^2, ||y_j||^2) <= ||y_i - y_j||^2 / (tau (1 -
-  gamma))``: at most ``(4 / tau) gamma_{2B + 4}`` per pair. The computed weights, squared
-  distances and shifted values add ``3200 gamma_{p + 2} + 270 u`` (the squared distance has
-  absolute error ``4 gamma_{p + 2} M^2``, relative ``8 gamma_{p + 2} / tau``; ``h`` is
-  1-Lipschitz). Per pair, with room to spare: ``1600 gamma_{2B + 4p + 400}``;
-* underflow adds absolute errors below ``2^-1074`` times weights below ``1 / TINY``, and the
-  compensated sums and the final division by ``N`` add at most ``4 u ||K||_F <= 4 u``.
-
-So ``E`` does not grow with ``n``: about ``5e-10`` for the Laplacian form (``p = 50``) and
-``2e-12`` for explicit pairs. :func:`dppca.numerics.sensitivity.kendall_sensitivity` adds ``2E`` to
-the exact sensitivity, so the guarantee covers the matrix actually computed, not an idealised one.
-
-For a callable ``h``, which may jump anywhere, the comparison is with the U-statistic of the
-per-pair terms ``h(s_hat)^2 u_hat u_hat^T`` as each pair's own explicit computation gives them:
-every such term depends on its pair alone and is positive semi-definite with trace at most
-``(1 + 2(p + 8)u) h_max^2``, so that statistic has sensitivity at most
-``2 sqrt(2) h_max^2 (1 + 2(p + 8)u) / n``, the excess within ``2E``; the computed matrix is
-within ``E`` of it. (For the spherical and winsorized signs the per-pair terms are moreover
-within the stated errors of the exact ones.)
+A task's pairs are summed, in tiles of ``TILE_ROWS`` rows against ``TILE_ROWS`` rows or
+explicitly, by :mod:`dppca.numerics.pair_sums`, which also proves the error bound
+(:func:`unit_error_bound`). Nothing here knows of Dask: :mod:`dppca.numerics.dask_rows` sums
+the same pairs chunk by chunk, and :mod:`dppca.numerics.rows` sends data to one or the other.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -89,251 +36,22 @@ import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from dppca._progress import ProgressBar
-from dppca._validation import check_bool, check_data, check_random_state, is_dask_collection
-from dppca.numerics.signs import SignTransform, make_sign_transform
+from dppca.numerics.pair_sums import (
+    CHUNK_PAIRS,
+    TILE_ROWS,
+    CompensatedSum,
+    block_shift,
+    explicit_tile_sum,
+    kendall_error_bound,
+    laplacian_tile_sum,
+    pair_sum,
+)
+from dppca.numerics.signs import SignTransform
 
-#: ``tau``: pairs with ``||y_i - y_j||^2 <= tau max(||y_i||^2, ||y_j||^2)`` (after a tile's shift)
-#: leave the Laplacian form and are computed explicitly.
-NEAR_DUPLICATE_RATIO = 5e-3
-#: Squared distances below this (in a tile's working units, where its largest entry is in
-#: [0.5, 1)) are always computed explicitly, so Laplacian weights stay below ``1e100``.
-TINY_SQUARED_DISTANCE = 1e-100
-#: ``B``: rows of a Laplacian tile (a tile holds ``B x B`` pairs, 8 MiB of weights).
-TILE_ROWS = 1024
 #: ``pairs="auto"``: all pairs up to this many rows (about a second at d = 50 on two cores),
 #: the circulant design of degree ``AUTO_DEGREE`` above (benchmarks/results/scale_pairs.md).
 AUTO_ALL_PAIRS_ROWS = 20_000
 AUTO_DEGREE = 64
-#: ``R``: the most pairs summed by one product in the explicit path.
-CHUNK_PAIRS = 8192
-UNIT_ROUNDOFF = 2.0**-53
-#: Squared difference norms an explicit pair may have to be computed directly (no rescaling):
-#: their square roots and reciprocals are normal floats and the terms' underflow is negligible.
-SAFE_SQUARED = (2.0**-960, 2.0**1000)
-
-
-def _gamma(m: int) -> float:
-    """``gamma_m = m u / (1 - m u)``, the relative error bound of a sum of ``m`` terms."""
-    return m * UNIT_ROUNDOFF / (1.0 - m * UNIT_ROUNDOFF)
-
-
-def kendall_error_bound(
-    p: int,
-    *,
-    laplacian: bool,
-    tile_rows: int = TILE_ROWS,
-    chunk_pairs: int = CHUNK_PAIRS,
-) -> float:
-    """``E``: a bound on ``||K_hat - K||_F`` for the unit-space matrix, for any finite input.
-
-    Parameters
-    ----------
-    p : int
-        Number of variables.
-    laplacian : bool
-        Whether the graph-Laplacian form is used (all pairs with a Lipschitz ``h``); otherwise
-        every pair is explicit.
-    tile_rows, chunk_pairs : int
-        The kernel's tile and chunk sizes.
-
-    Returns
-    -------
-    float
-        The largest per-pair error of the paths used plus the accumulation's (module docstring).
-
-    Examples
-    --------
-    >>> kendall_error_bound(50, laplacian=True) < 1e-9
-    True
-    """
-    explicit = 2.0 * _gamma(chunk_pairs + 2 * p + 40)
-    fast = 1600.0 * _gamma(2 * tile_rows + 4 * p + 400) if laplacian else 0.0
-    return max(explicit, fast) + 8.0 * UNIT_ROUNDOFF
-
-
-class CompensatedSum:
-    """Neumaier's compensated summation of equally shaped arrays (Higham 2002, Section 4.3).
-
-    The sum of ``T`` terms is within ``2 u |S| + O(T u^2) sum |x_t|`` of the exact sum ``S``.
-    """
-
-    def __init__(self, shape: tuple[int, ...]) -> None:
-        self.total = np.zeros(shape)
-        self.carry = np.zeros(shape)
-
-    def add(self, term: np.ndarray) -> None:
-        total = self.total + term
-        larger = np.abs(self.total) >= np.abs(term)
-        self.carry += np.where(larger, (self.total - total) + term, (term - total) + self.total)
-        self.total = total
-
-    def value(self) -> np.ndarray:
-        return self.total + self.carry
-
-
-def _careful_pair_sum(first: np.ndarray, second: np.ndarray, sign: SignTransform) -> np.ndarray:
-    """``sum h_unit^2 u u^T`` over the pairs ``(first[i], second[i])``, each difference scaled
-    by its own largest entry (halved first where it overflows): safe for any finite rows."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        diffs = first - second
-    halved = ~np.isfinite(diffs).all(axis=1)
-    if halved.any():  # |x_i - x_j| beyond the largest float: halving is exact at that scale
-        diffs[halved] = first[halved] * 0.5 - second[halved] * 0.5
-    largest = np.max(np.abs(diffs), axis=1)
-    keep = largest > 0  # exact duplicates contribute 0
-    if not keep.any():
-        return np.zeros((first.shape[1], first.shape[1]))
-    diffs, largest, halved = diffs[keep], largest[keep], halved[keep]
-    with np.errstate(under="ignore"):
-        units = diffs / largest[:, None]
-    lengths = np.sqrt(np.einsum("ij,ij->i", units, units))
-    units /= lengths[:, None]
-    mantissas, exponents = np.frexp(largest)
-    # s = ||x_i - x_j|| / sqrt(2) = mantissa * length / sqrt(2) * 2**(exponent + halved)
-    weights = sign.unit_h2(mantissas * lengths / math.sqrt(2.0), exponents + halved)
-    return units.T @ (weights[:, None] * units)
-
-
-def _pair_sum(first: np.ndarray, second: np.ndarray, sign: SignTransform) -> np.ndarray:
-    """``sum h_unit^2 u u^T`` over the pairs ``(first[i], second[i])`` (equal shapes).
-
-    A pair whose squared difference norm lies in ``SAFE_SQUARED`` (the common case) is computed
-    directly: ``v = (x_i - x_j) sqrt(h_unit^2 / ||x_i - x_j||^2)``, summed as ``V^T V``; every
-    other pair (an overflowing difference, a duplicate, a norm whose square would underflow)
-    takes :func:`_careful_pair_sum`. Which path a pair takes depends on that pair alone.
-    """
-    with np.errstate(over="ignore", invalid="ignore"):
-        diffs = first - second
-        squared = np.einsum("ij,ij->i", diffs, diffs)
-    direct = (squared >= SAFE_SQUARED[0]) & (squared <= SAFE_SQUARED[1])
-    careful = None
-    if not direct.all():
-        rest = ~direct
-        careful = _careful_pair_sum(first[rest], second[rest], sign)
-        diffs, squared = diffs[direct], squared[direct]
-    if sign.name == "spherical":
-        factors = 1.0 / np.sqrt(squared)
-    else:  # h at the direct pairs' own norms only
-        mantissas, exponents = np.frexp(np.sqrt(squared * 0.5))
-        factors = np.sqrt(sign.unit_h2(mantissas, exponents) / squared)
-    with np.errstate(under="ignore"):
-        np.multiply(diffs, factors[:, None], out=diffs)
-    total = diffs.T @ diffs
-    return total if careful is None else total + careful
-
-
-def _chunked_pair_sum(
-    first: np.ndarray,
-    rows: np.ndarray,
-    second: np.ndarray,
-    cols: np.ndarray,
-    sign: SignTransform,
-    chunk_pairs: int,
-) -> np.ndarray:
-    """:func:`_pair_sum` over the pairs ``(first[rows], second[cols])``, gathered and summed in
-    chunks of at most ``chunk_pairs`` pairs, compensated."""
-    total = CompensatedSum((first.shape[1], first.shape[1]))
-    for start in range(0, len(rows), chunk_pairs):
-        stop = start + chunk_pairs
-        total.add(_pair_sum(first[rows[start:stop]], second[cols[start:stop]], sign))
-    return total.value()
-
-
-def _working_tile(
-    first: np.ndarray, second: np.ndarray, shift: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, int] | None:
-    """Both row sets shifted by ``shift`` and scaled by a power of two from their own values.
-
-    Returns the two arrays in working units (largest entry in [0.5, 1)) and the exponent that
-    turns a working-unit length back into the caller's units, or None when every value equals
-    the shift (all pairs are duplicates).
-    """
-    with np.errstate(over="ignore", invalid="ignore"):
-        a, b = first - shift, second - shift
-    extra = 0
-    if not (np.isfinite(a).all() and np.isfinite(b).all()):
-        a, b, extra = first * 0.5 - shift * 0.5, second * 0.5 - shift * 0.5, 1
-    top = max(float(np.max(np.abs(a))), float(np.max(np.abs(b))))
-    if top == 0.0:
-        return None
-    _, exponent = math.frexp(top)
-    with np.errstate(under="ignore"):
-        return np.ldexp(a, -exponent), np.ldexp(b, -exponent), exponent + extra
-
-
-def block_shift(rows: np.ndarray) -> np.ndarray:
-    """A Laplacian tile's shift: the lower coordinate medians of its first row block (values of
-    the block: finite, never an overflowing average)."""
-    return np.quantile(rows, 0.5, axis=0, method="lower")
-
-
-def laplacian_tile_sum(
-    first: np.ndarray,
-    second: np.ndarray | None,
-    shift: np.ndarray,
-    sign: SignTransform,
-    chunk_pairs: int = CHUNK_PAIRS,
-) -> np.ndarray:
-    """``sum h_unit^2 u u^T`` over the pairs of row block ``first`` with row block ``second``
-    (``second=None``: the pairs ``i < j`` within ``first``), in the graph-Laplacian form, its
-    near pairs explicitly. ``shift`` is :func:`block_shift` of ``first``."""
-    p = first.shape[1]
-    same = second is None
-    tile = _working_tile(first, first if second is None else second, shift)
-    if tile is None:
-        return np.zeros((p, p))
-    A, B, exponent = tile
-    squared_a = np.einsum("ij,ij->i", A, A)
-    squared_b = squared_a if same else np.einsum("ij,ij->i", B, B)
-    ones_a, ones_b = np.ones((len(A), 1)), np.ones((len(B), 1))
-    rho2 = (
-        np.hstack([A, squared_a[:, None], ones_a])
-        @ np.hstack([-2.0 * B, ones_b, squared_b[:, None]]).T
-    )
-    limit_a = np.maximum(NEAR_DUPLICATE_RATIO * squared_a, TINY_SQUARED_DISTANCE)
-    limit_b = (
-        limit_a if same else np.maximum(NEAR_DUPLICATE_RATIO * squared_b, TINY_SQUARED_DISTANCE)
-    )
-    if same:
-        rho2[np.diag_indices(len(A))] = np.inf  # a row with itself: weight 0
-    near_sum = None
-    # Near pairs are rare: one pass finds whether the tile has any before the full test.
-    if rho2.min() <= max(limit_a.max(), limit_b.max()):
-        near = rho2 <= limit_a[:, None]
-        near |= rho2 <= limit_b[None, :]
-        if same:  # rounding may make a pair's two entries differ slightly: either one counts
-            near |= near.T.copy()
-        rows, cols = np.nonzero(near)
-        if same:
-            once = rows < cols
-            rows, cols = rows[once], cols[once]
-        partner = first if second is None else second
-        near_sum = _chunked_pair_sum(first, rows, partner, cols, sign, chunk_pairs)
-        np.putmask(rho2, near, np.inf)
-    weights = sign.unit_weights(rho2, exponent)
-    products = weights @ np.hstack([B, ones_b])  # the weighted sums and the row sums
-    row_sums, col_sums = products[:, -1], weights.sum(axis=0)
-    cross = A.T @ products[:, :-1]
-    if same:  # every pair appears in both orders: half of the full form
-        part = 0.5 * (A.T @ ((row_sums + col_sums)[:, None] * A) - cross - cross.T)
-    else:
-        part = A.T @ (row_sums[:, None] * A) + B.T @ (col_sums[:, None] * B) - cross - cross.T
-    return part if near_sum is None else part + near_sum
-
-
-def explicit_tile_sum(
-    first: np.ndarray, second: np.ndarray | None, sign: SignTransform, chunk_pairs: int
-) -> np.ndarray:
-    """:func:`laplacian_tile_sum`'s pairs, every one from its own explicit difference."""
-    same = second is None
-    partner = first if second is None else second
-    grid_rows, grid_cols = np.meshgrid(
-        np.arange(len(first)), np.arange(len(partner)), indexing="ij"
-    )
-    rows, cols = grid_rows.ravel(), grid_cols.ravel()
-    if same:
-        rows, cols = rows[rows < cols], cols[rows < cols]
-    return _chunked_pair_sum(first, rows, partner, cols, sign, chunk_pairs)
 
 
 def _blocks(n: int, size: int) -> list[tuple[int, int]]:
@@ -388,7 +106,7 @@ def gathered_design_sum(
     total = CompensatedSum((rows.shape[1], rows.shape[1]))
     for start, stop in _blocks(count, chunk_pairs):
         for offset in range(1, half + 1):
-            total.add(_pair_sum(rows[start:stop], rows[start + offset : stop + offset], sign))
+            total.add(pair_sum(rows[start:stop], rows[start + offset : stop + offset], sign))
     return total.value()
 
 
@@ -519,67 +237,3 @@ def unit_kendall(
     threads = worker_threads(sign) if threads is None or not sign.thread_safe else threads
     matrix = sum_tasks(tasks, p, threads=threads, progress=progress) / pair_count(n, degree)
     return (matrix + matrix.T) / 2.0
-
-
-def kendall_matrix(
-    X: Any,
-    transform: Any = "spherical",
-    radius: Any = None,
-    pairs: Any = "auto",
-    random_state: Any = None,
-    *,
-    progress: bool = True,
-) -> np.ndarray:
-    """The generalized multivariate Kendall's tau matrix (non-private, for study).
-
-    ``K = (1/N) sum_{pairs} g(z_ij) g(z_ij)^T`` with ``z_ij = (x_i - x_j) / sqrt(2)`` and
-    ``g(t) = h(||t||) t / ||t||`` (Kim and Jung 2025, equation (3)).
-
-    Parameters
-    ----------
-    X : array-like, DataFrame or Dask array of shape (n_samples, n_features)
-        A Dask array (or Dask data frame) chunked by rows is computed chunk by chunk on the
-        active Dask scheduler (:mod:`dppca.numerics.dask_rows`).
-    transform : {"spherical", "winsorized"} or callable, default "spherical"
-        ``h = 1`` (spatial signs), ``h(s) = min(radius, s)``, or a vectorised callable ``h`` whose
-        values are capped at its declared bound ``radius`` (computed pair by pair,
-        ``O(n^2 d^2)``).
-    radius : float, optional
-        The winsorization radius, or the declared bound of a callable ``h``.
-    pairs : "auto", "all" or int, default "auto"
-        ``"all"``: the U-statistic over all ``n(n-1)/2`` pairs, ``O(n^2 d + n d^2)`` time.
-        An even integer: the incomplete U-statistic over a circulant regular graph of that
-        degree on a random permutation of the rows (every row in exactly ``pairs`` pairs with
-        random partners, ``N = n pairs / 2``, whatever the order of the file),
-        ``O(n pairs d^2)`` time. ``"auto"``: all pairs up to 20,000 rows, ``pairs=64`` above.
-    random_state : None, int, SeedSequence or Generator
-        Draws the permutation of the incomplete design (data-independent).
-    progress : bool, default True
-        A progress bar on stderr for a computation that lasts more than two seconds.
-
-    Returns
-    -------
-    ndarray of shape (n_features, n_features)
-        Symmetric positive semi-definite; for spherical signs without duplicate rows its trace
-        is 1. This matrix is not private: see :func:`dppca.dp_loading` for its private release.
-
-    Examples
-    --------
-    >>> from dppca import kendall_matrix
-    >>> import numpy as np
-    >>> X = np.random.default_rng(0).standard_normal((200, 3)) * [3.0, 1.0, 1.0]
-    >>> K = kendall_matrix(X)
-    >>> round(float(np.trace(K)), 12), bool(K[0, 0] > K[1, 1])
-    (1.0, True)
-    """
-    from dppca.numerics import dask_rows  # the Dask path (imports Dask only when used)
-
-    chunked = is_dask_collection(X)
-    data = dask_rows.check_dask_data(X) if chunked else check_data(X)[0]
-    sign = make_sign_transform(transform, radius)
-    degree = check_pairs(pairs, data.shape[0])
-    progress = check_bool(progress, "progress")
-    rng = check_random_state(random_state) if degree is not None else None
-    if isinstance(data, dask_rows.DaskRows):
-        return dask_rows.dask_unit_kendall(data, sign, degree, rng) * sign.bound**2
-    return unit_kendall(data, sign, degree, rng, progress=progress) * sign.bound**2

@@ -3,14 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
-
-from dppca.numerics.row_values import ArrayValues, RowValues
-
-if TYPE_CHECKING:
-    from dppca.numerics.dask_rows import DaskRows
 
 
 def orient_columns(vectors: np.ndarray) -> np.ndarray:
@@ -27,17 +21,12 @@ def align_columns(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return vectors * signs
 
 
-def project(data: np.ndarray | DaskRows, directions: np.ndarray) -> np.ndarray:
+def project(data: np.ndarray, directions: np.ndarray) -> np.ndarray:
     """Scores ``data @ directions`` of validated rows, each finite (see :func:`finite_scores`).
 
-    A row's scores depend on that row alone, so replacing a row changes one row of scores. For
-    Dask data each chunk's scores are computed on its worker and the ``(n, k)`` scores gathered
-    (for references; the private releases use :func:`projected`).
+    A row's scores depend on that row alone, so replacing a row changes one row of scores.
+    :func:`dppca.numerics.rows.projected` gives the scores of NumPy or Dask data.
     """
-    if not isinstance(data, np.ndarray):
-        from dppca.numerics.dask_rows import dask_projected
-
-        return dask_projected(data, directions).to_numpy()
     with np.errstate(over="ignore", invalid="ignore"):
         return finite_scores(data @ directions)
 
@@ -52,23 +41,9 @@ def finite_scores(scores: np.ndarray) -> np.ndarray:
     return np.nan_to_num(scores, nan=0.0, posinf=largest, neginf=-largest)
 
 
-def projected(data: np.ndarray | DaskRows, directions: np.ndarray) -> RowValues:
-    """The scores of :func:`project`, left where the rows are: in one array for NumPy data,
-    on the workers for Dask data (:class:`~dppca.numerics.dask_rows.DaskValues`)."""
-    if not isinstance(data, np.ndarray):
-        from dppca.numerics.dask_rows import dask_projected
-
-        return dask_projected(data, directions)
-    return ArrayValues(project(data, directions))
-
-
-def sample_covariance(data: np.ndarray | DaskRows) -> np.ndarray:
+def array_sample_covariance(data: np.ndarray) -> np.ndarray:
     """The sample covariance (**not private**; for references only), computed on the data scaled
     by a power of two so that nothing overflows; entries beyond the largest float are clamped."""
-    if not isinstance(data, np.ndarray):
-        from dppca.numerics.dask_rows import dask_sample_covariance
-
-        return dask_sample_covariance(data)
     largest = float(np.max(np.abs(data)))
     exponent = math.frexp(largest)[1] if largest > 0 else 0
     p = data.shape[1]
@@ -135,15 +110,6 @@ def pc_labels(count: int) -> list[str]:
 def axis_labels(axes: tuple[int, int]) -> tuple[str, str]:
     """The names of two 1-based components, e.g. ``("PC1", "PC3")``."""
     return (f"PC{axes[0]}", f"PC{axes[1]}")
-
-
-def ordinary_pca(
-    data: np.ndarray | DaskRows, directions: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Ordinary PCA of validated data (**not private**; for references only): the eigenvalues
-    of the sample covariance (descending, clipped at 0) and its eigenvectors, each
-    sign-aligned to the column of ``directions`` of the same rank."""
-    return covariance_pca(sample_covariance(data), directions)
 
 
 def covariance_pca(covariance: np.ndarray, directions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

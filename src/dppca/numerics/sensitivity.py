@@ -12,7 +12,7 @@ the same argument gives the same bound. Kim and Jung (2025) and the R package us
 ``4 ||g||_inf^2 / n`` ("paper"), valid but ``sqrt(2)`` times larger.
 
 The matrix the mechanism releases is the *computed* one, within ``E`` of the exact matrix for any
-finite input (:func:`dppca.numerics.kendall.kendall_error_bound`), so the sensitivity used is
+finite input (:func:`dppca.numerics.pair_sums.kendall_error_bound`), so the sensitivity used is
 ``Delta_F + 2 E ||g||_inf^2``: the triangle inequality through both exact matrices.
 """
 

@@ -18,7 +18,8 @@ import pandas as pd
 from dppca._validation import check_positive_int
 from dppca.exceptions import EmptyHistogramError
 from dppca.numerics.row_values import RowValues, summed
-from dppca.privacy.mechanisms import HistogramMechanism, Noise
+from dppca.privacy.histograms import HistogramMechanism
+from dppca.privacy.mechanisms import Noise
 from dppca.releases.frame import Frame
 
 #: The default bins rule: an occupied cell should hold about ``BINS_COUNT_SDS`` noise sd on

@@ -8,8 +8,8 @@ from typing import Any
 from dppca._validation import check_random_state, check_vector
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.privacy.durfee import DEFAULT_BETA, DEFAULT_MAX_STEPS, DurfeeQuantile
 from dppca.privacy.mechanisms import Noise, resolve_sampler
-from dppca.privacy.quantiles import DEFAULT_BETA, DEFAULT_MAX_STEPS, DurfeeQuantile
 
 
 @dataclass(frozen=True)

@@ -14,20 +14,11 @@ from dppca._validation import (
     check_epsilon,
     check_random_state,
 )
-from dppca.numerics.dask_rows import (
-    DaskRows,
-    checked_rows,
-    dask_unit_kendall,
-    row_values,
-)
+from dppca.numerics.dask_rows import DaskRows, dask_unit_kendall
 from dppca.numerics.kendall import unit_kendall
-from dppca.numerics.linalg import (
-    align_columns,
-    covariance_pca,
-    descending_eigh,
-    sample_covariance,
-)
+from dppca.numerics.linalg import align_columns, covariance_pca, descending_eigh
 from dppca.numerics.pairs import half_distances, random_pairs
+from dppca.numerics.rows import checked_rows, row_values, sample_covariance
 from dppca.numerics.signs import (
     WinsorizedSign,
 )

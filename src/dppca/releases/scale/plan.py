@@ -15,7 +15,8 @@ from dppca._validation import (
     check_option,
     check_real,
 )
-from dppca.numerics.dask_rows import DaskRows, Rows, map_rows
+from dppca.numerics.dask_rows import DaskRows, map_rows
+from dppca.numerics.rows import Rows
 from dppca.privacy.budget import (
     Budget,
     check_parts,

@@ -14,9 +14,9 @@ import pandas as pd
 from dppca._groups import check_group_levels
 from dppca._settings import Constraint, Settings, optional, real, some_of
 from dppca._validation import check_positive_int
-from dppca.numerics.dask_rows import Rows
-from dppca.numerics.linalg import axis_labels, projected
+from dppca.numerics.linalg import axis_labels
 from dppca.numerics.monotone import largest_remainder
+from dppca.numerics.rows import Rows, projected
 from dppca.privacy.budget import (
     Budget,
     PrivacyLedger,
@@ -24,11 +24,8 @@ from dppca.privacy.budget import (
     check_repeated,
     split_epsilon,
 )
-from dppca.privacy.mechanisms import (
-    HISTOGRAM_METHODS,
-    HistogramMechanism,
-    Noise,
-)
+from dppca.privacy.histograms import HISTOGRAM_METHODS, HistogramMechanism
+from dppca.privacy.mechanisms import Noise
 from dppca.privacy.requirements import Requirement
 from dppca.privacy.settings import NoiseSettings
 from dppca.releases.frame import DEFAULT_INFLATE, Frame, FramePlan, plan_frame, private_frame

@@ -19,8 +19,8 @@ from dppca._validation import (
     check_option,
     check_random_state,
 )
-from dppca.numerics.dask_rows import checked_rows
 from dppca.numerics.linalg import axis_labels
+from dppca.numerics.rows import checked_rows
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
     Budget,

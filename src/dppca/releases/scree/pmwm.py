@@ -19,12 +19,9 @@ from dppca.privacy.budget import (
     check_parts,
     split_epsilon,
 )
+from dppca.privacy.durfee import DurfeeQuantile, check_search_epsilon
 from dppca.privacy.mechanisms import (
     Noise,
-)
-from dppca.privacy.quantiles import (
-    DurfeeQuantile,
-    check_search_epsilon,
 )
 from dppca.privacy.requirements import Requirement
 from dppca.releases.scree.common import (

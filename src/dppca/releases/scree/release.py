@@ -17,14 +17,10 @@ from dppca._validation import (
     check_positive_int,
     check_random_state,
 )
-from dppca.numerics.dask_rows import Rows, checked_rows
-from dppca.numerics.linalg import (
-    ordinary_pca,
-    pc_labels,
-    projected,
-)
+from dppca.numerics.linalg import pc_labels
 from dppca.numerics.monotone import proportions
 from dppca.numerics.row_values import RowValues
+from dppca.numerics.rows import Rows, checked_rows, ordinary_pca, projected
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
     Budget,
