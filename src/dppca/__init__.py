@@ -44,14 +44,20 @@ from dppca.privacy.accountant import Accountant
 from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.settings import NoiseSettings
 from dppca.privacy.split import PCASplit
-from dppca.releases.frame import Frame, dp_frame
-from dppca.releases.loading import LoadingResult, LoadingSettings, dp_loading
-from dppca.releases.quantile import PrivateQuantile, dp_quantile
-from dppca.releases.sampling import NoMassWarning, sample_scores
-from dppca.releases.scale import ScaleResult, dp_scale
-from dppca.releases.scores import ScoreResult, ScoreSettings, dp_score
-from dppca.releases.scree import ScreeResult, ScreeSettings, dp_scree
+from dppca.releases.frame import dp_frame
+from dppca.releases.loading import LoadingSettings, dp_loading
+from dppca.releases.quantile import dp_quantile
+from dppca.releases.scale import dp_scale
+from dppca.releases.scores import ScoreSettings, dp_score
+from dppca.releases.scree import ScreeSettings, dp_scree
+from dppca.results.frame import Frame
+from dppca.results.loading import LoadingResult
 from dppca.results.pca import DPPCAResult
+from dppca.results.quantile import PrivateQuantile
+from dppca.results.sampling import NoMassWarning, sample_scores
+from dppca.results.scale import ScaleResult
+from dppca.results.scores import ScoreResult
+from dppca.results.scree import ScreeResult
 
 __all__ = [
     "DPPCA",

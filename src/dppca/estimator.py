@@ -36,7 +36,7 @@ from dppca.releases.scale import (
     scaled,
 )
 from dppca.releases.scree import ScreeSettings
-from dppca.releases.status import ReleaseStatus, scale_status, scree_status
+from dppca.results.status import ReleaseStatus, scale_status, scree_status
 
 
 class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -141,7 +141,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Warnings about noise-dominated scales and scree, from released values only.
     status_ : dict of str to ReleaseStatus
         How usable the scree (``"scree"``) and the private scales (``"scales"``) are
-        (:mod:`dppca.releases.status`); an unusable scree leaves ``explained_variance_`` and
+        (:mod:`dppca.results.status`); an unusable scree leaves ``explained_variance_`` and
         ``explained_variance_ratio_`` NaN.
 
     Notes

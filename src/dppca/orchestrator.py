@@ -26,7 +26,7 @@ from dppca.privacy.composition import plan_losses
 from dppca.privacy.requirements import Requirement
 from dppca.privacy.settings import NoiseSettings
 from dppca.privacy.split import PCASplit
-from dppca.releases.loading import LoadingPlan, LoadingResult, LoadingSettings, loading_release
+from dppca.releases.loading import LoadingPlan, LoadingSettings, loading_release
 from dppca.releases.scale import (
     ScalePlan,
     plan_scale,
@@ -36,6 +36,7 @@ from dppca.releases.scale import (
 )
 from dppca.releases.scores import ScorePlan, ScoreSettings
 from dppca.releases.scree import ScreePlan, ScreeSettings, scree_release
+from dppca.results.loading import LoadingResult
 
 #: The stages of a call, in the order they are charged and released.
 STAGES = ("private scales", "directions", "scree", "score plot")

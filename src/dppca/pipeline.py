@@ -47,7 +47,9 @@ from dppca.releases.scores import (
     empirical_scores,
     score_release,
 )
-from dppca.releases.status import (
+from dppca.results.pca import DPPCAResult
+from dppca.results.reference import NonPrivatePCA
+from dppca.results.status import (
     ReleaseStatus,
     from_notes,
     scale_status,
@@ -56,8 +58,6 @@ from dppca.releases.status import (
     unusable_frame,
     unusable_histogram,
 )
-from dppca.results.pca import DPPCAResult
-from dppca.results.reference import NonPrivatePCA
 
 
 @accepts_moved_keywords
@@ -184,7 +184,7 @@ def dp_pca(
     -----
     Outcomes that depend on the private data are reported, never hidden: a sparse histogram
     that no cell survives is all zero (its plot says so, and sampling from it warns with
-    :class:`~dppca.releases.sampling.NoMassWarning`); capped quantile searches warn.
+    :class:`~dppca.results.sampling.NoMassWarning`); capped quantile searches warn.
 
     Examples
     --------

@@ -24,11 +24,11 @@ from dppca.privacy.composition import planning_factor
 from dppca.privacy.requirements import Requirement, check_on_weak, enforce
 from dppca.privacy.settings import NoiseSettings
 from dppca.privacy.split import PCASplit
-from dppca.releases.frame import Frame
 from dppca.releases.loading import LoadingSettings, check_directions
 from dppca.releases.scale import check_scale
 from dppca.releases.scores import ScoreSettings
 from dppca.releases.scree import ScreeSettings
+from dppca.results.frame import Frame
 
 
 @dataclass(frozen=True)

@@ -216,7 +216,7 @@ def _noise_components(result: DPPCAResult) -> str:
 
 
 def _status(result: DPPCAResult) -> str:
-    """The status of each release (:mod:`dppca.releases.status`): a table, with the releases
+    """The status of each release (:mod:`dppca.results.status`): a table, with the releases
     that are not usable said first in words."""
     if not result.status:
         return ""

@@ -194,8 +194,8 @@ def test_histogram_counts_change_by_at_most_one_in_two_cells():
     boundaries, points far outside the frame, huge magnitudes."""
     from dppca import PrivacyLedger
     from dppca.numerics.linalg import finite_scores
-    from dppca.releases.frame import Frame
     from dppca.releases.histogram import cell_index
+    from dppca.results.frame import Frame
 
     rng = np.random.default_rng(3)
     frame = Frame(np.array([0.5, -1.0]), 2.0, 2.0 / 1.2, 0.2, PrivacyLedger())

@@ -420,7 +420,7 @@ def test_a_page_shows_the_same_variables_in_every_panel_and_on_both_pages():
 
 
 def test_a_flagged_frame_is_stamped_on_the_score_panels():
-    from dppca.releases.status import ReleaseStatus
+    from dppca.results.status import ReleaseStatus
 
     X, _ = _data(3000)
     plain = dppca.dp_pca(X, 4.0, 1e-6, random_state=0, on_weak="release", score={"bins": 6})

@@ -17,7 +17,7 @@ import pytest
 
 import dppca
 from dppca.exceptions import DurfeeStepLimitWarning, NoiseDominatedWarning
-from dppca.releases.sampling import NoMassWarning
+from dppca.results.sampling import NoMassWarning
 
 HUGE = 1.7e308
 

@@ -16,8 +16,8 @@ from dppca.privacy.histograms import (
     stability_parameters,
 )
 from dppca.privacy.mechanisms import Noise
-from dppca.releases.frame import Frame
 from dppca.releases.histogram import cell_index, check_bins, grid_cells, private_probabilities
+from dppca.results.frame import Frame
 
 DRAWS = 400
 CELLS = 50

@@ -85,7 +85,7 @@ class Display:
 
 @dataclass(eq=False)
 class UnusableDisplay(Display):
-    """The panel of a release marked unusable (:mod:`dppca.releases.status`): its title and,
+    """The panel of a release marked unusable (:mod:`dppca.results.status`): its title and,
     in place of the values (released as NaN), what happened.
 
     Examples

@@ -13,10 +13,10 @@ RESULT_NAMES = ("DPPCAResult", "LoadingResult", "ScreeResult", "ScoreResult")
 
 def result_types(*names: str) -> tuple[type, ...]:
     """The result classes named (any of :data:`RESULT_NAMES`)."""
-    from dppca.releases.loading import LoadingResult
-    from dppca.releases.scores import ScoreResult
-    from dppca.releases.scree import ScreeResult
+    from dppca.results.loading import LoadingResult
     from dppca.results.pca import DPPCAResult
+    from dppca.results.scores import ScoreResult
+    from dppca.results.scree import ScreeResult
 
     known = {
         "DPPCAResult": DPPCAResult,

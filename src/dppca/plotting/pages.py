@@ -27,8 +27,8 @@ from dppca.plotting.loadings import (
 from dppca.plotting.scores import ScoreHistogramDisplay, ScorePointsDisplay
 from dppca.plotting.scree import ScreeDisplay
 from dppca.plotting.variables import BiplotDisplay, VariableDisplay
-from dppca.releases.sampling import SAMPLING_METHODS
 from dppca.releases.scores import check_axes
+from dppca.results.sampling import SAMPLING_METHODS
 
 #: The display of each panel kind.
 DISPLAYS: dict[str, Any] = {

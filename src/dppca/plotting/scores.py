@@ -28,8 +28,8 @@ from dppca.plotting._style import (
     group_colors,
     note,
 )
-from dppca.releases.sampling import SAMPLING_METHODS, NoMassWarning, sample_scores
-from dppca.releases.scores import shift_cells
+from dppca.results.sampling import SAMPLING_METHODS, NoMassWarning, sample_scores
+from dppca.results.scores import shift_cells
 
 EMPTY_NOTE = "No cells survived private thresholding"
 

@@ -28,7 +28,7 @@ from dppca.plotting._style import (
     note,
 )
 from dppca.plotting.loadings import select_variables
-from dppca.releases.sampling import NoMassWarning
+from dppca.results.sampling import NoMassWarning
 
 
 def plot_variables(

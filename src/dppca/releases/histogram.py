@@ -20,7 +20,7 @@ from dppca.exceptions import EmptyHistogramError
 from dppca.numerics.row_values import RowValues, summed
 from dppca.privacy.histograms import HistogramMechanism
 from dppca.privacy.mechanisms import Noise
-from dppca.releases.frame import Frame
+from dppca.results.frame import Frame
 
 #: The default bins rule: an occupied cell should hold about ``BINS_COUNT_SDS`` noise sd on
 #: average when the points cover ``BINS_COVER`` of the frame.

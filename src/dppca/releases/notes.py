@@ -26,8 +26,6 @@ import numpy as np
 from dppca._stack import user_stacklevel
 from dppca.exceptions import NoiseDominatedWarning, PrivacyWarning
 
-#: A frame wider than this many private scales is "too wide" (:mod:`dppca.releases.status`).
-WIDE_FRAME = 25.0
 #: A histogram whose kept mass is off the rows' by more than this share is flagged.
 MASS_TOLERANCE = 0.5
 #: How the note of :func:`order_notes` begins (the scree panel looks for it).

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from dppca._validation import check_random_state, check_vector
@@ -10,28 +9,7 @@ from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.durfee import DEFAULT_BETA, DEFAULT_MAX_STEPS, DurfeeQuantile
 from dppca.privacy.mechanisms import Noise, resolve_sampler
-
-
-@dataclass(frozen=True)
-class PrivateQuantile:
-    """A released quantile: its value and the ledger of its (pure epsilon-DP) release.
-
-    ``float(result)`` is the value.
-
-    Examples
-    --------
-    >>> import numpy as np, dppca
-    >>> result = dppca.dp_quantile(np.arange(1000.0), 0.9, 1.0, lower=0.0, random_state=1)
-    >>> bool(850 < float(result) < 950), result.q
-    (True, 0.9)
-    """
-
-    value: float
-    q: float
-    privacy: PrivacyLedger = field(repr=False)
-
-    def __float__(self) -> float:
-        return self.value
+from dppca.results.quantile import PrivateQuantile
 
 
 def dp_quantile(

@@ -19,11 +19,11 @@ from dppca.numerics.biplot import BiplotCoordinates, biplot_coordinates, variabl
 from dppca.numerics.linalg import axis_labels, pc_labels
 from dppca.privacy.budget import PrivacyLedger
 from dppca.privacy.split import PCASplit
-from dppca.releases.frame import Frame
-from dppca.releases.sampling import sample_scores
-from dppca.releases.status import ReleaseStatus
+from dppca.results.frame import Frame
 from dppca.results.reference import NonPrivatePCA
+from dppca.results.sampling import sample_scores
 from dppca.results.serialization import result_fields, result_to_dict
+from dppca.results.status import ReleaseStatus
 from dppca.results.uncertainty import Uncertainty, release_uncertainty
 
 #: What :meth:`DPPCAResult.plot` draws.
@@ -115,7 +115,7 @@ class DPPCAResult:
         :mod:`dppca.releases.notes`); each was also issued as a ``NoiseDominatedWarning``.
     status : dict of str to ReleaseStatus
         Per release (``"scales"``, ``"directions"``, ``"scree"``, ``"frame"``,
-        ``"histogram"``), how usable it is (:mod:`dppca.releases.status`): ``"ok"``,
+        ``"histogram"``), how usable it is (:mod:`dppca.results.status`): ``"ok"``,
         ``"noise-dominated"``, ``"too wide"``, ``"guessed"``, or, not usable and released as
         NaN, ``"collapsed"``, ``"at the grid's edge"`` or ``"misplaced"``; judged from
         released values only.

@@ -13,9 +13,9 @@ import pandas as pd
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.composition import PrivacyLoss
 from dppca.privacy.split import PARTS, PCASplit
-from dppca.releases.frame import Frame
-from dppca.releases.status import ReleaseStatus
+from dppca.results.frame import Frame
 from dppca.results.reference import NonPrivatePCA
+from dppca.results.status import ReleaseStatus
 
 FORMAT = "dppca.DPPCAResult"
 FORMAT_VERSION = 7

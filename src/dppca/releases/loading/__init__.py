@@ -24,16 +24,13 @@ from dppca.releases.loading.plan import (
     kendall_mechanism,
 )
 from dppca.releases.loading.release import dp_loading, loading_release
-from dppca.releases.loading.result import LoadingResult, NonPrivateLoading
 
 __all__ = [
     "DEFAULT_RADIUS_LEVEL",
     "DEFAULT_RADIUS_SHARE",
     "ORTHONORMAL_TOLERANCE",
     "LoadingPlan",
-    "LoadingResult",
     "LoadingSettings",
-    "NonPrivateLoading",
     "check_direction_source",
     "check_directions",
     "check_sign_settings",

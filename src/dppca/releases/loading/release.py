@@ -39,7 +39,7 @@ from dppca.releases.loading.plan import (
     LoadingPlan,
     LoadingSettings,
 )
-from dppca.releases.loading.result import LoadingResult, NonPrivateLoading
+from dppca.results.loading import LoadingResult, NonPrivateLoading
 
 
 def loading_release(

@@ -52,13 +52,7 @@ from dppca.releases.scale.plan import (
     resolving,
     scaled,
 )
-from dppca.releases.scale.release import (
-    ScaleResult,
-    dp_scale,
-    scale_notes,
-    scale_release,
-    stop_if_unreliable,
-)
+from dppca.releases.scale.release import dp_scale, scale_notes, scale_release, stop_if_unreliable
 
 __all__ = [
     "DEFAULT_CLIP_SHARE",
@@ -67,7 +61,6 @@ __all__ = [
     "PUBLIC_SCALES",
     "SCALED_LIMIT",
     "ScalePlan",
-    "ScaleResult",
     "check_public_scales",
     "check_scale",
     "clipped_normal_mean",

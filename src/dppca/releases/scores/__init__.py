@@ -14,7 +14,6 @@ scores on request), ``release`` :func:`dp_score` and its result.
 from dppca.releases.scores.plan import (
     FRAME_SHARE,
     MAX_INFLATE,
-    NonPrivateScores,
     ScorePlan,
     ScoreRelease,
     ScoreSettings,
@@ -22,22 +21,18 @@ from dppca.releases.scores.plan import (
     empirical_scores,
     estimated_group_sizes,
     score_release,
-    shift_cells,
 )
-from dppca.releases.scores.release import ScoreResult, dp_score
+from dppca.releases.scores.release import dp_score
 
 __all__ = [
     "FRAME_SHARE",
     "MAX_INFLATE",
-    "NonPrivateScores",
     "ScorePlan",
     "ScoreRelease",
-    "ScoreResult",
     "ScoreSettings",
     "check_axes",
     "dp_score",
     "empirical_scores",
     "estimated_group_sizes",
     "score_release",
-    "shift_cells",
 ]

@@ -28,7 +28,7 @@ from dppca.privacy.histograms import HISTOGRAM_METHODS, HistogramMechanism
 from dppca.privacy.mechanisms import Noise
 from dppca.privacy.requirements import Requirement
 from dppca.privacy.settings import NoiseSettings
-from dppca.releases.frame import DEFAULT_INFLATE, Frame, FramePlan, plan_frame, private_frame
+from dppca.releases.frame import DEFAULT_INFLATE, FramePlan, plan_frame, private_frame
 from dppca.releases.histogram import (
     cell_index,
     check_bins,
@@ -39,6 +39,8 @@ from dppca.releases.histogram import (
     private_probabilities,
     with_probabilities,
 )
+from dppca.results.frame import Frame
+from dppca.results.scores import NonPrivateScores
 
 #: The largest frame inflation (``(1 + inflate)`` times the frame radius must stay finite).
 MAX_INFLATE = 1e3
@@ -47,33 +49,6 @@ MAX_INFLATE = 1e3
 #: Share of the score epsilon spent on the frame; the rest (and all of delta) goes to each
 #: histogram method.
 FRAME_SHARE = 0.35
-
-
-@dataclass(frozen=True)
-class NonPrivateScores:
-    """Non-private references, computed only on request. **Not** differentially private.
-
-    Attributes
-    ----------
-    scores : DataFrame of shape (n, 2)
-        The projected coordinates of every row (with a ``group`` column for groups).
-    histogram : DataFrame
-        The empirical histogram (``prob = count / n``) on the private frame's grid.
-    groups : dict or None
-        Per group, the empirical histogram normalised within the group.
-    """
-
-    scores: pd.DataFrame
-    histogram: pd.DataFrame
-    groups: dict[Any, pd.DataFrame] | None = None
-
-
-def shift_cells(table: pd.DataFrame, center: np.ndarray) -> pd.DataFrame:
-    """Cells translated by ``-center`` (display centring)."""
-    shifted = table.copy()
-    shifted[["xmin", "xmax"]] -= center[0]
-    shifted[["ymin", "ymax"]] -= center[1]
-    return shifted
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ from dppca.releases.scree.plan import (
     scree_release,
     split_controls,
 )
-from dppca.releases.scree.release import NonPrivateScree, ScreeResult, dp_scree, non_private_scree
+from dppca.releases.scree.release import dp_scree, non_private_scree
 
 __all__ = [
     "CLIP_MULTIPLIER",
@@ -68,9 +68,7 @@ __all__ = [
     "METHODS",
     "MIN_PAIRS",
     "SCREE_METHODS",
-    "NonPrivateScree",
     "ScreePlan",
-    "ScreeResult",
     "ScreeSettings",
     "check_scree_control",
     "clip_range",

@@ -32,9 +32,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dppca.releases.notes import WIDE_FRAME
-
 #: States whose values are not usable (released as NaN).
+#: A frame wider than this many private scales is "too wide" (most points fall in a few cells).
+WIDE_FRAME = 25.0
+
 UNUSABLE = ("collapsed", "at the grid's edge", "misplaced", "lost in the noise")
 #: All states, best first.
 STATES = ("ok", "noise-dominated", "too wide", "guessed", *UNUSABLE)

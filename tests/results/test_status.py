@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import dppca
-from dppca.releases.status import (
+from dppca.results.status import (
     ReleaseStatus,
     frame_status,
     outer_ring_share,
