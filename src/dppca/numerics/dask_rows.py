@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -98,9 +98,9 @@ def check_dask_data(X: Any, name: str = "X", *, min_rows: int = 2) -> DaskRows:
 
 
 def _compute(*collections: Any) -> tuple[Any, ...]:
-    import dask
+    from dask.base import compute
 
-    return dask.compute(*collections)
+    return cast("tuple[Any, ...]", compute(*collections))  # type: ignore[no-untyped-call]
 
 
 def dask_unit_kendall(
@@ -114,10 +114,10 @@ def dask_unit_kendall(
 ) -> np.ndarray:
     """:func:`dppca.numerics.kendall.unit_kendall` on row-chunked Dask data, on the active
     scheduler (a ``dask.distributed.Client`` when one is set up)."""
-    import dask
+    from dask.delayed import delayed
 
     n, p = rows.shape
-    task = dask.delayed(block_pair_sum, pure=True)
+    task = delayed(block_pair_sum, pure=True)
     if degree is None:
         blocks = rows.array.to_delayed().ravel().tolist()
         tasks = [
@@ -132,7 +132,7 @@ def dask_unit_kendall(
         half = degree // 2
         permuted = rows.array[order]
         starts = chunk_starts(permuted)
-        design = dask.delayed(_design_chunk_sum, pure=True)
+        design = delayed(_design_chunk_sum, pure=True)
         tasks = []
         for index, block in enumerate(permuted.to_delayed().ravel().tolist()):
             stop = int(starts[index + 1])
@@ -165,12 +165,17 @@ def dask_projected(rows: DaskRows, directions: np.ndarray) -> DaskValues:
     return DaskValues(scores.persist())
 
 
-def _apply(block: np.ndarray, function: Callable[..., np.ndarray], args: tuple) -> np.ndarray:
+def _apply(
+    block: np.ndarray, function: Callable[..., np.ndarray], args: tuple[Any, ...]
+) -> np.ndarray:
     return function(block, *args)
 
 
 def _apply_pair(
-    first: np.ndarray, second: np.ndarray, function: Callable[..., np.ndarray], args: tuple
+    first: np.ndarray,
+    second: np.ndarray,
+    function: Callable[..., np.ndarray],
+    args: tuple[Any, ...],
 ) -> np.ndarray:
     return function(first, second, *args)
 
@@ -187,7 +192,13 @@ class DaskValues:
     def shape(self) -> tuple[int, ...]:
         return tuple(int(size) for size in self.array.shape)
 
-    def _mapped(self, apply: Callable, function: Callable, args: tuple, *arrays: Any) -> Any:
+    def _mapped(
+        self,
+        apply: Callable[..., Any],
+        function: Callable[..., Any],
+        args: tuple[Any, ...],
+        *arrays: Any,
+    ) -> Any:
         # The output's columns from a zero-row call on the client (no data involved).
         empty = [np.empty((0, *array.shape[1:])) for array in arrays]
         tail = apply(*empty, function, args).shape[1:]
@@ -227,9 +238,9 @@ class DaskValues:
     def reduce(
         self, function: Callable[..., Any], *args: Any, aligned: np.ndarray | None = None
     ) -> list[Any]:
-        import dask
+        from dask.delayed import delayed
 
-        task = dask.delayed(function, pure=True)
+        task = delayed(function, pure=True)
         blocks = self.array.to_delayed().ravel().tolist()
         if aligned is None:
             return list(_compute(*(task(block, *args) for block in blocks)))
@@ -277,4 +288,6 @@ def dask_sample_covariance(rows: DaskRows) -> np.ndarray:
     with np.errstate(over="ignore", under="ignore"):
         covariance = np.ldexp(covariance, 2 * exponent)
     largest_float = np.finfo(np.float64).max
-    return np.clip((covariance + covariance.T) / 2.0, -largest_float, largest_float)
+    return cast(
+        "np.ndarray", np.clip((covariance + covariance.T) / 2.0, -largest_float, largest_float)
+    )

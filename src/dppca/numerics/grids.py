@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -94,7 +95,7 @@ def log_cells(x: np.ndarray) -> np.ndarray:
         positions = np.floor(LOG_GRID_STEPS * np.log10(x) + 0.5)
     positions[x <= 0] = -LOG_GRID_LIMIT  # NaN compares False: it stays NaN, then the last point
     positions = np.nan_to_num(positions, nan=LOG_GRID_LIMIT, posinf=LOG_GRID_LIMIT)
-    return np.clip(positions, -LOG_GRID_LIMIT, LOG_GRID_LIMIT).astype(np.int64)
+    return cast("np.ndarray", np.clip(positions, -LOG_GRID_LIMIT, LOG_GRID_LIMIT).astype(np.int64))
 
 
 def signed_cells(x: np.ndarray) -> np.ndarray:
@@ -123,7 +124,7 @@ def signed_value(index: int) -> float:
     if index == 0:
         return 0.0
     magnitude = 10.0 ** ((abs(index) - LOG_GRID_LIMIT - 1) / LOG_GRID_STEPS)
-    return magnitude if index > 0 else -magnitude
+    return cast("float", magnitude if index > 0 else -magnitude)
 
 
 def linear_cells(x: np.ndarray, step: float, origin: float = 0.0) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -12,7 +13,7 @@ def orient_columns(vectors: np.ndarray) -> np.ndarray:
     rows = np.argmax(np.abs(vectors), axis=0)
     signs = np.sign(vectors[rows, np.arange(vectors.shape[1])])
     signs[signs == 0] = 1.0
-    return vectors * signs
+    return cast("np.ndarray", vectors * signs)
 
 
 def align_columns(vectors: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -38,7 +39,7 @@ def finite_scores(scores: np.ndarray) -> np.ndarray:
     gives one finite point, so the quantiles and counts keep their sensitivity.
     """
     largest = np.finfo(np.float64).max
-    return np.nan_to_num(scores, nan=0.0, posinf=largest, neginf=-largest)
+    return cast("np.ndarray", np.nan_to_num(scores, nan=0.0, posinf=largest, neginf=-largest))
 
 
 def array_sample_covariance(data: np.ndarray) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -64,4 +65,4 @@ def largest_remainder(sizes: np.ndarray, total: int) -> np.ndarray:
     remainders = quotas - shares
     order = np.argsort(-remainders, kind="stable")
     shares[order[: total - int(shares.sum())]] += 1
-    return shares
+    return cast("np.ndarray", shares)

@@ -67,6 +67,7 @@ within the stated errors of the exact ones.)
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -167,7 +168,7 @@ def _careful_pair_sum(first: np.ndarray, second: np.ndarray, sign: SignTransform
     mantissas, exponents = np.frexp(largest)
     # s = ||x_i - x_j|| / sqrt(2) = mantissa * length / sqrt(2) * 2**(exponent + halved)
     weights = sign.unit_h2(mantissas * lengths / math.sqrt(2.0), exponents + halved)
-    return units.T @ (weights[:, None] * units)
+    return cast("np.ndarray", units.T @ (weights[:, None] * units))
 
 
 def pair_sum(first: np.ndarray, second: np.ndarray, sign: SignTransform) -> np.ndarray:
@@ -195,7 +196,7 @@ def pair_sum(first: np.ndarray, second: np.ndarray, sign: SignTransform) -> np.n
     with np.errstate(under="ignore"):
         np.multiply(diffs, factors[:, None], out=diffs)
     total = diffs.T @ diffs
-    return total if careful is None else total + careful
+    return cast("np.ndarray", total if careful is None else total + careful)
 
 
 def _chunked_pair_sum(
@@ -240,7 +241,7 @@ def _working_tile(
 def block_shift(rows: np.ndarray) -> np.ndarray:
     """A Laplacian tile's shift: the lower coordinate medians of its first row block (values of
     the block: finite, never an overflowing average)."""
-    return np.quantile(rows, 0.5, axis=0, method="lower")
+    return cast("np.ndarray", np.quantile(rows, 0.5, axis=0, method="lower"))
 
 
 def laplacian_tile_sum(
@@ -294,7 +295,7 @@ def laplacian_tile_sum(
         part = 0.5 * (A.T @ ((row_sums + col_sums)[:, None] * A) - cross - cross.T)
     else:
         part = A.T @ (row_sums[:, None] * A) + B.T @ (col_sums[:, None] * B) - cross - cross.T
-    return part if near_sum is None else part + near_sum
+    return cast("np.ndarray", part if near_sum is None else part + near_sum)
 
 
 def explicit_tile_sum(

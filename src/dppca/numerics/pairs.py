@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -52,7 +53,7 @@ def half_squared_gaps(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """
     with np.errstate(over="ignore", invalid="ignore"):
         squares = (second - first) ** 2 / 2.0
-    return np.nan_to_num(squares, nan=np.inf)
+    return cast("np.ndarray", np.nan_to_num(squares, nan=np.inf))
 
 
 def half_distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
@@ -77,4 +78,4 @@ def half_distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     lengths = np.sqrt(np.einsum("ij,ij->i", unit, unit)) / math.sqrt(2.0)
     with np.errstate(over="ignore"):
         distances = largest[:, 0] * lengths * np.where(halved, 2.0, 1.0)
-    return np.minimum(distances, np.finfo(np.float64).max)
+    return cast("np.ndarray", np.minimum(distances, np.finfo(np.float64).max))

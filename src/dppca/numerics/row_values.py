@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
@@ -145,7 +145,9 @@ def cell_counts(
     return CellCounts.merge(as_values(values).reduce(_cell_counts_of, cells_of, *args))
 
 
-def _counts_below(chunk: np.ndarray, points: np.ndarray, transform: Callable, *args: Any) -> Any:
+def _counts_below(
+    chunk: np.ndarray, points: np.ndarray, transform: Callable[..., Any], *args: Any
+) -> Any:
     return np.searchsorted(np.sort(transform(chunk, *args)), points, side="left")
 
 
@@ -164,7 +166,7 @@ def counts_below(
     [3, 3, 3]
     """
     parts = as_values(values).reduce(_counts_below, points, transform, *args)
-    return np.sum(parts, axis=0)
+    return cast("np.ndarray", np.sum(parts, axis=0))
 
 
 def summed(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -47,7 +47,10 @@ def _ratio(mantissas: np.ndarray, exponents: Any, bound: float) -> np.ndarray:
     """``s / bound`` for ``s = mantissas * 2**exponents``, without overflow (inf when huge)."""
     bound_mantissa, bound_exponent = math.frexp(bound)
     with np.errstate(over="ignore", under="ignore"):
-        return np.ldexp(mantissas / bound_mantissa, np.asarray(exponents) - bound_exponent)
+        return cast(
+            "np.ndarray",
+            np.ldexp(mantissas / bound_mantissa, np.asarray(exponents) - bound_exponent),
+        )
 
 
 class SignTransform:
@@ -93,7 +96,7 @@ class SphericalSign(SignTransform):
         return np.ones_like(mantissas)
 
     def unit_weights(self, rho2: np.ndarray, exponent: int) -> np.ndarray:
-        return np.reciprocal(rho2, out=rho2)
+        return cast("np.ndarray", np.reciprocal(rho2, out=rho2))
 
 
 class WinsorizedSign(SignTransform):
@@ -108,7 +111,7 @@ class WinsorizedSign(SignTransform):
         self.bound = self.radius
 
     def unit_h2(self, mantissas: np.ndarray, exponents: Any) -> np.ndarray:
-        return np.minimum(_ratio(mantissas, exponents, self.radius), 1.0) ** 2
+        return cast("np.ndarray", np.minimum(_ratio(mantissas, exponents, self.radius), 1.0) ** 2)
 
     def unit_weights(self, rho2: np.ndarray, exponent: int) -> np.ndarray:
         # min(1, s/r)^2 / rho2 = min(1 / rho2, (2**exponent / r)^2 / 2): the cap is computed from
@@ -118,7 +121,7 @@ class WinsorizedSign(SignTransform):
         with np.errstate(over="ignore", under="ignore"):
             cap = float(np.ldexp(0.5 / mantissa**2, 2 * (exponent - bound_exponent)))
         weights = np.reciprocal(rho2, out=rho2)
-        return np.minimum(weights, cap, out=weights)
+        return cast("np.ndarray", np.minimum(weights, cap, out=weights))
 
     def settings(self) -> dict[str, Any]:
         return {"transform": self.name, "bound": self.bound, "radius": self.radius}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -54,7 +54,7 @@ def durfee_grid(lower: float, beta: float, max_steps: int) -> np.ndarray:
         steps = np.expm1(np.arange(1, max_steps + 1) * np.log(beta))
         grid = lower + steps
     grid[~np.isfinite(grid)] = np.finfo(np.float64).max
-    return grid
+    return cast("np.ndarray", grid)
 
 
 def _upper_search(

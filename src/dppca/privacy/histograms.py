@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
 import numpy as np
 
@@ -130,7 +131,7 @@ class HistogramMechanism:
             )
         raw = self.gaussian.randomise(counts, noise)
         if self.method == "add":
-            return np.maximum(raw, 0.0)
+            return cast("np.ndarray", np.maximum(raw, 0.0))
         return np.where(raw >= self.parameters["add_threshold"], raw, 0.0)
 
     @property

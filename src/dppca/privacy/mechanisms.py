@@ -25,7 +25,7 @@ import math
 import sys
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -152,7 +152,7 @@ def resolve_sampler(sampler: Any, calibration: str = "analytic") -> str:
             "sampler='continuous'; the discrete sampler is calibrated by zero-concentrated DP. "
             "Pass sampler='continuous' or calibration='analytic'."
         )
-    return sampler
+    return cast("str", sampler)
 
 
 def check_noise_scale(scale: float, what: str) -> float:
@@ -314,7 +314,7 @@ class GaussianMechanism:
         # Clipping to a public range is 1-Lipschitz in every coordinate: it keeps the sensitivity.
         rounded = np.rint(np.clip(values / grid, -GRID_LIMIT, GRID_LIMIT))
         draws = gaussian_integers(noise.secure, variance, values.size).reshape(values.shape)
-        return (rounded + draws) * grid
+        return cast("np.ndarray", (rounded + draws) * grid)
 
     def randomise_symmetric(self, matrix: np.ndarray, noise: Noise) -> np.ndarray:
         """A symmetric matrix released through ``vecd``.
@@ -348,7 +348,7 @@ def laplace_counts(counts: np.ndarray, scale: float, noise: Noise) -> np.ndarray
     if not noise.discrete:
         return counts + noise.rng.laplace(0.0, scale, size=counts.shape)
     draws = laplace_integers(noise.secure, rational_at_least(scale), counts.size)
-    return counts + draws.reshape(counts.shape)
+    return cast("np.ndarray", counts + draws.reshape(counts.shape))
 
 
 def exponential_noise(scale: float, size: int, noise: Noise) -> np.ndarray:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -194,13 +194,13 @@ def planar_distances(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     which the logarithmic grid counts at its last point)."""
     with np.errstate(over="ignore", invalid="ignore"):
         gaps = second - first
-        return np.hypot(gaps[:, 0], gaps[:, 1])
+        return cast("np.ndarray", np.hypot(gaps[:, 0], gaps[:, 1]))
 
 
 def distances_to(points: np.ndarray, center: np.ndarray) -> np.ndarray:
     """``||points_i - center||`` of two-dimensional points (beyond the largest float: inf)."""
     with np.errstate(over="ignore"):
-        return np.hypot(points[:, 0] - center[0], points[:, 1] - center[1])
+        return cast("np.ndarray", np.hypot(points[:, 0] - center[0], points[:, 1] - center[1]))
 
 
 #: A given spread is clamped into this range, so that the refining window's step is a

@@ -10,7 +10,7 @@ replacement of one row one count drops by 1 and another rises by 1 (L1 sensitivi
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -86,7 +86,7 @@ def cell_index(scores: np.ndarray, frame: Frame, bins: tuple[int, int]) -> np.nd
 
     bx = axis_bin(scores[:, 0], frame.xlim, bins[0])
     by = axis_bin(scores[:, 1], frame.ylim, bins[1])
-    return by * bins[0] + bx
+    return cast("np.ndarray", by * bins[0] + bx)
 
 
 def _pooled_counts(scores: np.ndarray, frame: Frame, bins: tuple[int, int]) -> np.ndarray:
@@ -107,8 +107,8 @@ def histogram_counts(
     """The ``(groups, cells)`` counts of the scores in each cell of the frame's grid by group
     code (one row, ``groups = 1``, when ``codes`` is None), counted chunk by chunk and added."""
     if codes is None:
-        return summed(scores, _pooled_counts, frame, bins)
-    return summed(scores, _grouped_counts, frame, bins, groups, aligned=codes)
+        return cast("np.ndarray", summed(scores, _pooled_counts, frame, bins))
+    return cast("np.ndarray", summed(scores, _grouped_counts, frame, bins, groups, aligned=codes))
 
 
 def noise_parameters(mechanisms: tuple[HistogramMechanism, ...]) -> dict[str, float]:

@@ -12,7 +12,7 @@ largest-remainder rule.
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -55,7 +55,7 @@ def _draw(
     widths = np.array(
         [(table["xmax"] - table["xmin"]).median(), (table["ymax"] - table["ymin"]).median()]
     )
-    return points + rng.standard_normal((size, 2)) * gamma * widths
+    return cast("np.ndarray", points + rng.standard_normal((size, 2)) * gamma * widths)
 
 
 def sample_scores(

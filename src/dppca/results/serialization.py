@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -105,7 +105,7 @@ def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
             ],
             "variable_sd": reference.variable_sd.tolist(),
         }
-    return _finite_or_none(data)
+    return cast("dict[str, Any]", _finite_or_none(data))
 
 
 def _finite_or_none(value: Any) -> Any:

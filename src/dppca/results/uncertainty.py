@@ -39,7 +39,7 @@ privacy noise only, **not** the sampling error of the data.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -157,7 +157,7 @@ def identified(eigenvalues: np.ndarray, bound: float) -> np.ndarray:
         return np.ones(len(values), dtype=bool)
     gaps = np.abs(values[:, None] - values[None, :])
     np.fill_diagonal(gaps, np.inf)
-    return gaps.min(axis=1) > 2.0 * bound
+    return cast("np.ndarray", gaps.min(axis=1) > 2.0 * bound)
 
 
 def direction_stability(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 from scipy import stats
@@ -191,4 +191,4 @@ def scaled(data: Rows, scales: np.ndarray, limit: float = SCALED_LIMIT) -> Rows:
     if isinstance(data, DaskRows):
         return map_rows(data, scaled, scales, limit)
     with np.errstate(over="ignore"):
-        return np.clip(data / scales, -limit, limit)
+        return cast("Rows", np.clip(data / scales, -limit, limit))

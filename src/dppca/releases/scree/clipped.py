@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -47,7 +47,7 @@ CLIP_MULTIPLIER = 2.5
 def row_totals(W: np.ndarray) -> np.ndarray:
     """``S_j = sum_l W_jl`` for each pair (``+inf`` when a row holds an infinite value)."""
     with np.errstate(over="ignore"):
-        return W.sum(axis=1)
+        return cast("np.ndarray", W.sum(axis=1))
 
 
 def row_shares(W: np.ndarray, clip: float) -> np.ndarray:
@@ -65,7 +65,7 @@ def row_shares(W: np.ndarray, clip: float) -> np.ndarray:
         unit[infinite] = np.isinf(W[infinite]).astype(np.float64)
         ratio = clip / peak  # +inf for a zero row, 0 for an infinite one
     shape = unit.sum(axis=1)
-    return unit / np.maximum(ratio, shape)[:, None]
+    return cast("np.ndarray", unit / np.maximum(ratio, shape)[:, None])
 
 
 def clip_range(
@@ -101,7 +101,7 @@ def clip_share(control: dict[str, Any], m: int, epsilon: float) -> float:
     0.146
     """
     if not isinstance(control["clip_share"], str):
-        return control["clip_share"]
+        return cast("float", control["clip_share"])
     level = control["clip_level"]
     room = min(level, 1.0 - level) * m - 1.0
     needed = locating_reach(1.0, "log") / room if room > 0 else math.inf

@@ -9,7 +9,7 @@ import sys
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -94,7 +94,7 @@ def scale_range(
 
 def unit_scaled(values: np.ndarray, lows: np.ndarray, widths: np.ndarray) -> np.ndarray:
     """``(values - lows) / widths``, column by column."""
-    return (values - lows) / widths
+    return cast("np.ndarray", (values - lows) / widths)
 
 
 def joint_gaussian(

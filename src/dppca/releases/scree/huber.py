@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -83,7 +83,7 @@ def clipped_gradient(W: np.ndarray, theta: np.ndarray, thresholds: np.ndarray) -
     ``[-1/2, 1/2]`` (``inf - theta`` is inf and an overflow a huge value: both clipped)."""
     with np.errstate(invalid="ignore", over="ignore"):
         clipped = np.clip(W - theta, -thresholds, thresholds)
-    return clipped / (2.0 * thresholds)
+    return cast("np.ndarray", clipped / (2.0 * thresholds))
 
 
 def huber_estimate(
