@@ -23,7 +23,14 @@ from dppca.numerics.dask_rows import DaskRows
 from dppca.numerics.monotone import proportions
 from dppca.numerics.rows import Rows, checked_rows, ordinary_pca, projected, sample_covariance
 from dppca.orchestrator import Charging, run_plans
-from dppca.planning import accepts_moved_keywords, plan_pca
+from dppca.planning import (
+    LoadingLike,
+    NoiseLike,
+    ScoreLike,
+    ScreeLike,
+    accepts_moved_keywords,
+    plan_pca,
+)
 from dppca.privacy.accountant import Accountant
 from dppca.privacy.budget import PrivacyLedger, warn_weak_budget
 from dppca.privacy.requirements import check_on_weak
@@ -67,10 +74,10 @@ def dp_pca(
     delta: float,
     *,
     split: dict[str, Any] | PCASplit | None = None,
-    loading: Any = None,
-    scree: Any = "clipped",
-    score: Any = "thresholded",
-    noise: Any = None,
+    loading: LoadingLike = None,
+    scree: ScreeLike = "clipped",
+    score: ScoreLike = "thresholded",
+    noise: NoiseLike = None,
     scale: Any = None,
     directions: Any = None,
     groups: Any = None,

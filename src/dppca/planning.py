@@ -163,7 +163,12 @@ class PCASettings:
 
     @classmethod
     def of(
-        cls, *, loading: Any = None, scree: Any = None, score: Any = None, noise: Any = None
+        cls,
+        *,
+        loading: LoadingLike = None,
+        scree: ScreeLike = None,
+        score: ScoreLike = None,
+        noise: NoiseLike = None,
     ) -> PCASettings:
         """Each release's settings from the object, a mapping of its fields or a string (the
         scree's and the score plot's method, the loading's transform, the noise's mechanism);
@@ -211,6 +216,13 @@ MOVED = {
     "composition": ("noise", "composition"),
     "sampler": ("noise", "sampler"),
 }
+
+#: What the settings parameters of :func:`dp_pca` and :func:`plan_pca` take: the object, a
+#: mapping of its fields, or its lead field's value (None: the defaults).
+LoadingLike = LoadingSettings | Mapping[str, Any] | str | None
+ScreeLike = ScreeSettings | Mapping[str, Any] | str | None
+ScoreLike = ScoreSettings | Mapping[str, Any] | str | None
+NoiseLike = NoiseSettings | Mapping[str, Any] | str | None
 
 #: Each settings parameter's class and the field a plain value (a string) sets.
 SETTINGS: dict[str, tuple[type[Settings], str]] = {
@@ -283,10 +295,10 @@ def plan_pca(
     delta: float,
     *,
     split: dict[str, Any] | PCASplit | None = None,
-    loading: Any = None,
-    scree: Any = "clipped",
-    score: Any = "thresholded",
-    noise: Any = None,
+    loading: LoadingLike = None,
+    scree: ScreeLike = "clipped",
+    score: ScoreLike = "thresholded",
+    noise: NoiseLike = None,
     scale: Any = None,
     directions: Any = None,
 ) -> PCAPlan:

@@ -156,9 +156,11 @@ class ScoreSettings(Settings):
         histograms.
     group_levels : sequence, optional
         The public set of group labels, declared: every level is released, empty or not, so
-        whether a label occurs in the data stays private.
-    inflate : float, default 0.1
-        The private frame's margin: its half-width times ``1 + inflate``.
+        whether a label occurs in the data stays private (the categories of a pandas
+        Categorical count as declared). Without it the labels found in the data are taken as
+        the public set, which reveals that each of them occurs.
+    inflate : float, default 0.2
+        The private frame's margin: its half-width is ``(1 + inflate) R``.
 
     Examples
     --------

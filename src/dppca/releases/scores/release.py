@@ -76,52 +76,31 @@ def dp_score(
     epsilon, delta : float
         The score budget: ``0.35 epsilon`` (no delta) for the frame, ``0.65 epsilon`` and all of
         ``delta`` for each histogram method.
-    bins : int or (int, int), optional
-        Cells along x and y (public); default ``sqrt(n / (3 sigma))`` per axis within
-        ``[4, 40]``, with ``sigma`` the additive histogram's noise sd (:func:`default_bins`).
     directions : array-like of shape (p, p), optional
         Orthonormal directions (columns, within 1e-6) to project on. They must not come from a
         non-private analysis of the same data. None: estimate them with :func:`dp_loading`.
     loading_epsilon, loading_delta : float, optional
         The budget of :func:`dp_loading` when ``directions`` is None.
-    method : {"thresholded", "add", "sparse"} or a sequence of them, default "thresholded"
-        ``"thresholded"``: Gaussian noise on every cell, counts below 3 noise sd set to 0
-        (post-processing); ``"add"``: the same without the threshold (the R package's);
-        ``"sparse"``: Laplace noise on occupied cells with a threshold. Each requested method
-        spends the full histogram budget.
-    axes : (int, int), default (1, 2)
-        Two different 1-based PC numbers.
     groups : str or array-like, optional
         Public labels: a column name of a DataFrame ``X`` (removed from the variables) or one
         label per row. One frame from all rows; one histogram per group (parallel composition).
-    group_levels : sequence, optional
-        The public set of group labels, declared: every level is released, empty or not, so
-        whether a label occurs in the data stays private (the categories of a pandas
-        Categorical count as declared). Without it the labels found in the data are taken as
-        the public set, which reveals that each of them occurs.
-    calibration : {"analytic", "classical"}, default "analytic"
-        Calibration of the additive histogram; ``"classical"`` reproduces the R package's
-        ``sigma_H = sqrt(2) sqrt(2 ln(1.25 / delta)) / epsilon`` (warns for epsilon >= 1).
-    inflate : float, default 0.2
-        Frame half-width ``(1 + inflate) R``.
+    method, bins, axes, frame, group_levels, inflate
+        The histogram method(s) (each requested method spends the full histogram budget), the
+        cells, the two PC numbers, public frame limits (the whole score budget then goes to
+        the histograms), the declared group levels and the private frame's margin: see
+        :class:`~dppca.ScoreSettings`, which holds them (defaults ``"thresholded"``, None,
+        ``(1, 2)``, None, None, 0.2).
+    calibration, composition, sampler
+        The additive histogram's Gaussian calibration (``"classical"`` reproduces the R
+        package's ``sigma_H = sqrt(2) sqrt(2 ln(1.25 / delta)) / epsilon``), how the frame, the
+        histograms and the directions' release compose (tight by default: planned so that
+        their composition meets the cost of the Notes) and the noise sampler: see
+        :class:`~dppca.NoiseSettings`.
     random_state : None, int, SeedSequence or Generator
     non_private : bool, default False
         Also return :class:`NonPrivateScores` (the raw scores and empirical histograms).
     accountant : Accountant, optional
         Charged with the whole cost (see Notes) before any noise is drawn.
-    composition : {"tight", "basic"} or None, default None
-        None means ``"tight"``, or ``"basic"`` with the classical calibration. ``"tight"``:
-        the frame, the histograms (and the directions' release) are planned so that their
-        composition meets the cost of the Notes (see
-        :func:`dppca.dp_pca`); ``"basic"``: each gets its part of it.
-    sampler : {"discrete", "continuous"} or None, default None
-        Exact integer noise on a secure stream (``"discrete"``, what None means unless the
-        calibration is classical) or numpy's floating-point noise, for studies
-        (:class:`~dppca.NoiseSettings` says more).
-    frame : ((xmin, xmax), (ymin, ymax)), optional
-        Public limits of the score plot, known without the data (:meth:`Frame.public`: the
-        smallest square that contains them); the whole score budget then goes to the
-        histograms. None: a private frame (:func:`~dppca.dp_frame`).
     on_weak : {"refuse", "release"}, default "refuse"
         What to do when the budget cannot locate the private frame at this ``n`` (judged from
         public values, :mod:`dppca.privacy.requirements`): refuse before anything is spent,

@@ -106,14 +106,28 @@ class ScreeSettings(Settings):
     Parameters
     ----------
     method : {"clipped", "pmwm", "huber"}, default "clipped"
-        The clipped mean of pair half-squared gaps (no tuning), the private mean of winsorized
-        means (Kim and Jung 2025; needs public ``control`` values ``a``, ``b``, ``trim_const``
-        and ``eta``), or a private Huber-type mean.
+        The clipped mean of the pairs' half-squared differences (no tuning), the private
+        modified winsorized mean (Ramsay and Spicker 2025; needs public ``control`` values
+        ``a``, ``b``, ``trim_const`` and ``eta``), or a private Huber mean by noisy clipped
+        gradient descent (Yu, Ren and Zhou 2024).
     k : int, optional
         The number of components; default all of them (``p``).
     control : dict, optional
-        The method's parameters (its defaults: ``dppca.releases.scree.CONTROL_DEFAULTS``);
-        kept as given, checked merged with the defaults.
+        The method's parameters, kept as given and checked merged with its defaults
+        (``dppca.releases.scree.CONTROL_DEFAULTS``).
+        ``"clipped"``: ``C_clip`` ("auto" or one public number, the largest L1 norm of a pair's
+        row), ``clip_level`` (0.75: the level of the private quantile of the row totals, moved
+        towards 1/2 by :func:`~dppca.privacy.quantiles.safe_level` when the budget is small),
+        ``clip_multiplier`` (2.5), ``clip_share`` (``"auto"``: 1.5 times the share of epsilon
+        that locates the level, within ``[0.1, 0.5]``, see
+        :func:`~dppca.releases.scree.clip_share`; or a number),
+        ``clip_by`` (``"row"``; ``"component"``: the R package's form, each ``W_jl`` clipped at
+        a public ``C_clip``, noise sd ``sqrt(k) C_clip / (m mu)``).
+        ``"pmwm"``: ``a``, ``b`` (public bounds on W), ``trim_const``, ``eta`` (required: its
+        winsorizing quantiles are Durfee searches clamped to ``[a, b]``), ``beta`` (1.01),
+        ``split_mode`` (False). ``"huber"``: ``m2_frac`` (0.25), ``mu0`` (0), ``eta0`` (1),
+        ``T`` (ceil(log m)); the R package's ``k_min_m2``, ``k_max_m2`` and ``M`` are not needed
+        (the private scales are grid medians in any units).
     mono : bool, default True
         A non-increasing, non-negative scree by antitonic least squares.
 

@@ -77,25 +77,16 @@ def dp_scree(
     epsilon, delta : float
         The scree budget; each requested method spends all of it.
     method : {"clipped", "pmwm", "huber"} or a sequence of them, default "clipped"
+        Each requested method spends the whole scree budget (see
+        :class:`~dppca.ScreeSettings`).
     directions : array-like of shape (p, p), optional
         Orthonormal directions (columns); None estimates them with :func:`dp_loading` using
         ``loading_epsilon`` and ``loading_delta``.
     mono : bool, default True
-        Antitonic least-squares post-processing (non-negative, non-increasing).
+        Antitonic least-squares post-processing (see :class:`~dppca.ScreeSettings`).
     control : dict, optional
-        Method parameters (a dict keyed by method when several are requested).
-        ``"clipped"``: ``C_clip`` ("auto" or one public number, the largest L1 norm of a pair's
-        row), ``clip_level`` (0.75: the level of the private quantile of the row totals, moved
-        towards 1/2 by :func:`~dppca.privacy.quantiles.safe_level` when the budget is small),
-        ``clip_multiplier`` (2.5), ``clip_share`` (``"auto"``: 1.5 times the share of epsilon
-        that locates the level, within ``[0.1, 0.5]``, see :func:`clip_share`; or a number),
-        ``clip_by`` (``"row"``; ``"component"``: the R package's form, each ``W_jl`` clipped at
-        a public ``C_clip``, noise sd ``sqrt(k) C_clip / (m mu)``).
-        ``"pmwm"``: ``a``, ``b`` (public bounds on W), ``trim_const``, ``eta`` (required: its
-        winsorizing quantiles are Durfee searches clamped to ``[a, b]``), ``beta`` (1.01),
-        ``split_mode`` (False). ``"huber"``: ``m2_frac`` (0.25), ``mu0`` (0), ``eta0`` (1),
-        ``T`` (ceil(log m)); the R package's ``k_min_m2``, ``k_max_m2`` and ``M`` are not needed
-        (the private scales are grid medians in any units).
+        The method's parameters (see :class:`~dppca.ScreeSettings`), or with several methods
+        a dict of them keyed by method.
     random_state : None, int, SeedSequence or Generator
     non_private : bool, default False
         Also return :class:`NonPrivateScree` references.
