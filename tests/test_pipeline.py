@@ -205,14 +205,14 @@ BAD = [
     ),
     ({"split": {"loading": 0.5, "scree": Budget(1, 1e-6), "score": 0.2}}, TypeError, "not both"),
     ({"split": [0.3, 0.3, 0.4]}, TypeError, "split must be a dict"),
-    ({"scree": {"k": 1}}, ValueError, r"k must be an integer in \[2, p=4\]"),
-    ({"scree": {"k": 5}}, ValueError, r"k must be an integer in \[2, p=4\]"),
+    ({"scree": {"k": 1}}, ValueError, r"scree\['k'\] must be an integer in \[2, p=4\]"),
+    ({"scree": {"k": 5}}, ValueError, r"scree\['k'\] must be an integer in \[2, p=4\]"),
     ({"scree": {"k": 2}, "score": {"axes": (1, 3)}}, ValueError, "from 1 to k=2"),
     ({"scree": "median"}, ValueError, "scree must be one of"),
     ({"score": "dense"}, ValueError, "score must be one of"),
-    ({"scree": "pmwm"}, ValueError, r"needs the control parameter.*scree_control=\{"),
-    ({"scree": {"method": "huber", "control": {"bogus": 1}}}, ValueError, "Unknown scree_control"),
-    ({"score": {"bins": (0, 3)}}, ValueError, "bins must be an integer >= 1"),
+    ({"scree": "pmwm"}, ValueError, r"control parameter.*scree=\{'method': 'pmwm', 'control'"),
+    ({"scree": {"method": "huber", "control": {"x": 1}}}, ValueError, r"Unknown scree\['control"),
+    ({"score": {"bins": (0, 3)}}, ValueError, r"score\['bins'\] must be an integer >= 1"),
     ({"loading": {"radius": 2.0}}, ValueError, "radius applies to"),
     ({"groups": ["x"]}, ValueError, "one label per row"),
     ({"X": np.ones((10, 1))}, ValueError, "at least 2 variables"),
@@ -379,7 +379,7 @@ def test_paper_mechanism_reproduces_the_r_packages_calibration():
         math.sqrt(2) * math.sqrt(2 * math.log(1.25 / score.delta)) / (0.65 * score.epsilon),
         rel=1e-12,
     )
-    with pytest.raises(ValueError, match="noise must be one of"):
+    with pytest.raises(ValueError, match=r"noise\['mechanism'\] must be one of"):
         dp_pca(X, 2.0, 1e-5, on_weak="release", noise={"mechanism": "r"})
     with pytest.raises(ValueError, match="mechanism must be one of"):
         dp_pca(X, 2.0, 1e-5, on_weak="release", noise=NoiseSettings(mechanism="r"))
@@ -428,7 +428,7 @@ def test_plan_pca_previews_the_budget_each_release_spends(options):
 
 
 def test_plan_pca_refuses_what_dp_pca_refuses_without_data():
-    with pytest.raises(ValueError, match=r"k must be an integer in \[2, p=4\]; got 9"):
+    with pytest.raises(ValueError, match=r"scree\['k'\] must be an integer in \[2, p=4\]; got 9"):
         dppca.plan_pca((100, 4), 1.0, 1e-6, scree={"k": 9})
     with pytest.raises(ValueError, match="n must be at least 2; got 1"):
         dppca.plan_pca((1, 4), 1.0, 1e-6)

@@ -58,12 +58,13 @@ def test_each_setting_is_checked_once_at_construction(build, error, message):
         ({"score": "dense"}, ValueError, "score must be one of"),
         ({"score": ("add", "sparse")}, ValueError, "score must name one histogram method"),
         ({"noise": "exact"}, ValueError, "noise must be one of"),
-        ({"scree": {"method": "huber", "control": {"x": 1}}}, ValueError, "scree_control"),
+        ({"scree": {"method": "huber", "control": {"x": 1}}}, ValueError, r"scree\['control'\]"),
         ({"score": {"bogus": 1}}, ValueError, r"Unknown score setting\(s\) \['bogus'\]"),
         ({"loading": 3}, TypeError, "loading"),
-        ({"scree": {"k": 9}}, ValueError, r"k must be an integer in \[2, p=4\]; got 9"),
-        ({"scree": {"k": 2}, "score": {"axes": (1, 3)}}, ValueError, "from 1 to k=2"),
-        ({"loading": {"pairs": 4000}}, ValueError, r"pairs <= n - 1 = 2999"),
+        ({"scree": {"k": 9}}, ValueError, r"scree\['k'\] must be an integer in \[2, p=4\]; got 9"),
+        ({"scree": {"k": 2}, "score": {"axes": (1, 3)}}, ValueError, r"axes'\] must be PC .* k=2"),
+        ({"loading": {"pairs": 4000}}, ValueError, r"pairs'\] <= n - 1 = 2999"),
+        ({"noise": {"sampler": "exact"}}, ValueError, r"noise\['sampler'\] must be one of"),
         ({"noise": "paper"}, ValueError, "needs a public number C_clip"),
     ],
 )
@@ -195,3 +196,43 @@ def test_dppca_stays_flat_and_builds_the_same_settings():
     assert "sign_transform" in model.get_params() and "loading" not in model.get_params()
     with pytest.raises(ValueError, match='sign_transform="winsorized"'):
         dppca.DPPCA(2, radius="auto").fit(X)
+
+
+def test_a_replacement_starts_from_the_settings_as_given_not_as_resolved():
+    paper = NoiseSettings(mechanism="paper")
+    assert paper.replace(mechanism="gaussian") == NoiseSettings()
+    assert NoiseSettings().replace(calibration="classical").sampler == "continuous"
+    assert paper.to_dict() == {
+        "mechanism": "paper",
+        "calibration": "analytic",
+        "composition": None,
+        "sampler": None,
+    }
+
+
+def test_moved_keywords_merge_with_settings_objects_as_given():
+    def h(s):
+        return np.minimum(s, 1.0)
+
+    with pytest.warns(DeprecationWarning):
+        plan = dppca.plan_pca(
+            X.shape, 2.0, 1e-6, loading=LoadingSettings(transform=h, radius=3.0), pairs=10
+        )
+    assert plan.settings.loading.transform is h and plan.settings.loading.pairs == 10
+    with pytest.warns(DeprecationWarning):
+        plan = dppca.plan_pca(X.shape, 2.0, 1e-6, noise=NoiseSettings(), calibration="classical")
+    assert (plan.settings.noise.sampler, plan.composition) == ("continuous", "basic")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        {"scree": {"k": 3}, "k": 4},
+        {"scree": ScreeSettings(k=3), "k": 4},
+        {"noise": NoiseSettings(mechanism="paper"), "mechanism": "gaussian"},
+        {"noise": "paper", "mechanism": "gaussian"},
+    ],
+)
+def test_a_setting_given_twice_is_refused(call):
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="given twice"):
+        dppca.plan_pca(X.shape, 2.0, 1e-6, **call)

@@ -83,13 +83,38 @@ class Settings:
 
     #: Each field's constraint, in the order they are checked.
     constraints: ClassVar[Mapping[str, Constraint]] = {}
+    #: The settings as given (see :meth:`given`).
+    _given: dict[str, Any] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    #: The caller's names of the fields, for the checks that need the data's size.
+    _names: dict[str, str] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         names = _CALLER_NAMES.get()
         for field, check in self.constraints.items():
             value = check(getattr(self, field), names.get(field, field))
             object.__setattr__(self, field, value)
+        # What was asked for, checked, before the rules that tie fields together resolve it.
+        object.__setattr__(self, "_given", {name: getattr(self, name) for name in self.fields()})
+        object.__setattr__(self, "_names", dict(names))
         self._check_together(names)
+
+    def name_of(self, field: str) -> str:
+        """The caller's name of ``field`` (its own name by default)."""
+        return self._names.get(field, field)
+
+    @classmethod
+    def fields(cls) -> list[str]:
+        """The names of the settings a caller gives."""
+        return [field.name for field in dataclasses.fields(cls) if field.init]
+
+    def given(self) -> dict[str, Any]:
+        """The settings as given (checked, not resolved: ``None`` stays ``None``), from which
+        :meth:`replace` and the moved keywords build new settings."""
+        return dict(self._given)
 
     def _check_together(self, names: Mapping[str, str]) -> None:
         """Rules that tie fields together (none by default); ``names`` maps a field to the
@@ -104,30 +129,27 @@ class Settings:
 
     @classmethod
     def coerce(cls, value: Any, parameter: str, lead: str, names: Mapping[str, str]) -> Self:
-        """``value`` as settings: the object itself, a mapping of its fields, or a value of its
-        ``lead`` field (a string such as ``"huber"``); errors call the lead field ``parameter``
-        and the others by ``names`` (their own names by default)."""
+        """``value`` as settings: the object itself, a mapping of its fields (errors call a field
+        ``parameter['field']``), or a value of its ``lead`` field (a string such as ``"huber"``,
+        errors call it ``parameter``); ``names`` overrides the names of errors."""
         if isinstance(value, cls):
             return value
         if isinstance(value, Mapping):
-            allowed = [field.name for field in dataclasses.fields(cls) if field.init]
+            allowed = cls.fields()
             unknown = sorted(set(value) - set(allowed))
             if unknown:
                 raise ValueError(f"Unknown {parameter} setting(s) {unknown}; allowed: {allowed}.")
-            return cls.named({lead: parameter, **names}, **value)
+            keyed = {field: f"{parameter}[{field!r}]" for field in allowed}
+            return cls.named({**keyed, **names}, **value)
         return cls.named({lead: parameter, **names}, **{lead: value})
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields and their values (as :meth:`coerce` takes them back)."""
-        return {
-            field.name: getattr(self, field.name)
-            for field in dataclasses.fields(self)
-            if field.init
-        }
+        """The settings as given (as :meth:`coerce` takes them back)."""
+        return self.given()
 
     def replace(self, **changes: Any) -> Self:
-        """A copy with ``changes``, checked again."""
-        return dataclasses.replace(self, **changes)
+        """New settings: these as given, with ``changes``, checked again."""
+        return type(self)(**{**self.given(), **changes})
 
 
 @contextmanager

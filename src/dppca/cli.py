@@ -26,6 +26,7 @@ from typing import Any
 
 from dppca.cli_input import UsageError, read_table
 from dppca.cli_options import (
+    SETTING_OPTIONS,
     check_scree,
     frame_option,
     in_option_terms,
@@ -111,6 +112,9 @@ def _release(
     data, args: Any, *, title: str, source: str, groups: Any, seed, progress
 ) -> tuple[Path, Path | None]:
     from dppca.job import run_job
+    from dppca.privacy.settings import NoiseSettings
+    from dppca.releases.scores import ScoreSettings
+    from dppca.releases.scree import ScreeSettings
 
     target = _check_out(args.out, args.overwrite, "--out", getattr(args, "data", None))
     reference = None
@@ -144,16 +148,22 @@ def _release(
             non_private=reference is not None,
             progress=progress.enabled,
             on_weak=getattr(args, "on_weak", "refuse"),
-            loading=None,
-            scree={"method": args.scree, "k": args.k, "control": scree_control},
-            score={
-                "method": args.score,
-                "bins": None if args.bins is None else tuple(args.bins),
-                "axes": tuple(args.axes),
-                "group_levels": getattr(args, "group_levels_list", None),
-                "frame": frame_option(getattr(args, "frame", None)),
-            },
-            noise={"sampler": args.sampler, "composition": getattr(args, "composition", None)},
+            scree=ScreeSettings.named(
+                SETTING_OPTIONS["scree"], method=args.scree, k=args.k, control=scree_control
+            ),
+            score=ScoreSettings.named(
+                SETTING_OPTIONS["score"],
+                method=args.score,
+                bins=None if args.bins is None else tuple(args.bins),
+                axes=tuple(args.axes),
+                group_levels=getattr(args, "group_levels_list", None),
+                frame=frame_option(getattr(args, "frame", None)),
+            ),
+            noise=NoiseSettings.named(
+                SETTING_OPTIONS["noise"],
+                sampler=args.sampler,
+                composition=getattr(args, "composition", None),
+            ),
         )
 
     def produce(folder: Path) -> None:

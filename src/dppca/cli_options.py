@@ -269,16 +269,24 @@ OPTIONS = {
     "epsilon": "--epsilon",
     "delta": "--delta",
     "split": "--split",
-    "k": "--k",
-    "bins": "--bins",
-    "axes": "--axes",
     "scale": "--scale",
-    "score": "--score",
-    "sampler": "--sampler",
-    "composition": "--composition",
-    "frame": "--frame",
     "frame's": "--frame's",
     "on_weak": "--on-weak",
+}
+
+
+#: Each setting's option, as the command line names the settings it makes.
+SETTING_OPTIONS = {
+    "loading": {"statistic": "--statistic"},
+    "scree": {"method": "--scree", "k": "--k", "control": "--scree-control"},
+    "score": {
+        "method": "--score",
+        "bins": "--bins",
+        "axes": "--axes",
+        "group_levels": "--group-levels",
+        "frame": "--frame",
+    },
+    "noise": {"sampler": "--sampler", "composition": "--composition"},
 }
 
 
@@ -314,6 +322,8 @@ def option_terms() -> Iterator[None]:
     except (ValueError, TypeError) as error:
         message = " ".join(str(error).split())
         name = message.split(" ", 1)[0]
+        if name.startswith("--"):  # a setting the command line named itself
+            raise UsageError(message) from None
         if name not in OPTIONS:
             raise
         raise UsageError(OPTIONS[name] + message[len(name) :]) from None

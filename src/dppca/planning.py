@@ -174,7 +174,7 @@ class PCASettings:
         scree's and the score plot's method, the loading's transform, the noise's mechanism);
         None for the defaults. Errors use :func:`dp_pca`'s names."""
         given = {"loading": loading, "scree": scree, "score": score, "noise": noise}
-        names = {"scree": {"control": "scree_control"}}
+        names = {"scree": {"control": "scree['control']"}}
         settings = {
             parameter: kind()
             if value is None
@@ -277,13 +277,24 @@ def moved_into_settings(
         given = (
             {}
             if value is None
-            else value.to_dict()
+            else value.given()
             if isinstance(value, Settings)
             else dict(value)
             if isinstance(value, Mapping)
             else {lead: value}
         )
         names = {field: name for name, (where, field) in MOVED.items() if where == parameter}
+        defaults = kind().given() if isinstance(value, Settings) else {}
+        twice = [
+            names[field]
+            for field in fields
+            if field in given and (not defaults or given[field] != defaults[field])
+        ]
+        if twice:
+            raise ValueError(
+                f"{twice} given twice: as keyword(s) and in {parameter}={value!r}; give each "
+                f"setting once, in {parameter}."
+            )
         folded[parameter] = kind.named({lead: parameter, **names}, **{**given, **fields})
     return folded
 

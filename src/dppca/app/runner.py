@@ -89,14 +89,24 @@ class Settings:
         return shares
 
     def options(self) -> dict[str, Any]:
-        """``dp_pca``'s keyword arguments (besides the data and the total budget)."""
+        """``dp_pca``'s keyword arguments (besides the data and the total budget), its settings
+        checked here with the page's names in errors."""
+        from dppca.releases.scores import ScoreSettings
+        from dppca.releases.scree import ScreeSettings
+
         return {
             "split": self.split(),
-            "scree": {"method": self.scree, "k": self.k, "control": self.scree_control or None},
-            "score": {
-                "method": self.score,
-                "bins": None if self.bins == 0 else (self.bins, self.bins),
-            },
+            "scree": ScreeSettings.named(
+                {"method": "scree", "control": "scree control"},
+                method=self.scree,
+                k=self.k,
+                control=self.scree_control or None,
+            ),
+            "score": ScoreSettings.named(
+                {"method": "score"},
+                method=self.score,
+                bins=None if self.bins == 0 else (self.bins, self.bins),
+            ),
             "scale": "private" if self.scale == "private" else None,
         }
 

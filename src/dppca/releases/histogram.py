@@ -50,14 +50,15 @@ def default_bins(n: int, sigma: float) -> tuple[int, int]:
     return side, side
 
 
-def check_bins(bins: Any) -> tuple[int, int]:
-    """``bins``: a positive integer (both axes) or a pair of them, at most ``MAX_CELLS`` cells."""
+def check_bins(bins: Any, name: str = "bins") -> tuple[int, int]:
+    """``bins``: a positive integer (both axes) or a pair of them, at most ``MAX_CELLS`` cells
+    (errors call it ``name``)."""
     pair = (bins, bins) if isinstance(bins, int | np.integer) else bins
     if isinstance(pair, str) or not hasattr(pair, "__len__") or len(pair) != 2:
-        raise TypeError(f"bins must be a positive integer or a pair of them; got {bins!r}.")
-    m_x, m_y = (check_positive_int(value, "bins") for value in pair)
+        raise TypeError(f"{name} must be a positive integer or a pair of them; got {bins!r}.")
+    m_x, m_y = (check_positive_int(value, name) for value in pair)
     if m_x * m_y > MAX_CELLS:
-        raise ValueError(f"bins must give at most {MAX_CELLS} cells; got {m_x} x {m_y}.")
+        raise ValueError(f"{name} must give at most {MAX_CELLS} cells; got {m_x} x {m_y}.")
     return m_x, m_y
 
 

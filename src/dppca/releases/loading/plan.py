@@ -286,8 +286,9 @@ class LoadingSettings(Settings):
         """Refuse an explicit ``pairs`` above ``n - 1`` (each row has at most ``n - 1``
         partners)."""
         if not isinstance(self.pairs, str) and self.pairs > n - 1:
+            name = self.name_of("pairs")
             raise ValueError(
-                f'pairs must be "auto", "all" or an even integer with 2 <= pairs <= n - 1 = '
+                f'{name} must be "auto", "all" or an even integer with 2 <= {name} <= n - 1 = '
                 f"{n - 1}; got {self.pairs!r}."
             )
 

@@ -116,10 +116,12 @@ def check_axes(axes: Any, p: int, limit: str = "p") -> tuple[int, int]:
     return axes_within(axes_pair(axes, "axes"), p, limit)
 
 
-def axes_within(axes: tuple[int, int], count: int, limit: str) -> tuple[int, int]:
-    """Refuse checked ``axes`` beyond ``count`` components."""
+def axes_within(
+    axes: tuple[int, int], count: int, limit: str, name: str = "axes"
+) -> tuple[int, int]:
+    """Refuse checked ``axes`` beyond ``count`` components (errors call them ``name``)."""
     if max(axes) > count:
-        raise ValueError(f"axes must be PC numbers from 1 to {limit}={count}; got {tuple(axes)}.")
+        raise ValueError(f"{name} must be PC numbers from 1 to {limit}={count}; got {tuple(axes)}.")
     return axes
 
 
@@ -183,7 +185,7 @@ class ScoreSettings(Settings):
     public_frame: Frame | None = field(default=None, init=False, repr=False, compare=False)
 
     constraints: ClassVar[Mapping[str, Constraint]] = {
-        "bins": optional(lambda value, name: check_bins(value)),
+        "bins": optional(check_bins),
         "method": some_of(*HISTOGRAM_METHODS),
         "axes": axes_pair,
         "inflate": real(0.0, MAX_INFLATE, low_inclusive=True),
@@ -210,7 +212,7 @@ class ScoreSettings(Settings):
     def check_axes(self, count: int, limit: str = "p") -> None:
         """Refuse axes beyond ``count`` components (named ``limit`` in the error: ``p`` for the
         variables, ``k`` for the components of a scree)."""
-        axes_within(self.pcs, count, limit)
+        axes_within(self.pcs, count, limit, self.name_of("axes"))
 
     def plan(
         self,

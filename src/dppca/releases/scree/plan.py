@@ -61,6 +61,8 @@ def check_scree_control(method: str, control: Any, parameter: str = "control") -
         values = {"pmwm": {"a": 0.0, "b": 10.0, "trim_const": 10, "eta": 0.01}}[method]
         if parameter.startswith("--"):  # the command line's option
             example = " ".join(f"{parameter} {key}={value}" for key, value in values.items())
+        elif parameter.endswith("['control']"):  # a settings dict, dp_pca(scree={...})
+            example = f"{parameter[: -len(KEYED)]}={{'method': {method!r}, 'control': {values}}}"
         else:
             example = f"{parameter}={values}"
         raise ValueError(
@@ -68,6 +70,10 @@ def check_scree_control(method: str, control: Any, parameter: str = "control") -
             f"values), for example {example}."
         )
     return METHODS[method].check(merged)
+
+
+#: How a settings dict's control is named in errors (``scree['control']``).
+KEYED = "['control']"
 
 
 @dataclass(frozen=True)
@@ -92,10 +98,6 @@ class ScreePlan:
     def mechanisms(self) -> list[Any]:
         """Every mechanism the release draws from, each releasing once, in release order."""
         return METHODS[self.method].mechanisms(self.parts)
-
-
-#: The caller's name of the control in errors of settings implied by other settings.
-_CONTROL_NAME = {"control": "scree_control"}
 
 
 @dataclass(frozen=True)
@@ -172,13 +174,15 @@ class ScreeSettings(Settings):
         if not (noise.paper and self.method == "clipped") or "clip_by" in (self.control or {}):
             return self
         control = {"clip_by": "component", **(self.control or {})}
-        return type(self).named(_CONTROL_NAME, **{**self.to_dict(), "control": control})
+        return type(self).named(self._names, **{**self.given(), "control": control})
 
-    def components(self, p: int, least: int = 1, name: str = "k") -> int:
+    def components(self, p: int, least: int = 1) -> int:
         """``k`` for ``p`` variables (``p`` when not given), refused outside ``[least, p]``."""
         k = p if self.k is None else self.k
         if not least <= k <= p:
-            raise ValueError(f"{name} must be an integer in [{least}, p={p}]; got {k}.")
+            raise ValueError(
+                f"{self.name_of('k')} must be an integer in [{least}, p={p}]; got {k}."
+            )
         return k
 
     def plan(
