@@ -149,13 +149,14 @@ def test_the_settings_are_read_input_by_input():
         "pmwm_trim": 5,
         "pmwm_eta": 0.05,
         "score": "sparse",
+        "statistic": "sscm",
         "seed": " 12 ",
         "non_private": False,
     }
     chosen = read_settings(values.__getitem__)
     assert chosen.variables == ["a", "b"] and chosen.group is None and chosen.bins == 0
     assert chosen.scree_control == {"a": 0.0, "b": 9.0, "trim_const": 5, "eta": 0.05}
-    assert chosen.seed == 12 and chosen.handles == (30, 60)
+    assert chosen.seed == 12 and chosen.handles == (30, 60) and chosen.statistic == "sscm"
 
 
 def test_the_data_choice_and_the_preview_say_what_is_wrong_in_a_sentence():

@@ -622,3 +622,13 @@ def test_an_unreliable_private_scale_stops_the_run_in_one_line_with_the_released
     assert "--on-weak release" in message and "--scale s1,s2,..." in message
     assert "c=nan" in message and 50 < float(message.split("b=")[1].split(",")[0]) < 200
     assert not out.exists()
+
+
+def test_the_directions_statistic_is_an_option(csv, tmp_path, capsys):
+    assert _run(csv, tmp_path / "sscm", "--epsilon", "4", "--statistic", "sscm") == 0
+    release = json.loads((tmp_path / "sscm" / "release.json").read_text())
+    assert release["settings"]["loading"]["statistic"] == "sscm"
+    assert release["settings"]["call"]["loading"]["statistic"] == "sscm"
+    capsys.readouterr()
+    assert _run(csv, tmp_path / "wrong", "--statistic", "tyler") == 2
+    assert "--statistic" in capsys.readouterr().err

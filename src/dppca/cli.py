@@ -113,6 +113,7 @@ def _release(
 ) -> tuple[Path, Path | None]:
     from dppca.job import run_job
     from dppca.privacy.settings import NoiseSettings
+    from dppca.releases.loading import LoadingSettings
     from dppca.releases.scores import ScoreSettings
     from dppca.releases.scree import ScreeSettings
 
@@ -148,6 +149,9 @@ def _release(
             non_private=reference is not None,
             progress=progress.enabled,
             on_weak=getattr(args, "on_weak", "refuse"),
+            loading=LoadingSettings.named(
+                SETTING_OPTIONS["loading"], statistic=getattr(args, "statistic", "kendall")
+            ),
             scree=ScreeSettings.named(
                 SETTING_OPTIONS["scree"], method=args.scree, k=args.k, control=scree_control
             ),

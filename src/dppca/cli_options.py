@@ -67,6 +67,13 @@ def parser() -> Parser:
         help="shares of the budget for the directions, the scree and the score plot (sum 1; "
         "default a third each; with --scale private the scale takes a tenth first)",
     )
+    run.add_argument(
+        "--statistic",
+        choices=("kendall", "sscm"),
+        default="kendall",
+        help="the directions' matrix: the generalized Kendall matrix (g-DPPCA, the default) or "
+        "the spatial sign covariance matrix about a private centre",
+    )
     run.add_argument("--k", type=int, help="components in the scree (default: all)")
     run.add_argument(
         "--bins",
@@ -298,6 +305,7 @@ ADVICE = {
     "scale=[...]": "--scale s1,s2,...",
     "scale='private'": "--scale private",
     "radius=...": "(no option)",
+    "statistic='kendall'": "--statistic kendall",
 }
 
 

@@ -36,6 +36,7 @@ from dppca.releases.scale import (
     scaled,
 )
 from dppca.releases.scree import ScreeSettings
+from dppca.results.loading import unusable_loading
 from dppca.results.status import ReleaseStatus, scale_status, scree_status
 
 
@@ -57,6 +58,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Privacy budget of ``fit`` (> 0).
     delta : float, default 1e-6
         In (0, 1); choose it well below ``1 / n_samples``.
+    statistic : {"kendall", "sscm"}, default "kendall"
+        The generalized Kendall matrix (g-DPPCA), or the spatial sign covariance matrix about
+        a private centre (see :class:`~dppca.LoadingSettings`).
     sign_transform : {"spherical", "winsorized"} or callable, default "spherical"
         Generalized spatial sign, the ``transform`` of :func:`dppca.dp_loading` (renamed because
         a scikit-learn transformer's ``transform`` is its projection method).
@@ -192,6 +196,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         *,
         epsilon: float = 1.0,
         delta: float = 1e-6,
+        statistic: str = "kendall",
         sign_transform: Any = "spherical",
         radius: Any = None,
         sensitivity: str = "tight",
@@ -212,6 +217,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.n_components = n_components
         self.epsilon = epsilon
         self.delta = delta
+        self.statistic = statistic
         self.sign_transform = sign_transform
         self.radius = radius
         self.sensitivity = sensitivity
@@ -259,12 +265,14 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         )
         loading = LoadingSettings.named(
             {"transform": "sign_transform"},
+            statistic=self.statistic,
             transform=self.sign_transform,
             radius=self.radius,
             sensitivity=self.sensitivity,
             pairs=self.pairs,
         )
         loading.check_shape(n_samples)
+        loading.check_noise(noise)
         private_scale, public_scales = check_scale(self.scale, n_features)
         shares = {"loading": 1.0}
         if private_scale:
@@ -350,11 +358,21 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         )
         scales, scree = ran.scales, ran.scree
         assert ran.loading is not None  # DPPCA always estimates its directions
-        result = ran.loading
+        result = unusable_loading(ran.loading)
+        lost = result.directions_status
+        if not lost.usable:  # judged from released values
+            status["directions"] = lost
+            notes = [*notes, f"The directions are {lost}."]
+            emit(notes[-1:])
         if scree is not None:
             values, details = scree
             status["scree"] = scree_status(values, details["noise_sd"], details)
-            if not status["scree"].usable:  # released as NaN, with the reason in status_
+            if not lost.usable:
+                status["scree"] = ReleaseStatus(
+                    lost.state, "it lies along directions that are not usable"
+                )
+                values = np.full_like(values, np.nan)
+            elif not status["scree"].usable:  # released as NaN, with the reason in status_
                 values = np.full_like(values, np.nan)
                 notes = [*notes, f"The scree is {status['scree']}."]
                 emit(notes[-1:])

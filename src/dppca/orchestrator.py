@@ -27,6 +27,7 @@ from dppca.privacy.requirements import Requirement
 from dppca.privacy.settings import NoiseSettings
 from dppca.privacy.split import PCASplit
 from dppca.releases.loading import LoadingPlan, LoadingSettings, loading_release
+from dppca.releases.loading.sscm import SSCMPlan
 from dppca.releases.scale import (
     ScalePlan,
     plan_scale,
@@ -47,7 +48,7 @@ class PipelinePlans:
     """The plans of one call (None for a release it does not make)."""
 
     scale: ScalePlan | None
-    loading: LoadingPlan | None
+    loading: LoadingPlan | SSCMPlan | None
     scree: ScreePlan | None
     score: ScorePlan | None
 
@@ -237,7 +238,7 @@ def run_plans(
         after_scales(scale_details)
     if scales is not None:
         data = scaled(data, scales)
-    loading_plan: LoadingPlan | None = plans.get("directions")
+    loading_plan: LoadingPlan | SSCMPlan | None = plans.get("directions")
     scree_plan: ScreePlan | None = plans.get("scree")
     loading = None
     if loading_plan is not None:

@@ -36,6 +36,7 @@ from dppca.privacy.budget import PrivacyLedger, warn_weak_budget
 from dppca.privacy.requirements import check_on_weak
 from dppca.privacy.split import PCASplit
 from dppca.releases.histogram import cell_index, grid_cells
+from dppca.releases.loading.release import refuse_dask_sscm
 from dppca.releases.notes import (
     direction_notes,
     emit,
@@ -237,6 +238,7 @@ def dp_pca(
         planned.planner,
         planned.settings,
     )
+    refuse_dask_sscm(settings.loading, data)
     if planner.private_scale and isinstance(data, DaskRows):
         raise ValueError(
             "scale='private' needs the data in memory (its clip levels use every variable's "
@@ -329,6 +331,17 @@ def dp_pca(
     if status["frame"].state != "ok" and not release.frame.is_public:
         released_notes.append(f"The score frame is {status['frame']}.")
     released_notes += noted
+    if ran.loading is not None and not ran.loading.directions_status.usable:  # released values
+        unlocated = ran.loading.directions_status
+        released_notes.append(f"The directions are {unlocated}.")
+        status["directions"] = unlocated
+        for part in ("scree", "frame", "histogram"):
+            status[part] = ReleaseStatus(
+                unlocated.state, "it lies along directions that are not usable"
+            )
+        directions = np.full_like(directions, np.nan)
+        if kendall_eigenvalues is not None:
+            kendall_eigenvalues = np.full_like(kendall_eigenvalues, np.nan)
     emit(released_notes)
     frame = release.frame
     if not status["scree"].usable:  # released as NaN, with the reason in the status

@@ -345,6 +345,7 @@ def plan_pca(
     k = settings.scree.components(p, least=2)
     settings.score.check_axes(k, "k")
     settings.loading.check_shape(n)
+    settings.loading.check_noise(settings.noise)
     planner = PipelinePlanner(
         shape=(n, p),
         budgets=budgets,

@@ -65,6 +65,7 @@ def read_settings(value: Callable[[str], Any]) -> Settings:
         scree=scree,
         scree_control=control,
         score=value("score"),
+        statistic=value("statistic"),
         seed_text=(value("seed") or "").strip(),
         non_private=value("non_private"),
     )

@@ -73,6 +73,7 @@ class Settings:
     scree: str
     scree_control: dict[str, Any] = field(default_factory=dict)
     score: str = "thresholded"
+    statistic: str = "kendall"
     seed_text: str = ""
     non_private: bool = False
 
@@ -91,11 +92,13 @@ class Settings:
     def options(self) -> dict[str, Any]:
         """``dp_pca``'s keyword arguments (besides the data and the total budget), its settings
         checked here with the page's names in errors."""
+        from dppca.releases.loading import LoadingSettings
         from dppca.releases.scores import ScoreSettings
         from dppca.releases.scree import ScreeSettings
 
         return {
             "split": self.split(),
+            "loading": LoadingSettings.named({"statistic": "statistic"}, statistic=self.statistic),
             "scree": ScreeSettings.named(
                 {"method": "scree", "control": "scree control"},
                 method=self.scree,

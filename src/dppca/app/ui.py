@@ -10,6 +10,10 @@ from shiny import ui
 from dppca.app.data import EMBEDDED
 
 DATA_CHOICES = {**EMBEDDED, "upload": "Upload a CSV file"}
+STATISTIC_CHOICES = {
+    "kendall": "Kendall matrix (g-DPPCA, translation invariant)",
+    "sscm": "Spatial signs about a private centre",
+}
 SCREE_CHOICES = {
     "clipped": "clipped (no tuning)",
     "pmwm": "PMWM (needs public bounds)",
@@ -72,6 +76,7 @@ def _budget_panel() -> Any:
 def _settings_panel() -> Any:
     return ui.accordion_panel(
         "3. Settings",
+        ui.input_select("statistic", "Directions from", STATISTIC_CHOICES, selected="kendall"),
         ui.input_numeric("k", "Components in the scree (k)", 4, min=2, step=1),
         ui.input_numeric(
             "bins", "Histogram cells per axis (0: chosen from n and epsilon)", 0, min=0

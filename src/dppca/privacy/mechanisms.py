@@ -182,20 +182,23 @@ def gaussian_scale(
     calibration: str = "analytic",
     compositions: int = 1,
     integer: bool = False,
+    share: float = 1.0,
 ) -> float:
     """The noise standard deviation (in the statistic's units) of :class:`GaussianMechanism`.
 
-    Continuous: ``Delta sqrt(T) / mu(epsilon, delta)`` for ``T`` compositions (Gaussian DP), or
-    ``Delta multiplier(epsilon, delta)`` under ``calibration`` when ``T = 1``. Discrete:
-    ``Delta_grid grid / sqrt(2 rho / T)`` with ``rho`` from (epsilon, delta) and ``Delta_grid``
-    the sensitivity in grid steps plus the rounding (no grid for ``integer`` statistics).
+    Continuous: ``Delta sqrt(T / f) / mu(epsilon, delta)`` for ``T`` compositions of a share
+    ``f`` of the budget's ``mu^2`` (Gaussian DP), or ``Delta multiplier(epsilon, delta)`` under
+    ``calibration`` when ``T = f = 1``. Discrete: ``Delta_grid grid / sqrt(2 rho f / T)`` with
+    ``rho`` from (epsilon, delta) and ``Delta_grid`` the sensitivity in grid steps plus the
+    rounding (no grid for ``integer`` statistics).
     """
     if sampler == "continuous":
-        if compositions == 1:
+        if compositions == 1 and share == 1.0:
             return l2_sensitivity * multiplier_kernel(epsilon, delta, calibration)
-        return l2_sensitivity * math.sqrt(compositions) / gdp_mu_kernel(epsilon, delta)
+        return l2_sensitivity * math.sqrt(compositions / share) / gdp_mu_kernel(epsilon, delta)
     grid, steps = _grid(l2_sensitivity, dimension, integer)
-    sigma_steps = steps / math.sqrt(2.0 * zcdp_rho_kernel(epsilon, delta) / compositions)
+    rho = zcdp_rho_kernel(epsilon, delta) * share / compositions
+    sigma_steps = steps / math.sqrt(2.0 * rho)
     if not math.isfinite(sigma_steps**2 * _VARIANCE_MARGIN) or sigma_steps > MAX_NOISE_SCALE:
         raise ValueError(
             f"epsilon={epsilon:g} and delta={delta:g} need more noise than the discrete sampler "
@@ -212,6 +215,23 @@ def _grid(l2_sensitivity: float, dimension: int, integer: bool) -> tuple[float, 
         return 1.0, l2_sensitivity
     root = math.sqrt(dimension)
     return l2_sensitivity / (GRID_STEPS * root), (GRID_STEPS + 2) * root
+
+
+def add_gaussian(
+    values: np.ndarray, scale: float, l2_sensitivity: float, integer: bool, noise: Noise
+) -> np.ndarray:
+    """``values`` plus Gaussian noise of sd ``scale`` from ``noise``: numpy's normal draws, or
+    (discrete) the values rounded to the public grid of their sensitivity plus exact discrete
+    Gaussian integers of at least that variance."""
+    values = np.asarray(values, dtype=np.float64)
+    if not noise.discrete:
+        return values + noise.rng.standard_normal(values.shape) * scale
+    grid, _ = _grid(l2_sensitivity, values.size, integer)
+    variance = rational_at_least((scale / grid) ** 2 * _VARIANCE_MARGIN)
+    # Clipping to a public range is 1-Lipschitz in every coordinate: it keeps the sensitivity.
+    rounded = np.rint(np.clip(values / grid, -GRID_LIMIT, GRID_LIMIT))
+    draws = gaussian_integers(noise.secure, variance, values.size).reshape(values.shape)
+    return cast("np.ndarray", (rounded + draws) * grid)
 
 
 @dataclass(frozen=True)
@@ -306,15 +326,7 @@ class GaussianMechanism:
     def randomise(self, values: np.ndarray, noise: Noise) -> np.ndarray:
         """One noisy step: ``values`` plus noise of :attr:`scale` from ``noise``."""
         check_sampler(self.sampler, noise)
-        values = np.asarray(values, dtype=np.float64)
-        if not noise.discrete:
-            return values + noise.rng.standard_normal(values.shape) * self.scale
-        grid, _ = _grid(self.l2_sensitivity, values.size, self.integer)
-        variance = rational_at_least((self.scale / grid) ** 2 * _VARIANCE_MARGIN)
-        # Clipping to a public range is 1-Lipschitz in every coordinate: it keeps the sensitivity.
-        rounded = np.rint(np.clip(values / grid, -GRID_LIMIT, GRID_LIMIT))
-        draws = gaussian_integers(noise.secure, variance, values.size).reshape(values.shape)
-        return cast("np.ndarray", (rounded + draws) * grid)
+        return add_gaussian(values, self.scale, self.l2_sensitivity, self.integer, noise)
 
     def randomise_symmetric(self, matrix: np.ndarray, noise: Noise) -> np.ndarray:
         """A symmetric matrix released through ``vecd``.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -15,6 +15,7 @@ from dppca.numerics.linalg import (
 from dppca.privacy.budget import (
     PrivacyLedger,
 )
+from dppca.results.status import ReleaseStatus
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,9 @@ class LoadingResult:
     settings : dict
     privacy : PrivacyLedger
     non_private : NonPrivateLoading or None
+    status : dict of str to ReleaseStatus
+        ``status["directions"]`` is ``"misplaced"`` when the statistic's private centre was not
+        located (the directions and eigenvalues are then NaN); ok otherwise.
 
     Examples
     --------
@@ -90,6 +94,15 @@ class LoadingResult:
     settings: dict[str, Any]
     privacy: PrivacyLedger = field(repr=False)
     non_private: NonPrivateLoading | None = field(default=None, repr=False)
+    #: Whether the directions are usable (:class:`~dppca.results.status.ReleaseStatus`).
+    status: dict[str, ReleaseStatus] = field(
+        default_factory=lambda: {"directions": ReleaseStatus()}
+    )
+
+    @property
+    def directions_status(self) -> ReleaseStatus:
+        """The directions' status (``status["directions"]``)."""
+        return self.status["directions"]
 
     def plot(self, kind: str = "loading", **options: Any) -> Any:
         """Draw the release and return its display (:mod:`dppca.plotting`).
@@ -127,3 +140,16 @@ class LoadingResult:
             f"transform={self.settings['transform']!r}, sigma={self.sigma:.4g}, "
             f"privacy spent: epsilon={total.epsilon:.4g}, delta={total.delta:.4g})"
         )
+
+
+def unusable_loading(result: LoadingResult) -> LoadingResult:
+    """``result`` as released to the caller: with its directions, eigenvalues and matrix NaN
+    when its status says they are not usable (the reason stays in ``status``)."""
+    if result.directions_status.usable:
+        return result
+    return replace(
+        result,
+        directions=np.full_like(result.directions, np.nan),
+        kendall=np.full_like(result.kendall, np.nan),
+        kendall_eigenvalues=np.full_like(result.kendall_eigenvalues, np.nan),
+    )

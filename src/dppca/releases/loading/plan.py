@@ -40,6 +40,11 @@ from dppca.privacy.mechanisms import (
 from dppca.privacy.quantiles import GridQuantile, safe_level
 from dppca.privacy.requirements import Requirement, locating
 from dppca.privacy.settings import NoiseSettings
+from dppca.releases.loading.sscm import SSCMPlan, plan_sscm
+
+#: The statistics the directions can come from: the generalized Kendall matrix (g-DPPCA), or
+#: the spatial sign covariance matrix about a private centre.
+STATISTICS = ("kendall", "sscm")
 
 #: Share of the loading epsilon spent on the winsorization radius when ``radius="auto"``.
 DEFAULT_RADIUS_SHARE = 0.1
@@ -244,6 +249,13 @@ class LoadingSettings(Settings):
         (McSherry and Talwar 2007; equivariant to the data's units; the level moves towards 1/2
         when the budget is small, see :func:`~dppca.privacy.quantiles.safe_level`), clamped
         into ``[1e-150, 1e150]``.
+    statistic : {"kendall", "sscm"}, default "kendall"
+        The matrix whose eigenvectors are the directions: the generalized Kendall matrix
+        (g-DPPCA, Kim and Jung 2025; translation invariant, Frobenius sensitivity
+        ``2 sqrt(2) / n``), or the spatial sign covariance matrix about a private centre
+        (Visuri, Koivunen and Oja 2000; sensitivity ``sqrt(2) / n``, each row entering once,
+        at the price of the centre's budget; :mod:`dppca.releases.loading.sscm`). The other
+        settings apply to the Kendall matrix.
 
     Examples
     --------
@@ -260,10 +272,12 @@ class LoadingSettings(Settings):
     sensitivity: str = "tight"
     radius_share: float = DEFAULT_RADIUS_SHARE
     radius_level: float = DEFAULT_RADIUS_LEVEL
+    statistic: str = "kendall"
     #: The sign transform of a public radius (None for ``radius="auto"``).
     sign: SignTransform | None = field(default=None, init=False, repr=False, compare=False)
 
     constraints: ClassVar[Mapping[str, Constraint]] = {
+        "statistic": one_of(*STATISTICS),
         "pairs": check_pairs_kind,
         "sensitivity": one_of(*SENSITIVITIES),
         "radius_share": real(0.0, 1.0),
@@ -273,6 +287,38 @@ class LoadingSettings(Settings):
     def _check_together(self, names: Mapping[str, str]) -> None:
         sign = check_sign_settings(self.transform, self.radius, names.get("transform", "transform"))
         object.__setattr__(self, "sign", sign)
+        if self.statistic == "sscm":
+            given = {
+                name: value
+                for name, value in (
+                    ("transform", self.transform),
+                    ("radius", self.radius),
+                    ("pairs", self.pairs),
+                    ("sensitivity", self.sensitivity),
+                )
+                if value
+                != {
+                    "transform": "spherical",
+                    "radius": None,
+                    "pairs": "auto",
+                    "sensitivity": "tight",
+                }[name]
+            }
+            if given:
+                raise ValueError(
+                    f"{sorted(given)} apply to statistic='kendall'; the SSCM uses spatial signs "
+                    f"about a private centre (got {given})."
+                )
+
+    def check_noise(self, noise: NoiseSettings) -> None:
+        """Refuse noise settings the statistic cannot use: the SSCM's Gaussian parts are
+        composed by Gaussian DP or zCDP, which the classical calibration is not."""
+        if self.statistic == "sscm" and noise.calibration != "analytic":
+            raise ValueError(
+                "statistic='sscm' needs calibration='analytic' (its Gaussian parts compose by "
+                f"Gaussian DP); got calibration={noise.calibration!r}"
+                + (" (mechanism='paper')." if noise.paper else ".")
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """The fields and their values; a callable ``transform`` is named (``"custom:h"``), as
@@ -292,7 +338,9 @@ class LoadingSettings(Settings):
                 f"{n - 1}; got {self.pairs!r}."
             )
 
-    def plan(self, shape: tuple[int, int], budget: Budget, noise: NoiseSettings) -> LoadingPlan:
+    def plan(
+        self, shape: tuple[int, int], budget: Budget, noise: NoiseSettings
+    ) -> LoadingPlan | SSCMPlan:
         """The release's plan for data of ``shape`` and a validated ``budget``, its noise fixed
         from public values, without checking the settings again.
 
@@ -300,6 +348,8 @@ class LoadingSettings(Settings):
         positive normal float is refused (for an automatic radius, at both ends of its search
         grid).
         """
+        if self.statistic == "sscm":
+            return plan_sscm(shape, budget, str(noise.sampler))
         n, p = shape
         epsilon, delta = budget.epsilon, budget.delta
         sensitivity = "paper" if noise.paper else self.sensitivity

@@ -39,19 +39,24 @@ from dppca.releases.loading.plan import (
     LoadingPlan,
     LoadingSettings,
 )
-from dppca.results.loading import LoadingResult, NonPrivateLoading
+from dppca.releases.loading.sscm import SSCMPlan, sscm_release
+from dppca.releases.notes import emit
+from dppca.results.loading import LoadingResult, NonPrivateLoading, unusable_loading
 
 
 def loading_release(
     data: np.ndarray | DaskRows,
     names: list[str],
-    plan: LoadingPlan,
+    plan: LoadingPlan | SSCMPlan,
     rng: np.random.Generator,
     *,
     non_private: bool = False,
     progress: bool = False,
 ) -> LoadingResult:
     """The releases of a validated plan on validated data (the caller has charged the budget)."""
+    if isinstance(plan, SSCMPlan):
+        assert isinstance(data, np.ndarray)  # the callers refuse the SSCM of Dask data
+        return sscm_release(data, names, plan, rng, non_private=non_private)
     n = data.shape[0]
     degree, sensitivity, calibration = plan.degree, plan.sensitivity_kind, plan.calibration
     noise = Noise(plan.sampler, rng)
@@ -122,6 +127,7 @@ def dp_loading(
     epsilon: float,
     delta: float,
     *,
+    statistic: str = "kendall",
     transform: Any = "spherical",
     radius: Any = None,
     sensitivity: str = "tight",
@@ -151,6 +157,9 @@ def dp_loading(
         Privacy budget, > 0.
     delta : float
         In (0, 1).
+    statistic : {"kendall", "sscm"}, default "kendall"
+        The generalized Kendall matrix (g-DPPCA), or the spatial sign covariance matrix about
+        a private centre: see :class:`~dppca.LoadingSettings`.
     transform, radius, pairs, sensitivity, radius_share, radius_level
         The generalized spatial sign, its radius (public, or ``"auto"``), the pairs of the
         Kendall matrix and its sensitivity: see :class:`~dppca.LoadingSettings`, which holds
@@ -220,6 +229,7 @@ def dp_loading(
     data, names = checked_rows(X)
     delta = check_delta(delta)
     settings = LoadingSettings(
+        statistic=statistic,
         transform=transform,
         radius=radius,
         pairs=pairs,
@@ -229,9 +239,11 @@ def dp_loading(
     )
     noise = NoiseSettings(mechanism=mechanism, calibration=calibration, sampler=sampler)
     settings.check_shape(data.shape[0])
+    settings.check_noise(noise)
+    refuse_dask_sscm(settings, data)
     on_weak = check_on_weak(on_weak)
 
-    def planned(n: int, budget: float) -> LoadingPlan:
+    def planned(n: int, budget: float) -> LoadingPlan | SSCMPlan:
         return settings.plan((n, data.shape[1]), Budget(budget, delta), noise)
 
     plan = planned(data.shape[0], check_epsilon(epsilon))
@@ -247,4 +259,17 @@ def dp_loading(
     rng = check_random_state(random_state)
     warn_weak_budget(plan.epsilon, plan.delta, plan.n)
     charge(accountant, Budget(plan.epsilon, plan.delta), "dp_loading")
-    return loading_release(data, names, plan, rng, non_private=non_private, progress=progress)
+    released = loading_release(data, names, plan, rng, non_private=non_private, progress=progress)
+    if not released.directions_status.usable:
+        emit([f"The directions are {released.directions_status}."])
+    return unusable_loading(released)
+
+
+def refuse_dask_sscm(settings: LoadingSettings, data: Any) -> None:
+    """Refuse the SSCM of Dask data (its centre steps need the rows in memory), before any
+    charge."""
+    if settings.statistic == "sscm" and isinstance(data, DaskRows):
+        raise ValueError(
+            "statistic='sscm' needs the data in memory (its centre steps pass over every row "
+            "several times); for Dask data use statistic='kendall'."
+        )

@@ -30,6 +30,7 @@ from dppca.releases.loading import (
     check_direction_source,
     loading_release,
 )
+from dppca.releases.loading.sscm import SSCMPlan
 from dppca.releases.notes import emit, histogram_notes
 from dppca.releases.scores.plan import (
     ScorePlan,
@@ -166,12 +167,12 @@ def dp_score(
 
     def planned(
         size: int, score_epsilon: float, factor: float | None = None
-    ) -> tuple[ScorePlan, LoadingPlan | None, Budget, float]:
+    ) -> tuple[ScorePlan, LoadingPlan | SSCMPlan | None, Budget, float]:
         """The plans at ``size`` rows and score epsilon (with each part's epsilon times
         ``factor``, the tight factor when None), their cost and the factor."""
         own = Budget(score_epsilon, budget.delta)
 
-        def plan_all(factor: float) -> tuple[ScorePlan, LoadingPlan | None]:
+        def plan_all(factor: float) -> tuple[ScorePlan, LoadingPlan | SSCMPlan | None]:
             scaled = Budget(own.epsilon * factor, own.delta)
             score_plan = settings.plan(size, scaled, noise)
             if loading_budget is None:

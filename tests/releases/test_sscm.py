@@ -1,0 +1,268 @@
+"""The spatial sign covariance matrix about a private centre (statistic="sscm"): its sensitivities
+attained and never exceeded under adversarial replacements, its ledger recomputed from the noise
+it drew, a schedule fixed by the medians and public values alone, equivariance, and its refusals
+and marks."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import dppca
+from dppca.numerics.sscm import (
+    centre_step_sum,
+    centre_sum_error_bound,
+    sscm,
+    sscm_sensitivity,
+)
+from dppca.privacy.budget import Budget
+from dppca.privacy.calibration import gdp_delta, gdp_mu
+from dppca.privacy.quantiles import GridQuantile
+from dppca.releases.loading.sscm import (
+    MAX_STEPS,
+    centre_schedule,
+    median_epsilons,
+    plan_sscm,
+    step_sensitivity,
+)
+
+
+def _replacements(X, centre, tau, rng):
+    """Rows an adversary would put in place of row 0: far away, at the centre, a duplicate, the
+    origin, the mirror image about the centre, tiny and huge values, just inside the clip and
+    just beyond the soft weight's knee, and random rows."""
+    d = X.shape[1]
+    unit = rng.standard_normal(d)
+    unit /= np.linalg.norm(unit)
+    other = X[0] / 2 - centre / 2
+    other = other / max(np.abs(other).max(), 1e-300)
+    across = -other / max(np.linalg.norm(other), 1e-300)
+    return [
+        centre + 1e300 * unit / max(1.0, np.abs(centre).max() / 1e300),
+        centre.copy(),
+        X[1].copy(),
+        np.zeros(d),
+        2 * centre - X[0],
+        np.full(d, 5e-324),
+        np.full(d, -1.7e308),
+        centre + 0.999 * tau * across,
+        centre + 2.0 * tau * across,
+        centre + 3.0 * tau * across,
+        *(X[0] + rng.standard_normal(d) * scale for scale in (1e-8, 1.0, 1e6)),
+    ]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_matrix_and_the_centre_steps_never_move_more_than_their_sensitivity(seed):
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(3, 30)), int(rng.integers(1, 6))
+    scale = 10.0 ** rng.uniform(-200, 200)
+    X = rng.standard_normal((n, d)) * scale * rng.uniform(0.1, 10, size=d)
+    if seed % 3 == 0:
+        X[rng.integers(n)] *= 1e100  # one row far out among the others
+    centre = np.median(X, axis=0) + rng.standard_normal(d) * scale * 0.1
+    tau = scale * 10.0 ** rng.uniform(-1, 1)
+    base_matrix = sscm(X, centre, tau)
+    base_sum = centre_step_sum(X, centre, tau)
+    matrix_moves, sum_moves = [], []
+    for row in _replacements(X, centre, tau, rng):
+        neighbour = X.copy()
+        neighbour[0] = row
+        matrix_moves.append(np.linalg.norm(sscm(neighbour, centre, tau) - base_matrix))
+        moved = centre_step_sum(neighbour, centre, tau) / tau - base_sum / tau
+        sum_moves.append(np.linalg.norm(moved))
+    assert max(matrix_moves) <= sscm_sensitivity(n, d)
+    assert max(sum_moves) <= centre_sum_error_bound(n, d)
+
+
+def test_the_sensitivities_are_attained():
+    """Two rows with weight 1 and orthogonal directions move the matrix by sqrt(2) / n; a row
+    at twice the clip on one side, replaced by its mirror image, moves the sum by 2 tau."""
+    n, tau = 10, 1.0
+    X = np.zeros((n, 3))
+    X[0] = [1.0, 0.0, 0.0]
+    neighbour = X.copy()
+    neighbour[0] = [0.0, 1.0, 0.0]
+    move = np.linalg.norm(sscm(neighbour, np.zeros(3), tau) - sscm(X, np.zeros(3), tau))
+    assert move == pytest.approx(math.sqrt(2) / n, rel=1e-12)
+    X[0] = [2.0, 0.0, 0.0]
+    neighbour[0] = [-2.0, 0.0, 0.0]
+    step = centre_step_sum(neighbour, np.zeros(3), tau) - centre_step_sum(X, np.zeros(3), tau)
+    assert np.linalg.norm(step) == pytest.approx(2 * tau, rel=1e-12)
+
+
+def test_the_statistic_is_equivariant_to_rotation_scale_and_shift():
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((200, 4)) * [3.0, 2.0, 1.0, 0.5]
+    centre, tau = np.array([0.1, -0.2, 0.0, 0.3]), 1.5
+    rotation = np.linalg.qr(rng.standard_normal((4, 4)))[0]
+    S = sscm(X, centre, tau)
+    rotated = sscm(X @ rotation, centre @ rotation, tau)
+    np.testing.assert_allclose(rotated, rotation.T @ S @ rotation, atol=1e-13)
+    np.testing.assert_allclose(sscm(1e-3 * X, 1e-3 * centre, 1e-3 * tau), S, atol=1e-13)
+    np.testing.assert_allclose(sscm(X + 1e3, centre + 1e3, tau), S, atol=1e-10)
+    total = centre_step_sum(X, centre, tau)
+    np.testing.assert_allclose(
+        centre_step_sum(X @ rotation, centre @ rotation, tau), total @ rotation, atol=1e-12
+    )
+    np.testing.assert_allclose(
+        centre_step_sum(1e3 * X, 1e3 * centre, 1e3 * tau), 1e3 * total, rtol=1e-12, atol=1e-9
+    )
+
+
+def _spiked(n=3000, d=6, seed=0, shift=0.0):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((n, d)) * np.sqrt([10.0, 5.0, 3.0, 1.0, 1.0, 1.0][:d]) + shift
+
+
+@pytest.mark.parametrize("sampler", ["continuous", "discrete"])
+def test_the_ledger_holds_the_claim_recomputed_from_the_noise_drawn(sampler):
+    """Each centre step's and the matrix's multiplier, recomputed from the noise sd it drew and
+    its sensitivity, compose to the Gaussian part's mu; with the medians' epsilons the total is
+    (epsilon, delta), recomputed with the exact Gaussian-DP curve."""
+    X = _spiked()
+    epsilon, delta = 2.0, 1e-7
+    result = dppca.dp_loading(X, epsilon, delta, statistic="sscm", sampler=sampler, random_state=4)
+    settings = result.settings
+    n, d = X.shape
+    steps = [
+        step_sensitivity(n, d) * clip / sd
+        for clip, sd in zip(settings["centre_clips"], settings["centre_noise_sd"], strict=True)
+    ]
+    multipliers = [*steps, result.sensitivity / result.sigma]
+    entries = result.privacy.to_frame()
+    pure = entries[entries["delta"] == 0]["epsilon"].sum()
+    gaussian_epsilon = epsilon - pure
+    mu = math.sqrt(sum(m * m for m in multipliers))
+    if sampler == "continuous":
+        assert mu == pytest.approx(gdp_mu(gaussian_epsilon, delta), rel=1e-9)
+        assert gdp_delta(mu, gaussian_epsilon) <= delta * (1 + 1e-9)
+    else:  # the discrete sampler's grid adds its rounding: more noise than mu needs
+        assert mu < gdp_mu(gaussian_epsilon, delta)
+    assert result.privacy.total.isclose(Budget(epsilon, delta))
+    assert len(entries) == 3 and pure == pytest.approx(sum(median_epsilons(n, epsilon)[:2]))
+
+
+def test_the_schedule_depends_on_the_medians_and_public_values_alone(monkeypatch):
+    """With the two medians' outputs fixed, two unrelated data sets of the same shape get the
+    same number of steps, shares, clips and noise: only the centres differ."""
+    monkeypatch.setattr(
+        GridQuantile,
+        "release",
+        lambda self, values, noise, *a, **k: 7.0 if self.description == "row norms" else 0.5,
+    )
+    first = dppca.dp_loading(_spiked(seed=1), 2.0, 1e-7, statistic="sscm", random_state=0)
+    second = dppca.dp_loading(
+        _spiked(seed=2, shift=40.0) * 3, 2.0, 1e-7, statistic="sscm", random_state=9
+    )
+    for key in ("centre_steps", "centre_shares", "centre_clips", "centre_noise_sd", "matrix_clip"):
+        assert first.settings[key] == second.settings[key], key
+    assert first.settings["centre"] != second.settings["centre"]
+    shares, covered = centre_schedule(3000, 6, 1.0, 7.0, 0.5)
+    assert covered and 2 <= len(shares) <= MAX_STEPS
+    assert sum(first.settings["centre_shares"]) == pytest.approx(first.settings["centre_share"])
+
+
+def test_a_release_is_equivariant_to_the_datas_units_and_finds_the_spikes():
+    X = _spiked()
+    base = dppca.dp_loading(X, 4.0, 1e-7, statistic="sscm", sampler="continuous", random_state=2)
+    scaled = dppca.dp_loading(
+        1e3 * X, 4.0, 1e-7, statistic="sscm", sampler="continuous", random_state=2
+    )
+    np.testing.assert_allclose(np.abs(scaled.directions), np.abs(base.directions), atol=1e-8)
+    assert abs(base.directions[0, 0]) > 0.98
+    shifted = dppca.dp_loading(X + 50.0, 4.0, 1e-7, statistic="sscm", random_state=2)
+    assert abs(shifted.directions[0, 0]) > 0.98 and shifted.directions_status.usable
+
+
+def test_one_variable_and_an_odd_number_of_rows():
+    X = np.random.default_rng(0).standard_normal((3001, 1)) * 4 + 2
+    result = dppca.dp_loading(X, 2.0, 1e-7, statistic="sscm", random_state=1)
+    assert result.directions.shape == (1, 1) and abs(result.directions[0, 0]) == 1.0
+    assert result.privacy.total.isclose(Budget(2.0, 1e-7))
+
+
+def test_what_cannot_be_located_is_refused_before_the_charge():
+    accountant = dppca.Accountant(Budget(10.0, 1e-3))
+    X = _spiked(n=200)
+    with pytest.raises(dppca.UnlocatableError, match=r"the SSCM's centre.*epsilon >= .*n >= "):
+        dppca.dp_loading(X, 0.5, 1e-5, statistic="sscm", accountant=accountant)
+    assert accountant.spent == Budget(0.0, 0.0)
+    plan = plan_sscm((200, 6), Budget(0.5, 1e-5), "discrete")
+    assert not plan.requirements[0].met
+
+
+def test_data_too_far_for_the_steps_are_marked_not_shown():
+    X = _spiked(n=2000) + 1e6
+    with pytest.warns(dppca.NoiseDominatedWarning, match="misplaced: the SSCM's centre"):
+        result = dppca.dp_loading(X, 1.0, 1e-7, statistic="sscm", random_state=0)
+    assert np.isnan(result.directions).all()
+    assert result.directions_status.state == "misplaced"
+    assert result.privacy.total.isclose(Budget(1.0, 1e-7))  # spent, and said so
+    with pytest.warns(dppca.NoiseDominatedWarning, match="misplaced"):
+        pca = dppca.dp_pca(
+            X, 1.0, 1e-7, loading={"statistic": "sscm"}, random_state=0, on_weak="release"
+        )
+    assert {name: pca.status[name].state for name in ("directions", "scree", "histogram")} == {
+        "directions": "misplaced",
+        "scree": "misplaced",
+        "histogram": "misplaced",
+    }
+    assert np.isnan(pca.directions).all() and np.isnan(pca.scree).all()
+
+
+def test_settings_the_statistic_cannot_use_are_refused():
+    X = _spiked(n=500)
+    with pytest.raises(ValueError, match=r"\['radius', 'transform'\] apply to statistic='kendall'"):
+        dppca.LoadingSettings("winsorized", radius=2.0, statistic="sscm")
+    with pytest.raises(ValueError, match="statistic='sscm' needs calibration='analytic'"):
+        dppca.dp_loading(X, 1.0, 1e-6, statistic="sscm", calibration="classical")
+    with pytest.raises(ValueError, match="statistic must be one of"):
+        dppca.dp_loading(X, 1.0, 1e-6, statistic="tyler")
+
+
+def test_dp_pca_and_dppca_compose_the_sscm_with_the_other_releases():
+    X = _spiked()
+    result = dppca.dp_pca(X, 4.0, 1e-7, loading={"statistic": "sscm"}, random_state=5)
+    assert result.privacy.total.epsilon == pytest.approx(4.0)
+    assert result.privacy.total.delta <= 1e-7
+    assert result.settings["loading"]["statistic"] == "sscm"
+    assert abs(result.directions[0, 0]) > 0.98
+    model = dppca.DPPCA(2, epsilon=4.0, delta=1e-7, statistic="sscm", random_state=5).fit(X)
+    assert abs(model.components_[0, 0]) > 0.98
+    assert model.privacy_spent_.epsilon == pytest.approx(4.0)
+
+
+def test_medians_whose_ratio_overflows_give_a_misplaced_release_not_a_crash():
+    """Found in review: a ratio of the medians beyond the largest float crashed after the
+    charge; now the release is made and marked."""
+    rng = np.random.default_rng(0)
+    X = np.column_stack([np.full(2000, 1e160), rng.standard_normal(2000) * 1e-160])
+    accountant = dppca.Accountant(Budget(10.0, 1e-5), composition="basic")
+    with pytest.warns(dppca.NoiseDominatedWarning, match="misplaced"):
+        result = dppca.dp_loading(
+            X, 4.0, 1e-6, statistic="sscm", random_state=1, accountant=accountant
+        )
+    assert result.directions_status.state == "misplaced"
+    shares, covered = centre_schedule(2000, 2, 1.0, 1e300, 1e-300)
+    assert len(shares) == MAX_STEPS and not covered
+    assert sum(shares) == pytest.approx(0.02)
+
+
+def test_every_step_noise_is_a_normal_float_or_the_plan_is_refused():
+    """Found in review: at absurd budgets the last step's larger share made its noise
+    subnormal at the smallest clip; the plan now checks the largest share there."""
+    with pytest.raises(ValueError, match="not a positive normal float"):
+        plan_sscm((2000, 2), Budget(1e111, 1e-6), "continuous")
+
+
+@pytest.mark.parametrize("n", [2005, 777, 40_001])
+@pytest.mark.parametrize("epsilon", [0.7, 1.3, 3.0])
+def test_the_parts_never_add_up_to_more_than_epsilon(n, epsilon):
+    from fractions import Fraction
+
+    plan = plan_sscm((n, 5), Budget(epsilon, 1e-7), "discrete")
+    parts = [plan.norm_median.epsilon, plan.pair_scale.epsilon, plan.gaussian.epsilon]
+    assert sum(Fraction(part) for part in parts) <= Fraction(epsilon)
