@@ -144,6 +144,13 @@ def method_paragraph(result: DPPCAResult, today: str | None = None) -> str:
     loading = settings.get("loading") or {}
     if loading.get("directions") == "given":
         directions = "Directions: given (no budget spent on them)."
+    elif loading.get("statistic") == "sscm":
+        directions = (
+            "Private directions: the eigenvectors of the spatial sign covariance matrix about a "
+            "private centre (Visuri, Koivunen and Oja 2000) with soft outlier weights, Frobenius "
+            f"sensitivity sqrt(2)/n; the centre from {loading.get('centre_steps')} clipped mean "
+            "steps scheduled by two private medians."
+        )
     else:
         paper = settings.get("mechanism") == "paper"
         pairs = "all pairs" if loading.get("pairs") == "all" else "an incomplete design of pairs"

@@ -230,6 +230,10 @@ def test_dp_pca_and_dppca_compose_the_sscm_with_the_other_releases():
     assert result.privacy.total.delta <= 1e-7
     assert result.settings["loading"]["statistic"] == "sscm"
     assert abs(result.directions[0, 0]) > 0.98
+    from dppca.report import method_paragraph
+
+    assert result.method == "SSCM" and repr(result).startswith("Differentially private PCA (SSCM)")
+    assert "spatial sign covariance matrix about a private centre" in method_paragraph(result)
     model = dppca.DPPCA(2, epsilon=4.0, delta=1e-7, statistic="sscm", random_state=5).fit(X)
     assert abs(model.components_[0, 0]) > 0.98
     assert model.privacy_spent_.epsilon == pytest.approx(4.0)

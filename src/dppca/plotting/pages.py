@@ -207,7 +207,8 @@ class PageDisplay:
             figure.suptitle(
                 "Non-private PCA (reference: NOT differentially private)"
                 if non_private
-                else f"Private PCA (g-DPPCA): total ε={total.epsilon:.3g}, δ={total.delta:.2g}",
+                else f"Private PCA ({getattr(result, 'method', 'g-DPPCA')}): total "
+                f"ε={total.epsilon:.3g}, δ={total.delta:.2g}",
                 fontsize=15,
                 fontweight="bold",
             )

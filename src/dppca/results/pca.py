@@ -369,6 +369,15 @@ class DPPCAResult:
         given = self.kendall_eigenvalues is None
         return text[scale] + (", given directions" if given else "")
 
+    @property
+    def method(self) -> str:
+        """How the directions were made: ``"g-DPPCA"`` (the Kendall matrix), ``"SSCM"`` (spatial
+        signs about a private centre) or ``"given directions"``."""
+        loading = self.settings.get("loading") or {}
+        if loading.get("directions") == "given":
+            return "given directions"
+        return "SSCM" if loading.get("statistic") == "sscm" else "g-DPPCA"
+
     def __repr__(self) -> str:
         total = self.privacy.total
         shown = ", ".join(f"{v:.4g}" for v in self.scree[:6])
@@ -376,7 +385,7 @@ class DPPCAResult:
         reference = "included" if self.non_private is not None else "not computed"
         return "\n".join(
             [
-                "Differentially private PCA (g-DPPCA)",
+                f"Differentially private PCA ({self.method})",
                 f"Data: {self.n_samples} observations x {len(self.feature_names)} "
                 f"variables{self._preparation()}",
                 f"Components: {self.directions.shape[1]} directions; {self.k} scree estimates",
@@ -425,7 +434,7 @@ class DPPCAResult:
             ("Privacy budget spent", summary.budget),
             ("Status of the releases", self.status_table()),
         ]
-        return card("Differentially private PCA (g-DPPCA)", facts, tables, self.notes)
+        return card(f"Differentially private PCA ({self.method})", facts, tables, self.notes)
 
     def to_dict(self, include_non_private: bool = False) -> dict[str, Any]:
         """A JSON-ready dict of the private release (and the reference only on request)."""
