@@ -172,6 +172,18 @@ def test_moving_the_split_keeps_the_sum_and_the_total(page):
     _shot(page, "5-split")
 
 
+def test_the_directions_can_come_from_the_sscm(page):
+    page.locator("#statistic").select_option("sscm")
+    page.wait_for_function(
+        "() => document.querySelector('#preview').innerText.includes('directions (SSCM)')",
+        timeout=10_000,
+    )
+    _run(page)
+    assert page.locator("#status .alert-danger").count() == 0
+    page.locator("#private-page").wait_for()
+    _shot(page, "5b-sscm")
+
+
 def test_a_bad_upload_shows_a_readable_message(page, tmp_path):
     bad = tmp_path / "one-column.csv"
     bad.write_text("weight\n1\n2\n3\n")

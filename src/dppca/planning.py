@@ -125,7 +125,8 @@ class PCAPlan:
         if parts.scale.epsilon:
             rows.append(("scales of the variables", parts.scale.epsilon, parts.scale.delta))
         if parts.loading.epsilon:
-            rows.append(("directions (Kendall matrix)", parts.loading.epsilon, parts.loading.delta))
+            matrix = "SSCM" if self.settings.loading.statistic == "sscm" else "Kendall matrix"
+            rows.append((f"directions ({matrix})", parts.loading.epsilon, parts.loading.delta))
         rows.append(("variances along the directions", parts.scree.epsilon, parts.scree.delta))
         public = isinstance(score.frame, Frame)
         rows.append((f"score plot: frame{' (public)' * public}", score.frame_epsilon, 0.0))
