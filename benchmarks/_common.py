@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from dppca import dp_loading
 from dppca.baselines import (
@@ -20,6 +21,7 @@ from dppca.baselines import (
     opendp_pca,
     projector_pca,
     sgpca,
+    sin_theta,
     sklearn_pca,
 )
 from dppca.numerics.linalg import descending_eigh
@@ -46,6 +48,67 @@ def markdown_table(table: pd.DataFrame) -> str:
     lines = ["| " + " | ".join(map(str, table.columns)) + " |", "|" + "---|" * len(table.columns)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(False)]
     return "\n".join(lines)
+
+
+def scored(directions: np.ndarray | None, truth: np.ndarray, ks: tuple[int, ...]) -> dict:
+    """sin Theta between the top-k columns of ``directions`` and of ``truth`` for each k in
+    ``ks`` (keys ``k1``, ``k2``, ...), and the ``outcome``: a release refused before the charge
+    (None) or marked unusable (NaN directions, e.g. the SSCM's centre beyond its steps' reach)
+    scores the worst error, 1, so that the means count it against its method."""
+    keys = [f"k{k}" for k in ks]
+    if directions is None:
+        return {**dict.fromkeys(keys, 1.0), "outcome": "refused"}
+    if not np.all(np.isfinite(directions)):
+        return {**dict.fromkeys(keys, 1.0), "outcome": "marked unusable"}
+    errors = {f"k{k}": sin_theta(directions[:, :k], truth[:, :k]) for k in ks}
+    return {**errors, "outcome": "released"}
+
+
+def mean_intervals(results: pd.DataFrame, keys: list[str], value: str) -> pd.DataFrame:
+    """Per group of ``keys``: the mean of ``value``, the fits that gave one (``count``) and
+    were attempted (``runs``), and a 95 % interval of the mean (Student t:
+    ``mean +- t_{0.975, count - 1} sd / sqrt(count)``), within [0, 1] (an error sin Theta)."""
+    groups = results.groupby(keys, sort=False)
+    summary = groups[value].agg(["mean", "std", "count"])
+    summary["runs"] = groups.size()
+    summary = summary.reset_index()
+    quantile = stats.t.ppf(0.975, np.maximum(summary["count"] - 1, 1))
+    half = quantile * summary["std"] / np.sqrt(summary["count"])
+    summary["low"] = (summary["mean"] - half).clip(lower=0.0)
+    summary["high"] = (summary["mean"] + half).clip(upper=1.0)
+    return summary.drop(columns=["std"])
+
+
+def paired_verdicts(
+    results: pd.DataFrame, first: str, keys: list[str], value: str, pair: str = "rep"
+) -> pd.DataFrame:
+    """Method ``first`` against every other method, cell by cell (``keys``), on the same
+    samples (``pair``): the mean paired difference ``first - other`` of ``value`` with a 95 %
+    Student t interval, and the verdict for ``first``: "win" when the interval lies below 0,
+    "loss" when above, "tie" otherwise."""
+    ours = results[results["method"] == first].set_index([*keys, pair])[value]
+    others = results[results["method"] != first].dropna(subset=[value])
+    paired = others.join(ours.rename("first"), on=[*keys, pair], how="inner")
+    paired["difference"] = paired["first"] - paired[value]
+    cells = paired.groupby(["method", *keys], sort=False)["difference"]
+    verdicts = cells.agg(["mean", "std", "count"]).reset_index()
+    half = stats.t.ppf(0.975, np.maximum(verdicts["count"] - 1, 1)) * verdicts["std"]
+    verdicts["half"] = half / np.sqrt(verdicts["count"])
+    verdicts["verdict"] = np.select(
+        [
+            verdicts["mean"] + verdicts["half"] < 0,
+            verdicts["mean"] - verdicts["half"] > 0,
+        ],
+        ["win", "loss"],
+        "tie",
+    )
+    return verdicts
+
+
+def tally(frame: pd.DataFrame) -> str:
+    """``wins/ties/losses`` of a frame of :func:`paired_verdicts`."""
+    counts = frame["verdict"].value_counts()
+    return "/".join(str(counts.get(v, 0)) for v in ("win", "tie", "loss"))
 
 
 def methods(
@@ -87,6 +150,15 @@ def methods(
                 X, k, epsilon, delta, clip="private", center="private", random_state=seed
             ).components
         ),
+        "SSCM, private centre (ours)": lambda X: dp_loading(
+            X,
+            epsilon,
+            delta,
+            statistic="sscm",
+            sampler="continuous",
+            random_state=seed,
+            on_weak="release",  # the study measures every cell, also where it cannot locate
+        ).directions[:, :k],
         "NSGGD": lambda X: nsggd(X, k, epsilon, delta, random_state=seed).components,
         "NSGGD, private centre": lambda X: (
             nsggd(X, k, epsilon, delta, center="private", random_state=seed).components

@@ -18,8 +18,10 @@ Public tuning of the baselines, and how a user would know it:
   95th percentile of the row norms of an independent sample from the model's inliers (not
   available to a real user; the contamination is left out, so the oracle is never an outlier's
   norm); "private" (AG) = a private median of the row norms with 10 % of epsilon, the share
-  g-DPPCA's automatic radius gets, optionally after private coordinate-wise median centring
-  with half of epsilon;
+  g-DPPCA's automatic radius gets, optionally after the private centre the SSCM statistic
+  uses (two log-grid medians, then clipped mean steps whose Gaussian noise shares one budget
+  with AG's matrix); AG's matrix noise has sd sigma on the diagonal and sigma / sqrt 2 off it
+  (the ``vecd`` release, as g-DPPCA's);
 * diffprivlib's ``bounds`` (it spends budget on a private mean): (-clip norm, clip norm) in every
   coordinate, the same guess or oracle;
 * eigen-gap (projector PCA, Gaussian mechanism on the spectral projector with the worst-case
@@ -36,9 +38,11 @@ Public tuning of the baselines, and how a user would know it:
   authors' bound with unit constants, 4.3 times smaller at d = 10, n = 2000): what SGPCA
   could reach if its constants were that small, with no privacy guarantee established;
 * NSGGD and g-DPPCA need no tuning: NSGGD normalises rows to the unit sphere about the origin
-  (optionally after private centring with half of epsilon) and takes 50 steps with its authors'
-  shrinking rule (step 1, divided by 10 after 25 steps); g-DPPCA's signs are bounded by
-  construction and its winsorization radius is a private quantile (``radius="auto"``).
+  (optionally after private coordinate-wise median centring with half of epsilon) and takes 50
+  steps with its authors' shrinking rule (step 1, divided by 10 after 25 steps); g-DPPCA's
+  signs are bounded by construction and its winsorization radius is a private quantile
+  (``radius="auto"``); the SSCM (``statistic="sscm"``) locates its own centre. Both run with
+  ``sampler="continuous"``.
 
 Usage: ``python benchmarks/accuracy.py [--quick | --tiny] [--reps R] [--workers W] [--out DIR]``;
 ``--replot DIR/accuracy_full.csv.gz`` redraws the figures and rewrites the summary from saved
@@ -58,13 +62,22 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from threadpoolctl import threadpool_limits
 
 from dppca import kendall_matrix
-from dppca.baselines import SpikedModel, sin_theta
+from dppca.baselines import SpikedModel
 
-from _common import Stopped, markdown_table, methods, spherical_releases, with_limit
+from _common import (
+    Stopped,
+    markdown_table,
+    mean_intervals,
+    methods,
+    paired_verdicts,
+    scored,
+    spherical_releases,
+    tally,
+    with_limit,
+)
 
 LAMBDA = 10.0
 SPIKES = 2
@@ -189,6 +202,7 @@ def evaluate_cell(grid: dict, d: int, n: int, distribution: str, seed: int) -> p
                     if library and (rep >= peer_reps or strikes.get(cell, 0) >= STRIKES):
                         continue
                     start = time.perf_counter()
+                    outcome = "released"
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
                         try:
@@ -196,16 +210,17 @@ def evaluate_cell(grid: dict, d: int, n: int, distribution: str, seed: int) -> p
                                 components = with_limit(lambda m=method, X=X: m(X), grid["limit"])
                             else:
                                 components = method(X)
-                            error = sin_theta(components, U)
+                            score = scored(components, U, (SPIKES,))
+                            error, outcome = score[f"k{SPIKES}"], score["outcome"]
                         except Stopped:
                             strikes[cell] = strikes.get(cell, 0) + 1
-                            error = float("nan")
+                            error, outcome = float("nan"), "stopped"
                         except ValueError:
                             # SGPCA refuses a model whose eigen-gap its tail bounds cannot
                             # protect at this n (the tiny grid); any other method re-raises.
                             if not name.startswith("SGPCA"):
                                 raise
-                            error = float("nan")
+                            error, outcome = float("nan"), "refused"
                     rows.append(
                         {
                             "d": d,
@@ -217,6 +232,7 @@ def evaluate_cell(grid: dict, d: int, n: int, distribution: str, seed: int) -> p
                             "rep": rep,
                             "method": name,
                             "sin_theta": error,
+                            "outcome": outcome,
                             "seconds": time.perf_counter() - start,
                         }
                     )
@@ -261,18 +277,10 @@ def run(grid: dict, seed: int = 0, workers: int = 1, checkpoint: Path | None = N
 
 def summarise(results: pd.DataFrame) -> pd.DataFrame:
     """Per cell and method: mean sin Theta, the fits that finished, and a 95 % interval of the
-    mean (Student t: ``mean +- t_{0.975, count - 1} sd / sqrt(count)``)."""
-    keys = ["d", "n", "epsilon", "shift", "distribution", "method"]
-    groups = results.groupby(keys, sort=False)
-    summary = groups["sin_theta"].agg(["mean", "std", "count"])
-    summary["runs"] = groups.size()
-    summary = summary.reset_index()
-    quantile = stats.t.ppf(0.975, np.maximum(summary["count"] - 1, 1))
-    half = quantile * summary["std"] / np.sqrt(summary["count"])
-    # sin Theta lies in [0, 1]: so does the interval
-    summary["low"] = (summary["mean"] - half).clip(lower=0.0)
-    summary["high"] = (summary["mean"] + half).clip(upper=1.0)
-    return summary.drop(columns=["std"])
+    mean (:func:`_common.mean_intervals`)."""
+    return mean_intervals(
+        results, ["d", "n", "epsilon", "shift", "distribution", "method"], "sin_theta"
+    )
 
 
 OURS = "g-DPPCA spherical (ours)"
@@ -283,22 +291,8 @@ def head_to_head(results: pd.DataFrame) -> pd.DataFrame:
     on the same samples: the mean paired difference of sin Theta with a 95 % Student t
     interval. g-DPPCA wins a cell when the interval lies below 0, loses it when above, and
     ties otherwise. Returns ``wins/ties/losses`` per method and distribution, and in all."""
-    keys = ["d", "n", "epsilon", "shift", "distribution", "rep"]
-    ours = results[results["method"] == OURS].set_index(keys)["sin_theta"]
-    others = results[results["method"] != OURS].dropna(subset=["sin_theta"])
-    paired = others.join(ours.rename("ours"), on=keys, how="inner")
-    paired["difference"] = paired["ours"] - paired["sin_theta"]
-    cells = paired.groupby(["method", *keys[:-1]], sort=False)["difference"]
-    verdicts = cells.agg(["mean", "std", "count"]).reset_index()
-    half = stats.t.ppf(0.975, np.maximum(verdicts["count"] - 1, 1)) * verdicts["std"]
-    half /= np.sqrt(verdicts["count"])
-    verdicts["verdict"] = np.select(
-        [verdicts["mean"] + half < 0, verdicts["mean"] - half > 0], ["win", "loss"], "tie"
-    )
-
-    def tally(frame: pd.DataFrame) -> str:
-        counts = frame["verdict"].value_counts()
-        return "/".join(str(counts.get(v, 0)) for v in ("win", "tie", "loss"))
+    keys = ["d", "n", "epsilon", "shift", "distribution"]
+    verdicts = paired_verdicts(results, OURS, keys, "sin_theta")
 
     table = verdicts.groupby(["method", "distribution"], sort=False).apply(tally).unstack()
     table = table[[d for d in DISTRIBUTIONS if d in table.columns]]
@@ -321,6 +315,7 @@ STYLES = {
     "g-DPPCA winsorized, auto radius": ("#2171b5", "-"),
     "AG, private clip": ("tab:orange", "-"),
     "AG, private clip and centre": ("tab:orange", "-."),
+    "SSCM, private centre (ours)": ("#cb181d", "-"),
     "NSGGD": ("tab:green", "-"),
     "NSGGD, private centre": ("tab:green", "-."),
     "SGPCA, oracle model": ("tab:purple", "--"),
@@ -484,7 +479,9 @@ def report(summary: pd.DataFrame, run_facts: dict, label: str, duels: pd.DataFra
         "",
         "Each entry: mean sin Theta between the true and the estimated top-2 subspaces, a 95 % "
         "interval of the mean, and (finished/attempted) when some fits are missing (stopped "
-        "by the time limit, or refused: SGPCA when its tail bounds leave no eigen-gap). Every "
+        "by the time limit, or refused: SGPCA when its tail bounds leave no eigen-gap); a "
+        "release marked unusable (the SSCM's centre beyond its steps' reach, NaN directions) "
+        "scores the worst error, 1. Every "
         "cell is in `accuracy_"
         + label
         + "_summary.csv`, every fit in `accuracy_"

@@ -16,7 +16,6 @@ from dppca.baselines import (
     opendp_pca,
     projector_pca,
     projector_sensitivity,
-    second_moment_release,
     sgpca,
     sin_theta,
     sklearn_pca,
@@ -24,7 +23,7 @@ from dppca.baselines import (
     spiked_model_rate_sensitivity,
 )
 from dppca.privacy.calibration import analytic_gaussian_multiplier, gdp_mu
-from dppca.privacy.mechanisms import GaussianMechanism, Noise
+from dppca.privacy.mechanisms import Noise
 
 
 def _spiked(n=4000, d=8, seed=0):
@@ -85,16 +84,105 @@ def test_noise_scales_follow_their_calibrations():
         assert result.privacy.total.epsilon == epsilon
 
 
-def test_ag_noise_matrix_has_sigma_on_every_upper_entry():
+def test_ag_noise_is_symmetric_with_sigma_on_the_diagonal_and_sigma_over_root_2_off_it(
+    monkeypatch,
+):
+    """The matrix AG releases, captured before its eigenvectors: on all-zero rows it is the
+    noise alone, whose sd must be sigma on the diagonal and sigma / sqrt(2) off it (the ``vecd``
+    release, as g-DPPCA's), with sigma = sqrt(2) times the analytic multiplier."""
+    captured = []
+
+    def capture(matrix):
+        captured.append(matrix)
+        return np.linalg.eigh(matrix)
+
+    monkeypatch.setattr("dppca.baselines.second_moment.descending_eigh", capture)
+    X = np.zeros((50, 3))
+    draws = 20000
     rng = np.random.default_rng(0)
-    mechanism = GaussianMechanism(2.0 / analytic_gaussian_multiplier(1.0, 1e-6), 6, 1.0, 1e-6)
-    noise = Noise("continuous", rng)
-    draws = np.array(
-        [second_moment_release(np.zeros((3, 3)), mechanism, noise) for _ in range(20000)]
-    )
-    assert np.array_equal(draws, draws.transpose(0, 2, 1))
-    sd = draws.std(axis=0)
-    assert np.all(np.abs(sd / 2.0 - 1) < 5 / math.sqrt(2 * 20000))
+    for _ in range(draws):
+        analyze_gauss(X, 1, 1.0, 1e-6, clip=1.0, random_state=rng)
+    noise = np.array(captured)
+    sigma = math.sqrt(2) * analytic_gaussian_multiplier(1.0, 1e-6)
+    assert np.array_equal(noise, noise.transpose(0, 2, 1))
+    sd = noise.std(axis=0) / sigma
+    expected = np.where(np.eye(3, dtype=bool), 1.0, 1.0 / math.sqrt(2))
+    # the sd of a sample sd is about sd / sqrt(2 draws): five of those
+    assert np.all(np.abs(sd / expected - 1) < 5 / math.sqrt(2 * draws))
+
+
+@pytest.mark.parametrize("shift", [0.0, 1e3, -1e6])
+@pytest.mark.parametrize("units", [1e-3, 1.0, 1e3])
+def test_ag_with_its_private_centre_finds_the_spike_at_any_units_and_location(shift, units):
+    X, U = _spiked(4000, 8, seed=3)
+    fit = analyze_gauss(X * units + shift, 2, 4.0, 1e-6, center="private", random_state=1)
+    assert sin_theta(fit.components, U) < 0.25
+    uncentred = analyze_gauss(X * units + shift, 2, 4.0, 1e-6, random_state=1)
+    if abs(shift) > 100 * units:  # far from the origin, the uncentred matrix is the mean's
+        assert sin_theta(uncentred.components, U) > 0.5
+
+
+def test_ag_clipped_at_the_centres_scale_spends_nothing_more_and_finds_the_spike():
+    X, U = _spiked(4000, 8, seed=5)
+    t3 = X / np.sqrt(np.random.default_rng(0).chisquare(3, size=(4000, 1)) / 3)
+    fit = analyze_gauss(t3 + 300.0, 2, 4.0, 1e-6, clip="scale", center="private", random_state=1)
+    assert sin_theta(fit.components, U) < 0.25
+    assert len(fit.privacy) == 3  # the centre's two medians; its steps and the matrix
+    assert fit.privacy.total.epsilon == pytest.approx(4.0)
+    assert fit.settings["clip_norm"] < np.median(np.linalg.norm(t3, axis=1))
+    assert fit.settings["centre_reached"]
+    with pytest.raises(
+        ValueError, match=r'clip="scale" .* needs center="private"; got center=None'
+    ):
+        analyze_gauss(X, 2, 4.0, 1e-6, clip="scale")
+
+
+@pytest.mark.parametrize(
+    ("units", "clip", "center"),
+    [
+        (1e-170, "scale", "private"),
+        (1e-170, "private", "private"),
+        (1e-170, 1e-170, None),
+        (1e20, 5e-301, None),
+        (1e300, 1.0, None),
+    ],
+)
+def test_ag_rows_stay_in_the_unit_ball_at_any_scale(monkeypatch, units, clip, center):
+    """Found in review: norms that underflowed (entries below 1e-162) left rows unclipped, and a
+    clip divided into a subnormal quotient let a row reach norm 2: the matrix whose noise is
+    calibrated to rows in the unit ball then moved by up to 8e260 in trace per row."""
+    from dppca.privacy.gaussian_budget import GaussianPart
+    from dppca.privacy.mechanisms import GaussianMechanism
+
+    seen = []
+    for owner in (GaussianPart, GaussianMechanism):
+        original = owner.randomise_symmetric
+
+        def capture(self, matrix, noise, original=original):
+            seen.append(matrix)
+            return original(self, matrix, noise)
+
+        monkeypatch.setattr(owner, "randomise_symmetric", capture)
+    X, _ = _spiked(2000, 5, seed=6)
+    analyze_gauss(X * units, 2, 2.0, 1e-6, clip=clip, center=center, random_state=0)
+    assert np.trace(seen[-1]) <= 2000 * (1 + 1e-12)
+
+
+def test_ag_with_its_private_centre_spends_exactly_its_budget():
+    """The pure parts (two medians of the centre, the clip) add their epsilon; the centre's
+    steps and the matrix share one Gaussian budget, whose multipliers, recomputed from the noise
+    they drew, compose to the mu of the rest."""
+    X, _ = _spiked(3000, 6, seed=4)
+    epsilon, delta = 2.0, 1e-7
+    fit = analyze_gauss(X + 50.0, 2, epsilon, delta, center="private", random_state=2)
+    entries = fit.privacy.to_frame()
+    pure = entries[entries["delta"] == 0]["epsilon"].sum()
+    assert len(entries) == 4 and fit.privacy.total.epsilon == pytest.approx(epsilon)
+    assert fit.privacy.total.delta == pytest.approx(delta)
+    assert (entries["delta"] > 0).sum() == 1
+    gaussian = entries[entries["delta"] > 0]["epsilon"].sum()
+    assert pure + gaussian == pytest.approx(epsilon)
+    assert math.sqrt(2) / fit.sigma < gdp_mu(gaussian, delta)
 
 
 def test_clipping_bounds_the_rows():
@@ -194,14 +282,25 @@ def test_opendp_adapter():
 
 
 def test_tuned_noise_scales_follow_their_calibrations_and_the_ledger_adds_up():
-    """A private clip takes 10 % of epsilon and centring half: the Gaussian part gets the rest,
-    and the ledger's parts add up to the whole budget."""
+    """A private clip takes 10 % of epsilon; the centre's two medians take their shares of the
+    rest (at n = 1000, 1.5 times what locates a log-grid median of n / 2 and n / 4 values); the
+    matrix gets what the centre's steps leave of the Gaussian budget; the ledger's parts add up
+    to the whole budget. Without a centre, the matrix gets 90 % of epsilon."""
+    from dppca.privacy.quantiles import locating_reach
+    from dppca.releases.loading.centre import centre_share
+
     X, _ = _spiked(1000)
     tuned = analyze_gauss(X, 2, 1.0, 1e-6, center="private", random_state=0)
-    assert tuned.sigma == pytest.approx(math.sqrt(2) * analytic_gaussian_multiplier(0.4, 1e-6))
+    medians = 1.5 * locating_reach(1.0, "log") * (1 / 499 + 1 / 249)
+    mu = gdp_mu(0.9 - medians, 1e-6)
+    share = centre_share(1000, 8, mu)
+    assert 0.02 <= share <= 0.3
+    assert tuned.sigma == pytest.approx(math.sqrt(2) / (mu * math.sqrt(1 - share)), rel=1e-9)
     assert tuned.privacy.total.epsilon == pytest.approx(1.0, rel=1e-12)
     assert tuned.privacy.total.delta == pytest.approx(1e-6, rel=1e-12)
-    assert len(tuned.privacy) == 1 + 8 + 1  # clip, eight coordinate medians, the matrix
+    assert len(tuned.privacy) == 1 + 2 + 1  # clip, the centre's medians, steps and matrix
+    plain = analyze_gauss(X, 2, 1.0, 1e-6, random_state=0)
+    assert plain.sigma == pytest.approx(math.sqrt(2) * analytic_gaussian_multiplier(0.9, 1e-6))
     walk = nsggd(X, 2, 1.0, 1e-6, steps=20, center="private", random_state=0)
     assert walk.sigma == pytest.approx(2 * math.sqrt(20) / (1000 * gdp_mu(0.5, 1e-6)))
     assert walk.privacy.total.epsilon == pytest.approx(1.0, rel=1e-12)

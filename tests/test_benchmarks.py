@@ -67,6 +67,26 @@ def test_accuracy_tiny(tmp_path):
     assert "| g-DPPCA spherical (ours) | " in report
 
 
+def test_directions_tiny(tmp_path):
+    """Every method on every distribution, shift and k, paired by repetition; a release refused
+    or marked unusable counts as the worst error, 1, and is listed."""
+    directions = _load("directions")
+    results = directions.main(["--tiny", "--out", str(tmp_path)])
+    assert set(results["method"]) == set(directions.METHODS)
+    assert set(results["data"]) == set(directions.DISTRIBUTIONS)
+    assert results[["k1", "k3"]].stack().between(0, 1).all()
+    per_fit = results.groupby(["data", "shift", "epsilon", "rep"])["method"].nunique()
+    # AG about the origin only where the origin is the true centre
+    expected = np.where(per_fit.index.get_level_values("shift") == 0, 5, 4)
+    assert (per_fit.to_numpy() == expected).all()
+    report = (tmp_path / "directions_tiny.md").read_text()
+    assert "## Goals" in report and "## gaussian, k = 3" in report
+    assert not (tmp_path / "directions_tiny.partial.csv").exists()
+    marked = directions.scored(np.full((4, 3), np.nan), np.eye(4), (1, 3))
+    assert marked == {"k1": 1.0, "k3": 1.0, "outcome": "marked unusable"}
+    assert directions.scored(None, np.eye(4), (2,)) == {"k2": 1.0, "outcome": "refused"}
+
+
 def test_real_data_tiny(tmp_path):
     table = _load("real_data").main(["--tiny", "--out", str(tmp_path)])
     assert set(table["data"]) == {"1000 Genomes (Kidd)", "Adult"}

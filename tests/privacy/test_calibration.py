@@ -120,3 +120,36 @@ def test_huge_epsilon_does_not_overflow():
 def test_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "delta"),
+    [
+        (1e-300, 1e-300),
+        (1e-20, 1e-20),
+        (1e-16, 1e-17),
+        (1e-12, 1e-20),
+        (1e-6, 1e-6),
+        (1e-3, 0.5),
+        (0.1, 1e-6),
+        (1.0, 1e-7),
+        (50.0, 1e-300),
+    ],
+)
+def test_the_multiplier_meets_delta_in_exact_arithmetic_at_any_budget(epsilon, delta):
+    """Found in review: at tiny budgets the two terms of delta(epsilon) cancelled in floating
+    point, read as delta = 0, and mu came out up to 1e284 times too large in delta. The delta of
+    the returned mu, evaluated with 80 digits, is at most the request, up to the relative
+    accuracy of the double-precision evaluation (a few 1e-12 where the terms do not cancel)."""
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 80
+    mu = mpmath.mpf(gdp_mu(epsilon, delta))
+    exact = mpmath.ncdf(mu / 2 - epsilon / mu) - mpmath.exp(epsilon) * mpmath.ncdf(
+        -epsilon / mu - mu / 2
+    )
+    assert exact <= delta * (1 + 1e-10)
+
+
+def test_a_budget_beyond_floating_point_is_refused():
+    with pytest.raises(ValueError, match="too small for Gaussian noise in floating point"):
+        gdp_mu(1e-320, 1e-300)

@@ -20,19 +20,23 @@ from dppca.numerics.sscm import (
 from dppca.privacy.budget import Budget
 from dppca.privacy.calibration import gdp_delta, gdp_mu
 from dppca.privacy.quantiles import GridQuantile
-from dppca.releases.loading.sscm import (
+from dppca.releases.loading.centre import (
+    MAX_PARTS,
     MAX_STEPS,
+    PARTS,
+    POLISH,
     centre_schedule,
+    centre_share,
     median_epsilons,
-    plan_sscm,
     step_sensitivity,
 )
+from dppca.releases.loading.sscm import plan_sscm
 
 
 def _replacements(X, centre, tau, rng):
     """Rows an adversary would put in place of row 0: far away, at the centre, a duplicate, the
-    origin, the mirror image about the centre, tiny and huge values, just inside the clip and
-    just beyond the soft weight's knee, and random rows."""
+    origin, the mirror image about the centre, tiny and huge values, within and at the inner
+    radius, just inside the clip and just beyond the soft weight's knee, and random rows."""
     d = X.shape[1]
     unit = rng.standard_normal(d)
     unit /= np.linalg.norm(unit)
@@ -47,6 +51,8 @@ def _replacements(X, centre, tau, rng):
         2 * centre - X[0],
         np.full(d, 5e-324),
         np.full(d, -1.7e308),
+        centre + 0.25 * tau * across,
+        centre + 0.5 * tau * across,
         centre + 0.999 * tau * across,
         centre + 2.0 * tau * across,
         centre + 3.0 * tau * across,
@@ -165,6 +171,42 @@ def test_the_schedule_depends_on_the_medians_and_public_values_alone(monkeypatch
     assert sum(first.settings["centre_shares"]) == pytest.approx(first.settings["centre_share"])
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_a_schedule_spends_the_centres_share_and_covers_what_it_claims(seed):
+    """Random public values and medians: the shares are positive and add up to the centre's
+    share; early steps are equal and the last at least twice one; a covered schedule's steps,
+    each shrinking the error by rho, bring tau0 down to the scale, and the fewest parts that do
+    are used (9 when 8 steps suffice)."""
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(100, 100_000)), int(rng.integers(1, 200))
+    strength, ratio = float(rng.uniform(0.05, 5.0)), float(10 ** rng.uniform(-1, 12))
+    shares, covered = centre_schedule(n, d, strength, ratio, 1.0)
+    total = centre_share(n, d, strength)
+    assert sum(shares) == pytest.approx(total, rel=1e-12) and min(shares) > 0
+    assert 2 <= len(shares) <= MAX_STEPS
+    assert len(set(shares[:-1])) == 1 and shares[-1] >= 2 * shares[0] * (1 - 1e-12)
+
+    def needed(parts: int) -> int:
+        rho = min(0.9, 4 * math.sqrt(d) / (n * strength * math.sqrt(total / parts)))
+        return 1 + math.ceil(math.log(ratio) / math.log(1 / rho)) if ratio > 1 else 1
+
+    if covered:  # the early steps alone cover the distance; the rest polish
+        parts = round(total / shares[0])
+        assert PARTS <= parts <= MAX_PARTS and len(shares) <= parts - 1
+        assert needed(parts) <= len(shares) <= needed(parts) + POLISH
+        if parts > PARTS:  # more parts only when 9 leave no room for the polishing steps
+            assert needed(PARTS) + POLISH > PARTS - 1
+    else:
+        assert all(needed(m) > m - 1 for m in range(PARTS, MAX_PARTS + 1))
+
+
+def test_a_centre_near_the_origin_still_takes_its_polishing_steps():
+    """Found by the benchmark: stopping once the distance was covered left the centre off by a
+    tenth of the scale on heavy tails; two more steps at clips near the scale follow."""
+    shares, covered = centre_schedule(20000, 50, 2.0, 1.0, 1.0)
+    assert covered and len(shares) == 1 + POLISH
+
+
 def test_a_release_is_equivariant_to_the_datas_units_and_finds_the_spikes():
     X = _spiked()
     base = dppca.dp_loading(X, 4.0, 1e-7, statistic="sscm", sampler="continuous", random_state=2)
@@ -195,7 +237,7 @@ def test_what_cannot_be_located_is_refused_before_the_charge():
 
 
 def test_data_too_far_for_the_steps_are_marked_not_shown():
-    X = _spiked(n=2000) + 1e6
+    X = _spiked(n=2000) + 1e10  # 23 steps at n = 2000, epsilon 1 reach about e^16 = 1e7
     with pytest.warns(dppca.NoiseDominatedWarning, match="misplaced: the SSCM's centre"):
         result = dppca.dp_loading(X, 1.0, 1e-7, statistic="sscm", random_state=0)
     assert np.isnan(result.directions).all()
@@ -251,7 +293,7 @@ def test_medians_whose_ratio_overflows_give_a_misplaced_release_not_a_crash():
         )
     assert result.directions_status.state == "misplaced"
     shares, covered = centre_schedule(2000, 2, 1.0, 1e300, 1e-300)
-    assert len(shares) == MAX_STEPS and not covered
+    assert len(shares) == PARTS - 1 and not covered
     assert sum(shares) == pytest.approx(0.02)
 
 
@@ -268,5 +310,9 @@ def test_the_parts_never_add_up_to_more_than_epsilon(n, epsilon):
     from fractions import Fraction
 
     plan = plan_sscm((n, 5), Budget(epsilon, 1e-7), "discrete")
-    parts = [plan.norm_median.epsilon, plan.pair_scale.epsilon, plan.gaussian.epsilon]
+    parts = [
+        plan.centre.norm_median.epsilon,
+        plan.centre.pair_scale.epsilon,
+        plan.centre.gaussian.epsilon,
+    ]
     assert sum(Fraction(part) for part in parts) <= Fraction(epsilon)

@@ -27,7 +27,7 @@ from dppca.baselines.common import BaselineResult, sin_theta
 from dppca.baselines.geodesic import nsggd
 from dppca.baselines.peers import diffprivlib_pca, opendp_pca, sklearn_pca
 from dppca.baselines.projector import projector_pca, projector_sensitivity
-from dppca.baselines.second_moment import analyze_gauss, second_moment_release
+from dppca.baselines.second_moment import analyze_gauss
 from dppca.baselines.spiked import (
     SGPCA_BOUNDS,
     SpikedModel,
@@ -60,7 +60,6 @@ __all__ = [
     "private_clip",
     "projector_pca",
     "projector_sensitivity",
-    "second_moment_release",
     "sgpca",
     "sin_theta",
     "sklearn_pca",

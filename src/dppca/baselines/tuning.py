@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from dppca._validation import check_option, check_real
+from dppca.numerics.sscm import offsets
 from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.durfee import DurfeeQuantile
 from dppca.privacy.mechanisms import GaussianMechanism, Noise
@@ -62,14 +63,21 @@ def bounded_center(
     return mechanism.randomise(means, noise)
 
 
+def clip_quantile(n: int, epsilon: float, noise: Noise) -> GridQuantile:
+    """The mechanism of :func:`private_clip` for ``n`` rows (built before any release, so that
+    a share of epsilon too small for it is refused before anything is spent)."""
+    level = safe_level(0.5, n, epsilon, "log")
+    return GridQuantile("log", level, epsilon, noise.sampler, description="row norms")
+
+
 def private_clip(
-    data: np.ndarray, epsilon: float, noise: Noise, ledger: PrivacyLedger, name: str
+    data: np.ndarray, quantile: GridQuantile, noise: Noise, ledger: PrivacyLedger, name: str
 ) -> float:
-    """A private median of the row norms on the logarithmic grid: the same mechanism and the
-    same share of epsilon as g-DPPCA's automatic winsorization radius."""
-    norms = np.linalg.norm(data, axis=1)
-    level = safe_level(0.5, len(norms), epsilon, "log")
-    quantile = GridQuantile("log", level, epsilon, noise.sampler, description="row norms")
+    """A private median of the row norms on the logarithmic grid (``quantile``, from
+    :func:`clip_quantile`): the same mechanism and the same share of epsilon as g-DPPCA's
+    automatic winsorization radius. The norms are computed without overflow or underflow
+    (:func:`~dppca.numerics.sscm.offsets`)."""
+    _, norms = offsets(data, np.zeros(data.shape[1]))
     clip = quantile.release(norms, noise)
     quantile.record(ledger, f"{name}: clip norm", "baseline")
     return clip
@@ -86,7 +94,12 @@ def check_tuning(
     clip: Any, center: Any, bounds: Any = None
 ) -> tuple[float | str, str | None, tuple[float, float] | None]:
     if isinstance(clip, str):
-        clip = check_option(clip, "clip", ["private"])
+        clip = check_option(clip, "clip", ["private", "scale"])
+        if clip == "scale" and center != "private":
+            raise ValueError(
+                'clip="scale" takes the clip from the private centre\'s scale, so it needs '
+                f'center="private"; got center={center!r}.'
+            )
     else:
         clip = check_real(clip, "clip", low=0.0)
     if center is not None:

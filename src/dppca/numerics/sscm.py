@@ -7,9 +7,13 @@ For rows ``x_i`` and a centre ``c``, ``u_i = x_i - c``, ``r_i = ||u_i||`` and ``
 
 * the centre step's sum ``sum_i psi(u_i)``, ``psi(u) = a min(r, tau) w(r)``, has
   ``||psi(u)|| <= tau``;
-* the matrix ``S = (1/n) sum_i w_i a_i a_i'`` (Visuri, Koivunen and Oja 2000, with weights as in
-  Raymaekers and Rousseeuw 2019) has terms of Frobenius norm at most 1, and two of them differ by
-  at most ``sqrt(2)`` in Frobenius norm (``w^2 + w'^2 - 2 w w' (a'b)^2 <= 2``).
+* the matrix ``S = (1/n) sum_i v_i a_i a_i'`` (Visuri, Koivunen and Oja 2000) with the radial
+  weight ``v_i = min(1, (r_i / (tau / 2))^2) w_i`` (a radial function in the manner of
+  Raymaekers and Rousseeuw 2019): rows beyond ``kappa tau`` fade out, and rows within
+  ``tau / 2`` of the centre, whose directions a small error of the centre turns most, count as
+  much as their squared distance (as in a clipped second moment); its terms have Frobenius norm
+  at most 1, and two of them differ by at most ``sqrt(2)`` in Frobenius norm
+  (``v^2 + v'^2 - 2 v v' (a'b)^2 <= 2``).
 
 Every row is taken apart without overflow: ``u_i`` is computed as ``x_i / 2 - c / 2`` (finite
 for finite rows), scaled by its largest entry before its norm; a norm beyond the largest float is
@@ -68,6 +72,27 @@ def soft_weights(norms: np.ndarray, tau: float) -> np.ndarray:
     return weights
 
 
+#: Rows nearer the centre than this fraction of the clip enter the matrix with a weight that
+#: grows as their squared distance.
+INNER = 0.5
+
+
+def matrix_weights(norms: np.ndarray, tau: float) -> np.ndarray:
+    """``min(1, (r / (INNER tau))^2) min(1, (kappa tau / r)^2)``, in ``[0, 1]`` in floating
+    point too (each factor is clamped at 1, and a product of two numbers at most 1 rounds to at
+    most 1); 0 at the centre and for an infinite norm.
+
+    Examples
+    --------
+    >>> matrix_weights(np.array([0.0, 0.5, 1.0, 2.0, 6.0, 12.0, np.inf]), 2.0).tolist()
+    [0.0, 0.25, 1.0, 1.0, 1.0, 0.25, 0.0]
+    """
+    with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+        inner = np.minimum(1.0, np.square(norms / (INNER * tau)))
+    weights: np.ndarray = inner * soft_weights(norms, tau)
+    return weights
+
+
 def centre_step_sum(X: np.ndarray, center: np.ndarray, tau: float) -> np.ndarray:
     """``sum_i psi(x_i - center)`` with ``psi(u) = a min(r, tau) w(r)`` (each of norm at most
     ``tau``, up to :func:`centre_sum_error_bound`).
@@ -118,16 +143,19 @@ def centre_sum_error_bound(n: int, d: int) -> float:
 
 
 def sscm(X: np.ndarray, center: np.ndarray, tau: float) -> np.ndarray:
-    """``S = (1/n) sum_i w_i a_i a_i'``, ``w_i = min(1, (kappa tau / r_i)^2)``, symmetric.
+    """``S = (1/n) sum_i v_i a_i a_i'`` with the radial weights ``v_i`` of
+    :func:`matrix_weights`, symmetric.
 
     Examples
     --------
     >>> X = np.array([[2.0, 0.0], [0.0, 1.0], [0.0, -3.0]])
-    >>> (sscm(X, np.zeros(2), 10.0) * 3).round(6).tolist()
+    >>> (sscm(X, np.zeros(2), 2.0) * 3).round(6).tolist()
     [[1.0, 0.0], [0.0, 2.0]]
+    >>> (sscm(X, np.zeros(2), 4.0) * 3).round(6).tolist()  # rows within 2 count r^2 / 4
+    [[1.0, 0.0], [0.0, 1.25]]
     """
     directions, norms = offsets(X, center)
-    weighted = directions * soft_weights(norms, tau)[:, None]
+    weighted = directions * matrix_weights(norms, tau)[:, None]
     matrix: np.ndarray = weighted.T @ directions / X.shape[0]
     symmetric: np.ndarray = (matrix + matrix.T) / 2.0
     return symmetric
@@ -138,14 +166,15 @@ def sscm_sensitivity(n: int, d: int) -> float:
     Gaussian mechanism's input), under the replacement of one row: ``sqrt(2) / n`` for the exact
     statistic, plus its floating-point error.
 
-    Each computed term ``w a a'`` has Frobenius norm at most ``t = (1 + gamma_{d + 8})^2`` (the
-    direction's norm, the weight's product), so two differ by at most ``sqrt(2) t``; every entry
-    of the product sums ``n`` terms with an error of at most ``gamma_n`` times the sum of their
-    magnitudes (Higham 2002, (3.5)), whose Frobenius norm is at most ``n t``: the two sums differ
-    by at most ``(sqrt(2) + 2 n gamma_n) t``. The division by ``n``, the symmetrisation and
-    ``vecd``'s multiplication by a rounded ``sqrt(2)`` round the values themselves (Frobenius
-    norm at most ``t (1 + gamma_n)`` each): at most ``gamma_6`` of each matrix. The bound is
-    therefore ``(sqrt(2) / n + 2 gamma_n) t + 2 gamma_6 t (1 + gamma_n)``.
+    Each computed term ``v a a'`` has Frobenius norm at most ``t = (1 + gamma_{d + 8})^2`` (the
+    direction's norm, the product by the weight, which is at most 1 exactly), so two differ by
+    at most ``sqrt(2) t``; every entry of the product sums ``n`` terms with an error of at most
+    ``gamma_n`` times the sum of their magnitudes (Higham 2002, (3.5)), whose Frobenius norm is
+    at most ``n t``: the two sums differ by at most ``(sqrt(2) + 2 n gamma_n) t``. The division
+    by ``n``, the symmetrisation and ``vecd``'s multiplication by a rounded ``sqrt(2)`` round
+    the values themselves (Frobenius norm at most ``t (1 + gamma_n)`` each): at most ``gamma_6``
+    of each matrix. The bound is therefore ``(sqrt(2) / n + 2 gamma_n) t + 2 gamma_6 t (1 +
+    gamma_n)``.
 
     Examples
     --------

@@ -36,13 +36,28 @@ CALIBRATIONS = ("analytic", "classical")
 _RELATIVE_TOLERANCE = 1e-14
 
 
+_SMALLEST_NORMAL = 2.0**-1022
+_LARGEST_SEARCHED = 2.0**1000
+
+#: Below this gap relative to the logs' size, ``log(first) - log(second)`` is not trusted.
+_CANCELLATION = 1e-6
+
+
 def _log_gdp_delta(mu: float, epsilon: float) -> float:
-    """``log delta(epsilon)`` of a ``mu``-GDP mechanism; ``-inf`` where delta is 0."""
+    """``log delta(epsilon)`` of a ``mu``-GDP mechanism, never below the true value.
+
+    ``delta = first - second`` with ``first = Phi(mu/2 - epsilon/mu)`` and
+    ``second = exp(epsilon) Phi(-epsilon/mu - mu/2)``. For a tiny ``mu`` the two logs agree to
+    within their rounding and their difference says nothing (it once read as ``delta = 0`` and
+    gave a ``mu`` far too large at epsilon 1e-20): where the gap is below ``_CANCELLATION``
+    times their size, ``first`` alone, an upper bound of delta, is returned.
+    """
     log_first = float(log_ndtr(mu / 2.0 - epsilon / mu))
     log_second = epsilon + float(log_ndtr(-epsilon / mu - mu / 2.0))
-    if log_second >= log_first:
-        return -math.inf
-    return log_first + math.log1p(-math.exp(log_second - log_first))
+    gap = log_first - log_second
+    if gap <= _CANCELLATION * (1.0 + abs(log_first) + abs(log_second)):
+        return log_first
+    return log_first + math.log1p(-math.exp(-gap))
 
 
 def _bisect_log(
@@ -62,8 +77,15 @@ def _bisect_log(
     else:
         while not satisfied(inside):
             outside, inside = inside, inside / toward_boundary
+            if not _SMALLEST_NORMAL <= inside <= _LARGEST_SEARCHED:
+                raise ValueError("the boundary lies beyond the normal floats")
     while abs(outside - inside) > _RELATIVE_TOLERANCE * min(inside, outside):
-        middle = math.sqrt(inside * outside)
+        product = inside * outside  # its square root, unless it underflows
+        middle = (
+            math.sqrt(product)
+            if product >= _SMALLEST_NORMAL
+            else (math.sqrt(inside) * math.sqrt(outside))
+        )
         if middle in (inside, outside):
             break
         if satisfied(middle):
@@ -94,11 +116,18 @@ def gdp_mu(epsilon: float, delta: float) -> float:
 
 
 def gdp_mu_kernel(epsilon: float, delta: float) -> float:
-    """:func:`gdp_mu` of validated values (the mechanisms' calibration; no checks)."""
+    """:func:`gdp_mu` of validated values (the mechanisms' calibration; no checks). Refuses
+    (epsilon, delta) so small that no normal float ``mu`` meets them."""
     log_delta = math.log(delta)
-    return _bisect_log(
-        lambda mu: _log_gdp_delta(mu, epsilon) <= log_delta, 1.0, satisfied_below=True
-    )
+    try:
+        return _bisect_log(
+            lambda mu: _log_gdp_delta(mu, epsilon) <= log_delta, 1.0, satisfied_below=True
+        )
+    except ValueError:
+        raise ValueError(
+            f"epsilon={epsilon:g} with delta={delta:g} is too small for Gaussian noise in "
+            "floating point: no normal float multiplier mu meets it. Give a larger budget."
+        ) from None
 
 
 def gdp_epsilon(mu: float, delta: float) -> float:

@@ -1,0 +1,268 @@
+"""A private robust centre of the rows, found in clipped steps from the origin: its plan from
+public values and its release. The SSCM's directions are taken about it; Analyze Gauss among the
+baselines is centred by it.
+
+For rows ``x_1..x_n`` in ``d`` variables, (epsilon, delta) and a sampler:
+
+1. two pure-DP medians, each with the share of epsilon that locates it (at least 5 %): the row
+   norms' ``tau_0`` and the disjoint random pairs' half-distances' ``s`` (translation
+   invariant), both on the logarithmic grid (equivariant to the data's units);
+2. the rest, one Gaussian budget (:class:`~dppca.privacy.gaussian_budget.GaussianBudget`) of
+   multiplier ``mu``, shared with the caller's own release: the centre gets the share
+   ``f = min(0.3, max(0.02, 12 sqrt(d) / (n mu)))`` of ``mu^2``;
+3. ``T`` steps from ``c = 0``, each the clipped, soft-weighted mean of ``x_i - c``
+   (:func:`~dppca.numerics.sscm.centre_step_sum`, sensitivity ``2 tau_t / n``) plus Gaussian
+   noise, the next clip ``tau_{t+1} = sqrt(s^2 + 4 d sigma_t^2)``: enough steps to come from
+   ``tau_0`` down to ``s``, and two more at clips near ``s`` to converge there; ``T`` and every
+   share follow from ``tau_0``, ``s`` and public values alone (:func:`centre_schedule`).
+
+Each step is a Gaussian mechanism whose share and clip are fixed by earlier outputs, so the steps
+and whatever the caller releases with the rest of the budget compose adaptively (Dong, Roth and
+Su 2022, Corollary 3.3); the medians add their epsilon by basic composition.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from dppca.numerics.pairs import half_distances, random_pairs
+from dppca.numerics.sscm import centre_mean_sensitivity, centre_step_sum, offsets
+from dppca.privacy.budget import Component, PrivacyLedger, check_parts, split_epsilon
+from dppca.privacy.gaussian_budget import GaussianBudget
+from dppca.privacy.mechanisms import Noise, check_noise_scale
+from dppca.privacy.quantiles import GridQuantile, locating_reach
+
+#: The smallest share of epsilon each median gets.
+MEDIAN_SHARE = 0.05
+#: Each median gets this many times the share of epsilon that locates it, when that is more.
+MEDIAN_MARGIN = 1.5
+#: The centre's share of ``mu^2`` is ``CENTRE_CONSTANT sqrt(d) / (n mu)`` within these bounds.
+CENTRE_CONSTANT = 12.0
+CENTRE_SHARE_RANGE = (0.02, 0.3)
+#: Every step but the last gets the centre's share over ``parts``: 9, or up to ``MAX_PARTS``
+#: when 8 steps of a ninth cannot cover the distance (more, smaller steps reach farther).
+PARTS = 9
+MAX_PARTS = 24
+#: Steps at a clip near the scale once the distance is covered: the clipped steps converge
+#: there by a factor, not at once (slowly on heavy tails).
+POLISH = 2
+#: The most centre steps.
+MAX_STEPS = MAX_PARTS - 1
+#: The clips are kept in this public range, so that every noise scale is a normal float.
+CLIP_RANGE = (1e-250, 1e250)
+#: The centre's coordinates are kept within this size.
+CENTRE_LIMIT = 1e250
+
+
+def median_epsilons(n: int, epsilon: float) -> tuple[float, float, bool]:
+    """The shares of epsilon of the row norms' median (``n`` values) and the pair scale (``n / 2``
+    values): each ``MEDIAN_MARGIN`` times what locates a log-grid median
+    (:func:`~dppca.privacy.quantiles.locating_reach`), at least ``MEDIAN_SHARE epsilon``; and
+    whether they fit in half of epsilon. When they do not, they are scaled down to half of it
+    (the medians are then not located, which the caller's requirement says).
+
+    Examples
+    --------
+    >>> norms, scale, fits = median_epsilons(2000, 1.0)
+    >>> round(norms, 3), round(scale, 3), fits
+    (0.061, 0.122, True)
+    """
+    reach = locating_reach(1.0, "log")
+    wanted = []
+    for values in (n / 2.0 - 1.0, n / 4.0 - 1.0):
+        located = MEDIAN_MARGIN * reach / values if values > 0 else math.inf
+        wanted.append(max(MEDIAN_SHARE * epsilon, located))
+    total = wanted[0] + wanted[1]
+    fits = total <= epsilon / 2.0
+    if not fits:
+        wanted = [
+            part * (epsilon / 2.0) / total if math.isfinite(total) else epsilon / 4.0
+            for part in wanted
+        ]
+    return wanted[0], wanted[1], fits
+
+
+def centre_share(n: int, d: int, strength: float) -> float:
+    """The centre steps' share of the Gaussian budget: ``12 sqrt(d) / (n mu)`` within
+    ``[0.02, 0.3]`` (public)."""
+    low, high = CENTRE_SHARE_RANGE
+    return min(high, max(low, CENTRE_CONSTANT * math.sqrt(d) / (n * strength)))
+
+
+def centre_schedule(
+    n: int, d: int, strength: float, tau0: float, scale: float
+) -> tuple[list[float], bool]:
+    """The centre steps' shares of the Gaussian budget, from the released ``tau0`` and ``scale``
+    and public values only, and whether the steps cover the distance.
+
+    With the centre's share ``f`` cut in ``m`` parts, each early step gets ``f / m``
+    (multiplier ``mu_step = mu sqrt(f / m)``) and shrinks the centre's error by about
+    ``rho = min(0.9, 4 sqrt(d) / (n mu_step))`` while it is farther than the scale;
+    ``1 + ceil(ln(tau0 / s) / ln(1 / rho))`` steps bring it from ``tau0`` to ``s``, and
+    ``POLISH`` (2) more at clips near ``s`` let the clipped steps converge there (each shrinks
+    what is left by a factor, slowly on heavy tails, where stopping at ``s`` left the
+    centre off by a tenth of the scale); the last step gets the rest of ``f`` (at least
+    ``2 f / m``). ``m`` is 9 when those ``T`` steps number at most 8, otherwise the least ``m``
+    up to ``MAX_PARTS`` with ``T <= m - 1``: more steps of smaller shares reach farther, until
+    their noise undoes their progress; where no ``m`` gives room for the polishing steps, fewer
+    of them are taken. When none covers the distance, 8 steps of ``f / 9`` are taken and the
+    centre is marked.
+
+    Examples
+    --------
+    >>> shares, covered = centre_schedule(2000, 10, 1.0, 100.0, 1.0)
+    >>> len(shares), round(sum(shares), 12), covered
+    (6, 0.02, True)
+    >>> shares, covered = centre_schedule(2000, 50, 0.18, 1400.0, 6.0)  # 8 steps do not reach
+    >>> len(shares), round(shares[0] / sum(shares), 4), covered
+    (13, 0.0714, True)
+    """
+    share = centre_share(n, d, strength)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        ratio = float(np.float64(tau0) / np.float64(scale)) if scale > 0.0 else math.inf
+    for polish, parts in itertools.product(range(POLISH, -1, -1), range(PARTS, MAX_PARTS + 1)):
+        step = share / parts
+        rho = min(0.9, 4.0 * math.sqrt(d) / (n * strength * math.sqrt(step)))
+        if not math.isfinite(ratio):  # beyond any number of steps
+            break
+        needed = 1 + math.ceil(math.log(ratio) / math.log(1.0 / rho)) if ratio > 1.0 else 1
+        if needed + polish <= parts - 1:
+            steps = max(2, needed + polish)
+            return [step] * (steps - 1) + [share - (steps - 1) * step], True
+    step = share / PARTS
+    return [step] * (PARTS - 2) + [share - (PARTS - 2) * step], False
+
+
+def step_sensitivity(n: int, d: int) -> float:
+    """The L2 sensitivity of a centre step's mean per unit of its clip: ``2 / n`` plus the
+    floating-point error (:func:`~dppca.numerics.sscm.centre_mean_sensitivity`)."""
+    return centre_mean_sensitivity(n, d)
+
+
+def clip_of(value: float) -> float:
+    """``value`` within :data:`CLIP_RANGE` (NaN: its lower end)."""
+    if math.isnan(value):
+        return CLIP_RANGE[0]
+    return min(max(value, CLIP_RANGE[0]), CLIP_RANGE[1])
+
+
+@dataclass(frozen=True)
+class CentrePlan:
+    """The centre's mechanisms, fixed by public values: the two medians and the Gaussian budget
+    whose :attr:`share` the steps spend (the caller spends the rest)."""
+
+    n: int
+    d: int
+    norm_median: GridQuantile
+    pair_scale: GridQuantile
+    gaussian: GaussianBudget
+    share: float
+    #: Whether the medians get the epsilon that locates them.
+    located: bool
+
+
+def plan_centre(
+    shape: tuple[int, int], epsilon: float, delta: float, sampler: str, description: str
+) -> CentrePlan:
+    """The centre's plan for data of ``shape`` and a validated (epsilon, delta): the medians'
+    shares (:func:`median_epsilons`), the Gaussian budget of the rest (named ``description`` in
+    the ledger) and the steps' share of it; checks that every step's noise is a positive normal
+    float at both ends of the clips' public range (before any charge)."""
+    n, d = shape
+    wanted_norm, wanted_scale, located = median_epsilons(n, epsilon)
+    norm_epsilon, scale_epsilon, gaussian_epsilon = check_parts(
+        split_epsilon(
+            epsilon,
+            [
+                wanted_norm / epsilon,
+                wanted_scale / epsilon,
+                1.0 - (wanted_norm + wanted_scale) / epsilon,
+            ],
+        ),
+        f"epsilon={epsilon:g} for a private centre",
+    )
+    gaussian = GaussianBudget(gaussian_epsilon, delta, sampler, description)
+    share = centre_share(n, d, gaussian.strength)
+    # A step's share is at least share / MAX_PARTS (an early step) and at most 8 share / 9 (the
+    # last of 2): the noise is largest for the least share at the largest clip, and least for
+    # the largest share at the least clip.
+    for clip, part in ((CLIP_RANGE[1], share / MAX_PARTS), (CLIP_RANGE[0], share * 8.0 / 9.0)):
+        unit = gaussian.part(step_sensitivity(n, d), d, part).scale
+        check_noise_scale(unit * clip, f"a centre step at the clip {clip:g}")
+    return CentrePlan(
+        n,
+        d,
+        GridQuantile("log", 0.5, norm_epsilon, sampler, description="row norms"),
+        GridQuantile(
+            "log", 0.5, scale_epsilon, sampler, description="pair half-distances", positive=True
+        ),
+        gaussian,
+        share,
+        located,
+    )
+
+
+@dataclass(frozen=True)
+class Centre:
+    """A released centre and how it was found (every value here is private output or public)."""
+
+    location: np.ndarray
+    #: The row norms' median ``tau_0`` and the pairs' half-distance median ``s``.
+    norm_median: float
+    pair_scale: float
+    #: Each step's share of the Gaussian budget, clip and noise sd.
+    shares: list[float]
+    clips: list[float]
+    noise_sds: list[float]
+    #: Whether the steps could cover the distance from the origin to the data.
+    reached: bool
+
+    @property
+    def problem(self) -> str | None:
+        """Why the centre cannot be trusted, or None."""
+        if self.reached:
+            return None
+        return (
+            f"the data lie {self.norm_median:.3g} from the origin at a scale of "
+            f"{self.pair_scale:.3g}, farther than up to {MAX_STEPS} centre steps reach at this "
+            "n and epsilon"
+        )
+
+
+def locate_centre(
+    data: np.ndarray,
+    plan: CentrePlan,
+    noise: Noise,
+    rng: np.random.Generator,
+    ledger: PrivacyLedger,
+    name: str,
+    component: Component = "loading",
+) -> Centre:
+    """The centre of validated in-memory ``data`` released under ``plan``; the medians are
+    entered in ``ledger`` (as ``name``'s), the Gaussian budget is left to the caller, who spends
+    the rest of it."""
+    n, d = data.shape
+    _, norms = offsets(data, np.zeros(d))
+    tau0 = plan.norm_median.release(norms, noise)
+    plan.norm_median.record(ledger, f"{name} row-norm median", component)
+    first, second = random_pairs(n, rng)
+    scale = plan.pair_scale.release(half_distances(data[first], data[second]), noise)
+    plan.pair_scale.record(ledger, f"{name} pair scale", component)
+    shares, covered = centre_schedule(n, d, plan.gaussian.strength, tau0, scale)
+    location = np.zeros(d)
+    tau = clip_of(tau0)
+    unit = step_sensitivity(n, d)
+    clips, sds = [], []
+    for share in shares:
+        part = plan.gaussian.part(unit * tau, d, share)
+        step = part.randomise(centre_step_sum(data, location, tau) / n, noise)
+        location = np.clip(location + step, -CENTRE_LIMIT, CENTRE_LIMIT)
+        clips.append(tau)
+        sds.append(part.scale)
+        tau = clip_of(math.hypot(scale, 2.0 * math.sqrt(d) * part.scale))
+    in_range = CLIP_RANGE[0] < scale and tau0 < CLIP_RANGE[1]
+    return Centre(location, tau0, scale, shares, clips, sds, covered and in_range)
