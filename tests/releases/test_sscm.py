@@ -5,6 +5,7 @@ and marks."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -25,6 +26,7 @@ from dppca.releases.loading.centre import (
     MAX_STEPS,
     PARTS,
     POLISH,
+    SHRINK,
     centre_schedule,
     centre_share,
     median_epsilons,
@@ -187,7 +189,7 @@ def test_a_schedule_spends_the_centres_share_and_covers_what_it_claims(seed):
     assert len(set(shares[:-1])) == 1 and shares[-1] >= 2 * shares[0] * (1 - 1e-12)
 
     def needed(parts: int) -> int:
-        rho = min(0.9, 4 * math.sqrt(d) / (n * strength * math.sqrt(total / parts)))
+        rho = min(0.9, max(SHRINK, 4 * math.sqrt(d) / (n * strength * math.sqrt(total / parts))))
         return 1 + math.ceil(math.log(ratio) / math.log(1 / rho)) if ratio > 1 else 1
 
     if covered:  # the early steps alone cover the distance; the rest polish
@@ -198,6 +200,21 @@ def test_a_schedule_spends_the_centres_share_and_covers_what_it_claims(seed):
             assert needed(PARTS) + POLISH > PARTS - 1
     else:
         assert all(needed(m) > m - 1 for m in range(PARTS, MAX_PARTS + 1))
+
+
+def test_outliers_that_pull_the_first_step_aside_are_caught_by_the_next():
+    """Found by the benchmark: at n = 20,000, epsilon 4, 5 % of rows at distance 1000 along
+    one axis pulled the first clipped step 30 off, and the next clip, set by the step's noise
+    alone, was 3: the centre stayed off and the directions followed the outliers (sin Theta
+    0.87). The clips now shrink by at most 4 from one step to the next."""
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((20_000, 10)) * np.sqrt([10.0, 5.0, 3.0] + [1.0] * 7)
+    bad = rng.random(20_000) < 0.05
+    X[bad] = 1000.0 * np.eye(10)[9] + rng.standard_normal((int(bad.sum()), 10))
+    result = dppca.dp_loading(X + 200.0, 4.0, 1e-8, statistic="sscm", random_state=0)
+    clips = result.settings["centre_clips"]
+    assert all(later >= SHRINK * earlier for earlier, later in itertools.pairwise(clips))
+    assert abs(result.directions[0, 0]) > 0.99
 
 
 def test_a_centre_near_the_origin_still_takes_its_polishing_steps():

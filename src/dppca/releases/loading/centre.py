@@ -12,9 +12,10 @@ For rows ``x_1..x_n`` in ``d`` variables, (epsilon, delta) and a sampler:
    ``f = min(0.3, max(0.02, 12 sqrt(d) / (n mu)))`` of ``mu^2``;
 3. ``T`` steps from ``c = 0``, each the clipped, soft-weighted mean of ``x_i - c``
    (:func:`~dppca.numerics.sscm.centre_step_sum`, sensitivity ``2 tau_t / n``) plus Gaussian
-   noise, the next clip ``tau_{t+1} = sqrt(s^2 + 4 d sigma_t^2)``: enough steps to come from
-   ``tau_0`` down to ``s``, and two more at clips near ``s`` to converge there; ``T`` and every
-   share follow from ``tau_0``, ``s`` and public values alone (:func:`centre_schedule`).
+   noise, the next clip ``tau_{t+1} = max(sqrt(s^2 + 4 d sigma_t^2), tau_t / 4)``: enough
+   steps to come from ``tau_0`` down to ``s``, and two more at clips near ``s`` to converge
+   there; ``T`` and every share follow from ``tau_0``, ``s`` and public values alone
+   (:func:`centre_schedule`).
 
 Each step is a Gaussian mechanism whose share and clip are fixed by earlier outputs, so the steps
 and whatever the caller releases with the rest of the budget compose adaptively (Dong, Roth and
@@ -47,6 +48,9 @@ CENTRE_SHARE_RANGE = (0.02, 0.3)
 #: when 8 steps of a ninth cannot cover the distance (more, smaller steps reach farther).
 PARTS = 9
 MAX_PARTS = 24
+#: A clip is at least this fraction of the one before: a step's bias (a clipped mean pulled by
+#: outliers or heavy tails) is then within the next step's reach.
+SHRINK = 0.25
 #: Steps at a clip near the scale once the distance is covered: the clipped steps converge
 #: there by a factor, not at once (slowly on heavy tails).
 POLISH = 2
@@ -101,7 +105,9 @@ def centre_schedule(
 
     With the centre's share ``f`` cut in ``m`` parts, each early step gets ``f / m``
     (multiplier ``mu_step = mu sqrt(f / m)``) and shrinks the centre's error by about
-    ``rho = min(0.9, 4 sqrt(d) / (n mu_step))`` while it is farther than the scale;
+    ``rho = min(0.9, max(1/4, 4 sqrt(d) / (n mu_step)))`` while it is farther than the scale
+    (never faster than by 4: the clips shrink by at most that, so that a step pulled aside by
+    outliers, 5 % of rows at 1000 once left the centre 30 off, is within the next one's reach);
     ``1 + ceil(ln(tau0 / s) / ln(1 / rho))`` steps bring it from ``tau0`` to ``s``, and
     ``POLISH`` (2) more at clips near ``s`` let the clipped steps converge there (each shrinks
     what is left by a factor, slowly on heavy tails, where stopping at ``s`` left the
@@ -116,7 +122,7 @@ def centre_schedule(
     --------
     >>> shares, covered = centre_schedule(2000, 10, 1.0, 100.0, 1.0)
     >>> len(shares), round(sum(shares), 12), covered
-    (6, 0.02, True)
+    (7, 0.02, True)
     >>> shares, covered = centre_schedule(2000, 50, 0.18, 1400.0, 6.0)  # 8 steps do not reach
     >>> len(shares), round(shares[0] / sum(shares), 4), covered
     (13, 0.0714, True)
@@ -126,7 +132,7 @@ def centre_schedule(
         ratio = float(np.float64(tau0) / np.float64(scale)) if scale > 0.0 else math.inf
     for polish, parts in itertools.product(range(POLISH, -1, -1), range(PARTS, MAX_PARTS + 1)):
         step = share / parts
-        rho = min(0.9, 4.0 * math.sqrt(d) / (n * strength * math.sqrt(step)))
+        rho = min(0.9, max(SHRINK, 4.0 * math.sqrt(d) / (n * strength * math.sqrt(step))))
         if not math.isfinite(ratio):  # beyond any number of steps
             break
         needed = 1 + math.ceil(math.log(ratio) / math.log(1.0 / rho)) if ratio > 1.0 else 1
@@ -263,6 +269,7 @@ def locate_centre(
         location = np.clip(location + step, -CENTRE_LIMIT, CENTRE_LIMIT)
         clips.append(tau)
         sds.append(part.scale)
-        tau = clip_of(math.hypot(scale, 2.0 * math.sqrt(d) * part.scale))
+        noise_reach = math.hypot(scale, 2.0 * math.sqrt(d) * part.scale)
+        tau = clip_of(max(noise_reach, SHRINK * tau))
     in_range = CLIP_RANGE[0] < scale and tau0 < CLIP_RANGE[1]
     return Centre(location, tau0, scale, shares, clips, sds, covered and in_range)

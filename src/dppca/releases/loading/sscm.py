@@ -12,9 +12,9 @@ being the private centre of :mod:`dppca.releases.loading.centre`:
    ``min(0.3, max(0.02, 12 sqrt(d) / (n mu)))``, the matrix the remainder;
 3. ``T`` centre steps from ``c = 0``, each the clipped, soft-weighted mean of ``x_i - c``
    (:func:`~dppca.numerics.sscm.centre_step_sum`, sensitivity ``2 tau_t / n``) plus Gaussian
-   noise, the next clip ``tau_{t+1} = sqrt(s^2 + 4 d sigma_t^2)``: enough steps to come from
-   ``tau_0`` down to ``s``, and two more at clips near ``s`` to converge there; ``T`` and every
-   share follow from ``tau_0``, ``s`` and public values alone
+   noise, the next clip ``tau_{t+1} = max(sqrt(s^2 + 4 d sigma_t^2), tau_t / 4)``: enough
+   steps to come from ``tau_0`` down to ``s``, and two more at clips near ``s`` to converge
+   there; ``T`` and every share follow from ``tau_0``, ``s`` and public values alone
    (:func:`~dppca.releases.loading.centre.centre_schedule`);
 4. the matrix ``S = (1/n) sum_i v_i a_i a_i'`` about the centre, with the radial weights
    ``v_i`` in [0, 1] of :func:`~dppca.numerics.sscm.matrix_weights` (Frobenius sensitivity
