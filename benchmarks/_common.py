@@ -50,6 +50,16 @@ def markdown_table(table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def with_tails(z: np.ndarray, distribution: str, rng: np.random.Generator) -> np.ndarray:
+    """Gaussian rows ``z`` made multivariate t3 (divided by ``sqrt(chi2_3 / 3)``) or Cauchy
+    (by ``|N(0, 1)|``) for those ``distribution`` names, in place; others are left as they are."""
+    if distribution == "t3":
+        z /= np.sqrt(rng.chisquare(3, size=(len(z), 1)) / 3)
+    elif distribution == "cauchy":
+        z /= np.abs(rng.standard_normal((len(z), 1)))
+    return z
+
+
 def scored(directions: np.ndarray | None, truth: np.ndarray, ks: tuple[int, ...]) -> dict:
     """sin Theta between the top-k columns of ``directions`` and of ``truth`` for each k in
     ``ks`` (keys ``k1``, ``k2``, ...), and the ``outcome``: a release refused before the charge
@@ -123,22 +133,17 @@ def methods(
 ) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
     """Every method as ``X -> components (d x k)``, with the stated public tuning; SGPCA only
     when the spiked ``model`` is known (simulations: the oracle's parameters)."""
+
+    def loading(**settings: object) -> Callable[[np.ndarray], np.ndarray]:
+        return lambda X: dp_loading(X, epsilon, delta, random_state=seed, **settings).directions[
+            :, :k
+        ]
+
+    study = {"on_weak": "release"}  # the study measures every cell, also where it cannot locate
     roster = {
-        "g-DPPCA spherical (ours)": lambda X: dp_loading(
-            X, epsilon, delta, random_state=seed
-        ).directions[:, :k],
-        "g-DPPCA spherical, paper calibration": lambda X: dp_loading(
-            X, epsilon, delta, mechanism="paper", random_state=seed
-        ).directions[:, :k],
-        "g-DPPCA winsorized, auto radius": lambda X: dp_loading(
-            X,
-            epsilon,
-            delta,
-            transform="winsorized",
-            radius="auto",
-            random_state=seed,
-            on_weak="release",  # the study measures every cell, also where it cannot locate
-        ).directions[:, :k],
+        "g-DPPCA spherical (ours)": loading(),
+        "g-DPPCA spherical, paper calibration": loading(mechanism="paper"),
+        "g-DPPCA winsorized, auto radius": loading(transform="winsorized", radius="auto", **study),
         "AG": lambda X: (
             analyze_gauss(X, k, epsilon, delta, clip=clip_norm, random_state=seed).components
         ),
@@ -150,15 +155,7 @@ def methods(
                 X, k, epsilon, delta, clip="private", center="private", random_state=seed
             ).components
         ),
-        "SSCM, private centre (ours)": lambda X: dp_loading(
-            X,
-            epsilon,
-            delta,
-            statistic="sscm",
-            sampler="continuous",
-            random_state=seed,
-            on_weak="release",  # the study measures every cell, also where it cannot locate
-        ).directions[:, :k],
+        "SSCM, private centre (ours)": loading(statistic="sscm", sampler="continuous", **study),
         "NSGGD": lambda X: nsggd(X, k, epsilon, delta, random_state=seed).components,
         "NSGGD, private centre": lambda X: (
             nsggd(X, k, epsilon, delta, center="private", random_state=seed).components

@@ -77,6 +77,7 @@ from _common import (
     spherical_releases,
     tally,
     with_limit,
+    with_tails,
 )
 
 LAMBDA = 10.0
@@ -123,11 +124,8 @@ def sample(distribution: str, n: int, d: int, shift: float, rng: np.random.Gener
     """Rows of the spiked model and its true spike subspace U (d x 2)."""
     U, _ = np.linalg.qr(rng.standard_normal((d, SPIKES)))
     z = rng.standard_normal((n, d)) + np.sqrt(LAMBDA) * rng.standard_normal((n, SPIKES)) @ U.T
-    if distribution == "t3":
-        z /= np.sqrt(rng.chisquare(3, size=(n, 1)) / 3)
-    elif distribution == "cauchy":
-        z /= np.abs(rng.standard_normal((n, 1)))
-    elif distribution == "outliers":
+    z = with_tails(z, distribution, rng)
+    if distribution == "outliers":
         bad = rng.random(n) < 0.05
         directions = rng.standard_normal((int(bad.sum()), d))
         z[bad] = 1000.0 * directions / np.linalg.norm(directions, axis=1, keepdims=True)

@@ -63,7 +63,7 @@ from dppca.baselines import analyze_gauss, sklearn_pca
 from dppca.datasets import load_1kg_aisnps, load_gau_g
 from dppca.exceptions import UnlocatableError
 
-from _common import markdown_table, mean_intervals, paired_verdicts, scored, tally
+from _common import markdown_table, mean_intervals, paired_verdicts, scored, tally, with_tails
 
 SPECTRUM = (10.0, 5.0, 3.0)
 DISTRIBUTIONS = ("gaussian", "t3", "cauchy", "aligned 5%")
@@ -113,11 +113,8 @@ def sample(distribution: str, n: int, d: int, rng: np.random.Generator):
     top = min(d, len(SPECTRUM))
     spectrum[:top] = SPECTRUM[:top]
     z = (rng.standard_normal((n, d)) * np.sqrt(spectrum)) @ basis.T
-    if distribution == "t3":
-        z /= np.sqrt(rng.chisquare(3, size=(n, 1)) / 3)
-    elif distribution == "cauchy":
-        z /= np.abs(rng.standard_normal((n, 1)))
-    elif distribution == "aligned 5%":
+    z = with_tails(z, distribution, rng)
+    if distribution == "aligned 5%":
         bad = rng.random(n) < 0.05
         z[bad] = 1000.0 * basis[:, -1] + rng.standard_normal((int(bad.sum()), d))
     return z, basis
