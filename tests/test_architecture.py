@@ -52,6 +52,7 @@ DRAWS = {
 NOT_NOISE = {
     ("numerics/pairs.py", "random_pairs"): "the data-independent random pairing",
     ("numerics/pairs.py", "random_halves"): "the data-independent random split",
+    ("numerics/bins.py", "random_offsets"): "the data-independent shift of a grid",
     ("numerics/kendall.py", "unit_kendall"): "the data-independent permutation of the design",
     ("numerics/dask_rows.py", "dask_unit_kendall"): "the same permutation, on Dask data",
     ("results/sampling.py", "_draw"): "synthetic points from a released histogram",

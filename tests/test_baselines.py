@@ -127,7 +127,7 @@ def test_ag_clipped_at_the_centres_scale_spends_nothing_more_and_finds_the_spike
     t3 = X / np.sqrt(np.random.default_rng(0).chisquare(3, size=(4000, 1)) / 3)
     fit = analyze_gauss(t3 + 300.0, 2, 4.0, 1e-6, clip="scale", center="private", random_state=1)
     assert sin_theta(fit.components, U) < 0.25
-    assert len(fit.privacy) == 3  # the centre's two medians; its steps and the matrix
+    assert len(fit.privacy) == 4  # two medians, the thresholds' reserve, steps and matrix
     assert fit.privacy.total.epsilon == pytest.approx(4.0)
     assert fit.settings["clip_norm"] < np.median(np.linalg.norm(t3, axis=1))
     assert fit.settings["centre_reached"]
@@ -177,10 +177,10 @@ def test_ag_with_its_private_centre_spends_exactly_its_budget():
     fit = analyze_gauss(X + 50.0, 2, epsilon, delta, center="private", random_state=2)
     entries = fit.privacy.to_frame()
     pure = entries[entries["delta"] == 0]["epsilon"].sum()
-    assert len(entries) == 4 and fit.privacy.total.epsilon == pytest.approx(epsilon)
+    assert len(entries) == 5 and fit.privacy.total.epsilon == pytest.approx(epsilon)
     assert fit.privacy.total.delta == pytest.approx(delta)
-    assert (entries["delta"] > 0).sum() == 1
-    gaussian = entries[entries["delta"] > 0]["epsilon"].sum()
+    assert (entries["delta"] > 0).sum() == 2  # the Gaussian budget and the thresholds' reserve
+    gaussian = entries[entries["epsilon"] > 0]["epsilon"].sum() - pure
     assert pure + gaussian == pytest.approx(epsilon)
     assert math.sqrt(2) / fit.sigma < gdp_mu(gaussian, delta)
 
@@ -286,19 +286,20 @@ def test_tuned_noise_scales_follow_their_calibrations_and_the_ledger_adds_up():
     rest (at n = 1000, 1.5 times what locates a log-grid median of n / 2 and n / 4 values); the
     matrix gets what the centre's steps leave of the Gaussian budget; the ledger's parts add up
     to the whole budget. Without a centre, the matrix gets 90 % of epsilon."""
+    from dppca.privacy.modes import COUPLING_SHARE
     from dppca.privacy.quantiles import locating_reach
     from dppca.releases.loading.centre import centre_share
 
     X, _ = _spiked(1000)
     tuned = analyze_gauss(X, 2, 1.0, 1e-6, center="private", random_state=0)
     medians = 1.5 * locating_reach(1.0, "log") * (1 / 499 + 1 / 249)
-    mu = gdp_mu(0.9 - medians, 1e-6)
+    mu = gdp_mu(0.9 - medians, 1e-6 * (1 - COUPLING_SHARE))  # the rest: the thresholds' reserve
     share = centre_share(1000, 8, mu)
     assert 0.02 <= share <= 0.3
     assert tuned.sigma == pytest.approx(math.sqrt(2) / (mu * math.sqrt(1 - share)), rel=1e-9)
     assert tuned.privacy.total.epsilon == pytest.approx(1.0, rel=1e-12)
     assert tuned.privacy.total.delta == pytest.approx(1e-6, rel=1e-12)
-    assert len(tuned.privacy) == 1 + 2 + 1  # clip, the centre's medians, steps and matrix
+    assert len(tuned.privacy) == 1 + 2 + 1 + 1  # clip, medians, reserve, steps and matrix
     plain = analyze_gauss(X, 2, 1.0, 1e-6, random_state=0)
     assert plain.sigma == pytest.approx(math.sqrt(2) * analytic_gaussian_multiplier(0.9, 1e-6))
     walk = nsggd(X, 2, 1.0, 1e-6, steps=20, center="private", random_state=0)

@@ -20,6 +20,7 @@ from dppca.numerics.sscm import (
 )
 from dppca.privacy.budget import Budget
 from dppca.privacy.calibration import gdp_delta, gdp_mu
+from dppca.privacy.modes import COUPLING_SHARE
 from dppca.privacy.quantiles import GridQuantile
 from dppca.releases.loading.centre import (
     MAX_PARTS,
@@ -143,30 +144,38 @@ def test_the_ledger_holds_the_claim_recomputed_from_the_noise_drawn(sampler):
     entries = result.privacy.to_frame()
     pure = entries[entries["delta"] == 0]["epsilon"].sum()
     gaussian_epsilon = epsilon - pure
+    gaussian_delta = delta * (1 - COUPLING_SHARE)  # the rest is the thresholds' reserve
     mu = math.sqrt(sum(m * m for m in multipliers))
     if sampler == "continuous":
-        assert mu == pytest.approx(gdp_mu(gaussian_epsilon, delta), rel=1e-9)
-        assert gdp_delta(mu, gaussian_epsilon) <= delta * (1 + 1e-9)
+        assert mu == pytest.approx(gdp_mu(gaussian_epsilon, gaussian_delta), rel=1e-9)
+        assert gdp_delta(mu, gaussian_epsilon) <= gaussian_delta * (1 + 1e-9)
     else:  # the discrete sampler's grid adds its rounding: more noise than mu needs
-        assert mu < gdp_mu(gaussian_epsilon, delta)
+        assert mu < gdp_mu(gaussian_epsilon, gaussian_delta)
     assert result.privacy.total.isclose(Budget(epsilon, delta))
-    assert len(entries) == 3 and pure == pytest.approx(sum(median_epsilons(n, epsilon)[:2]))
+    assert len(entries) == 4 and pure == pytest.approx(sum(median_epsilons(n, epsilon)[:2]))
+    reserve = entries[entries["name"].str.endswith("coarse location")]
+    assert reserve["delta"].tolist() == [COUPLING_SHARE * delta]
+    assert reserve["mechanism"].str.contains("not used").all()
 
 
-def test_the_schedule_depends_on_the_medians_and_public_values_alone(monkeypatch):
+@pytest.mark.parametrize("norms", [7.0, 1e12])
+def test_the_schedule_depends_on_the_medians_and_public_values_alone(monkeypatch, norms):
     """With the two medians' outputs fixed, two unrelated data sets of the same shape get the
-    same number of steps, shares, clips and noise: only the centres differ."""
+    same number of steps, shares, clips and noise, and the same choice of a coarse location
+    (taken for medians 1e12 apart): only the centres differ."""
     monkeypatch.setattr(
         GridQuantile,
         "release",
-        lambda self, values, noise, *a, **k: 7.0 if self.description == "row norms" else 0.5,
+        lambda self, values, noise, *a, **k: norms if self.description == "row norms" else 0.5,
     )
     first = dppca.dp_loading(_spiked(seed=1), 2.0, 1e-7, statistic="sscm", random_state=0)
     second = dppca.dp_loading(
         _spiked(seed=2, shift=40.0) * 3, 2.0, 1e-7, statistic="sscm", random_state=9
     )
-    for key in ("centre_steps", "centre_shares", "centre_clips", "centre_noise_sd", "matrix_clip"):
+    keys = ("centre_steps", "centre_shares", "centre_clips", "centre_noise_sd", "matrix_clip")
+    for key in (*keys, "centre_coarse_share"):
         assert first.settings[key] == second.settings[key], key
+    assert (first.settings["centre_coarse_share"] > 0) == (norms > 1e3)
     assert first.settings["centre"] != second.settings["centre"]
     shares, covered = centre_schedule(3000, 6, 1.0, 7.0, 0.5)
     assert covered and 2 <= len(shares) <= MAX_STEPS
@@ -253,12 +262,62 @@ def test_what_cannot_be_located_is_refused_before_the_charge():
     assert not plan.requirements[0].met
 
 
+def test_data_far_from_the_origin_are_located_by_the_coarse_location():
+    """At 1e10 from the origin, farther than 8 steps reach, each variable's most frequent bin
+    (private, thresholded) starts the steps: the centre and the directions are as good as at
+    the origin, the ledger enters the thresholds, and the total is the claim."""
+    X = _spiked(n=3000)
+    near = dppca.dp_loading(X, 2.0, 1e-7, statistic="sscm", random_state=3)
+    far = dppca.dp_loading(X + 1e10, 2.0, 1e-7, statistic="sscm", random_state=3)
+    assert near.settings["centre_coarse_share"] == 0 < far.settings["centre_coarse_share"]
+    assert len(far.settings["centre_shares"]) <= PARTS - 1
+    # the coarse location's share comes from the matrix's: the steps keep theirs
+    assert sum(far.settings["centre_shares"]) == pytest.approx(far.settings["centre_share"])
+    matrix_share = 1 - far.settings["centre_share"] - far.settings["centre_coarse_share"]
+    assert far.sigma == pytest.approx(
+        near.sigma * math.sqrt((1 - near.settings["centre_share"]) / matrix_share)
+    )
+    scale = far.settings["pair_scale"]
+    for result, shift in ((near, 0.0), (far, 1e10)):
+        offset = np.array(result.settings["centre"]) - shift - np.median(X, axis=0)
+        assert np.linalg.norm(offset) < 0.3 * scale
+        assert abs(result.directions[0, 0]) > 0.98 and result.directions_status.usable
+    entries = far.privacy.to_frame()
+    thresholds = entries[entries["name"].str.endswith("coarse location")]
+    assert thresholds["mechanism"].str.startswith("thresholds on the occupied").all()
+    assert thresholds["delta"].tolist() == [COUPLING_SHARE * 1e-7]
+    assert far.privacy.total.isclose(Budget(2.0, 1e-7))
+
+
+def test_a_budget_that_cannot_locate_the_centre_anywhere_is_refused_before_the_charge():
+    """At n = 900, d = 20, epsilon 1 the medians are located but no coarse location is
+    affordable: data far from the origin could not be located, so the call is refused before
+    the charge, naming the epsilon and the n that would do."""
+    accountant = dppca.Accountant(Budget(10.0, 1e-3))
+    X = np.random.default_rng(0).standard_normal((900, 20))
+    with pytest.raises(
+        dppca.UnlocatableError,
+        match=r"centre at any distance from the origin\) needs epsilon >= 1\.\d+ at this n or "
+        r"n >= 1\d{3} at this epsilon",
+    ):
+        dppca.dp_loading(X, 1.0, 1e-7, statistic="sscm", accountant=accountant)
+    assert accountant.spent == Budget(0.0, 0.0)
+    assert plan_sscm((900, 20), Budget(1.0, 1e-7), "discrete").requirements[0].met
+    assert not plan_sscm((900, 20), Budget(1.0, 1e-7), "discrete").requirements[1].met
+    assert plan_sscm((1300, 20), Budget(1.0, 1e-7), "discrete").requirements[1].met
+
+
 def test_data_too_far_for_the_steps_are_marked_not_shown():
-    X = _spiked(n=2000) + 1e10  # 23 steps at n = 2000, epsilon 1 reach about e^16 = 1e7
-    with pytest.warns(dppca.NoiseDominatedWarning, match="misplaced: the SSCM's centre"):
-        result = dppca.dp_loading(X, 1.0, 1e-7, statistic="sscm", random_state=0)
+    # released anyway where no coarse location is affordable: far data are marked
+    X = np.random.default_rng(0).standard_normal((900, 20)) * 3 + 1e10
+    with (
+        pytest.warns(dppca.NoiseDominatedWarning, match="at any distance|cannot be located"),
+        pytest.warns(dppca.NoiseDominatedWarning, match="misplaced: the SSCM's centre"),
+    ):
+        result = dppca.dp_loading(X, 1.0, 1e-7, statistic="sscm", random_state=0, on_weak="release")
     assert np.isnan(result.directions).all()
     assert result.directions_status.state == "misplaced"
+    assert result.settings["centre_coarse_share"] == 0.0
     assert result.privacy.total.isclose(Budget(1.0, 1e-7))  # spent, and said so
     with pytest.warns(dppca.NoiseDominatedWarning, match="misplaced"):
         pca = dppca.dp_pca(

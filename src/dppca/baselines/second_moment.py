@@ -24,7 +24,7 @@ from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.gaussian_budget import GaussianBudget, GaussianPart
 from dppca.privacy.mechanisms import GaussianMechanism, Noise, check_noise_scale
-from dppca.releases.loading.centre import locate_centre, plan_centre
+from dppca.releases.loading.centre import MODES_LIMIT, locate_centre, plan_centre
 
 #: ``clip="scale"`` clips at this multiple of the centre's pair scale (a median half-distance
 #: between rows, about 0.7 times the median distance to the centre).
@@ -125,7 +125,9 @@ def analyze_gauss(
         clip_epsilon, rest = split_epsilon(epsilon, [clip_share, 1.0 - clip_share])
         plan = plan_centre(data.shape, rest, delta, "continuous", "AG: centre steps and matrix")
         shared = plan.gaussian
-        mechanism = shared.part(sensitivity(n, d), entries, 1.0 - plan.share)
+        for coarse_share in (MODES_LIMIT, 0.0):  # the most noise and the least
+            mechanism = shared.part(sensitivity(n, d), entries, plan.caller_share(coarse_share))
+            check_noise_scale(mechanism.scale, "AG's matrix")
     else:
         center_share = 0.0 if center is None else BOUNDED_CENTER_SHARE
         clip_epsilon, center_epsilon, gauss_epsilon = split_epsilon(
@@ -141,6 +143,8 @@ def analyze_gauss(
     reached = True
     if center == "private":
         centre = locate_centre(data, plan, noise, rng, ledger, "AG: centre", "baseline")
+        assert shared is not None
+        mechanism = shared.part(sensitivity(n, d), entries, plan.caller_share(centre.coarse_share))
         data = data - centre.location
         reached = centre.reached
         if clip == "scale":

@@ -10,7 +10,15 @@ Each release is described by a :class:`PrivacyLoss`:
   randomized response: loss ``+epsilon`` or ``-epsilon`` with probabilities
   ``e^epsilon / (1 + e^epsilon)`` and ``1 / (1 + e^epsilon)`` (Kairouz, Oh and Viswanath 2017);
 * ``"approximate"``: an (epsilon, delta)-DP release (the sparse histogram), dominated by
-  randomized response with an extra mass ``delta`` of infinite loss.
+  randomized response with an extra mass ``delta`` of infinite loss;
+* ``"coupling"``: the difference between a release and a mechanism accounted by the other
+  losses, which it equals except on an event of probability at most ``delta`` under either data
+  set (a histogram whose unoccupied cells are left out: a cell empty here and occupied in the
+  neighbour is released only if its noise passes a public threshold). For any event ``S``,
+  ``P[M(X) in S] <= P[H(X) in S] + delta`` and ``P[H(X') in S] <= P[M(X') in S] + delta``, so
+  such losses add ``(1 + e^epsilon) sum delta_c`` to the delta of the others at any epsilon
+  (the argument of the stability histogram with Gaussian noise, Lebeda and Retschmeier 2025,
+  made for any composition).
 
 Without a ``"zcdp"`` part the composition is computed exactly (no discretisation): the
 Gaussian parts add up to one ``mu^2 = sum mu_i^2``, the randomized responses to a discrete loss
@@ -24,7 +32,7 @@ hockey-stick divergence (``(1 - e^(x - D))_+`` without Gaussian parts). With a `
 ``epsilon_j^2 / 2`` for the pure parts that join it (an epsilon-DP release is
 ``epsilon^2 / 2``-zCDP, Bun and Steinke 2016), the other pure parts by adding their epsilons,
 and ``delta(epsilon) = zcdp_delta(rho, epsilon - sum of the others) + sum delta_a``, minimised
-over which (smallest) pure parts join.
+over which (smallest) pure parts join. Coupling losses add their term to either.
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ from scipy import stats
 from dppca._validation import check_option, check_real
 from dppca.privacy.calibration import _log_gdp_delta, _zcdp_delta_kernel
 
-LossKind = Literal["gaussian", "zcdp", "pure", "approximate"]
+LossKind = Literal["gaussian", "zcdp", "pure", "approximate", "coupling"]
 #: The kinds of :class:`PrivacyLoss`.
 LOSS_KINDS = get_args(LossKind)
 #: Composition rules: ``"tight"`` (by the releases' privacy losses) or ``"basic"`` (sums).
@@ -62,17 +70,18 @@ class PrivacyLoss:
 
     Parameters
     ----------
-    kind : {"gaussian", "zcdp", "pure", "approximate"}
+    kind : {"gaussian", "zcdp", "pure", "approximate", "coupling"}
         ``"gaussian"``: ``mu``-GDP, a Gaussian mechanism with ``mu = Delta / sigma`` (Dong,
         Roth and Su 2022); ``"zcdp"``: ``rho``-zCDP, the discrete Gaussian with
         ``rho = Delta^2 / (2 sigma^2)`` (Canonne, Kamath and Steinke 2020); ``"pure"``:
         ``epsilon``-DP; ``"approximate"``: ``(epsilon, delta)``-DP (Kairouz, Oh and Viswanath
-        2017 give the randomized responses that dominate the last two).
+        2017 give the randomized responses that dominate these two); ``"coupling"``: a release
+        equal to one the other losses account for but on an event of probability ``delta``.
     mu, rho, epsilon : float
         The kind's parameters: finite, non-negative (``mu`` and ``rho`` positive for their
         kinds).
     delta : float
-        In [0, 1), for ``"approximate"``.
+        In [0, 1), for ``"approximate"`` and ``"coupling"``.
 
     Examples
     --------
@@ -102,6 +111,7 @@ class PrivacyLoss:
             "zcdp": f"rho = {self.rho:.4g} (zero-concentrated DP)",
             "pure": f"epsilon = {self.epsilon:.4g} (pure DP)",
             "approximate": f"(epsilon, delta) = ({self.epsilon:.4g}, {self.delta:.3g})",
+            "coupling": f"equal to the above but with probability {self.delta:.3g}",
         }[self.kind]
 
 
@@ -134,7 +144,7 @@ def _discrete_loss(pure: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
 
 def composed_delta(losses: Sequence[PrivacyLoss], epsilon: float) -> float:
     """The smallest delta such that the releases together are (epsilon, delta)-DP (see the
-    module docstring), rounded up.
+    module docstring), rounded up; coupling losses add ``(1 + e^epsilon) sum delta_c``.
 
     Examples
     --------
@@ -142,7 +152,15 @@ def composed_delta(losses: Sequence[PrivacyLoss], epsilon: float) -> float:
     >>> from dppca.privacy.calibration import gdp_delta
     >>> bool(abs(composed_delta(two, 1.0) / gdp_delta(1.0, 1.0) - 1) < 2e-8)  # sqrt(.36+.64)
     True
+    >>> coupled = composed_delta([*two, PrivacyLoss("coupling", delta=1e-9)], 1.0)
+    >>> bool(abs(coupled - composed_delta(two, 1.0) - (1 + math.e) * 1e-9) < 1e-15)
+    True
     """
+    coupled = math.fsum(loss.delta for loss in losses if loss.kind == "coupling")
+    if coupled > 0:
+        others = [loss for loss in losses if loss.kind != "coupling"]
+        extra = (1.0 + math.exp(min(epsilon, 700.0))) * coupled * (1 + _ROUNDING_MARGIN)
+        return min(math.nextafter(composed_delta(others, epsilon) + extra, 1.0), 1.0)
     kinds = {loss.kind for loss in losses}
     approximate = [loss.delta for loss in losses if loss.kind == "approximate"]
     pure = [loss.epsilon for loss in losses if loss.kind in ("pure", "approximate")]

@@ -43,13 +43,16 @@ class GaussianPart:
     share: float
     scale: float
     sampler: str
+    #: Integer values (counts): the discrete sampler adds integers to them, on no grid, and
+    #: their number is free (the scale does not depend on it).
+    integer: bool = False
 
     def randomise(self, values: np.ndarray, noise: Noise) -> np.ndarray:
         """``values`` plus the share's noise."""
         check_sampler(self.sampler, noise)
-        if np.size(values) != self.dimension:  # the grid and the scale assume the dimension
+        if not self.integer and np.size(values) != self.dimension:  # the grid assumes it
             raise ValueError(f"this part releases {self.dimension} values; got {np.size(values)}.")
-        return add_gaussian(values, self.scale, self.l2_sensitivity, False, noise)
+        return add_gaussian(values, self.scale, self.l2_sensitivity, self.integer, noise)
 
     def randomise_symmetric(self, matrix: np.ndarray, noise: Noise) -> np.ndarray:
         """A symmetric matrix through ``vecd`` (an isometry from the Frobenius norm):
@@ -98,11 +101,14 @@ class GaussianBudget:
             return gdp_mu_kernel(self.epsilon, self.delta)
         return math.sqrt(2.0 * zcdp_rho_kernel(self.epsilon, self.delta))
 
-    def part(self, l2_sensitivity: float, dimension: int, share: float) -> GaussianPart:
+    def part(
+        self, l2_sensitivity: float, dimension: int, share: float, *, integer: bool = False
+    ) -> GaussianPart:
         """The mechanism of a ``share`` (in ``(0, 1]``) of the budget on a ``dimension``-vector
-        of L2 sensitivity ``l2_sensitivity`` (public values). Each share is taken
-        ``SHARE_MARGIN`` smaller, so that shares whose floating-point sum exceeds 1 by a few
-        units in the last place still compose within the budget."""
+        of L2 sensitivity ``l2_sensitivity`` (public values), or on ``integer`` values of any
+        number. Each share is taken ``SHARE_MARGIN`` smaller, so that shares whose
+        floating-point sum exceeds 1 by a few units in the last place still compose within the
+        budget."""
         scale = gaussian_scale(
             l2_sensitivity,
             dimension,
@@ -110,8 +116,9 @@ class GaussianBudget:
             self.delta,
             self.sampler,
             share=share * SHARE_MARGIN,
+            integer=integer,
         )
-        return GaussianPart(l2_sensitivity, dimension, share, scale, self.sampler)
+        return GaussianPart(l2_sensitivity, dimension, share, scale, self.sampler, integer)
 
     @property
     def budget(self) -> Budget:

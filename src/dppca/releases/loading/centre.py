@@ -1,6 +1,6 @@
-"""A private robust centre of the rows, found in clipped steps from the origin: its plan from
-public values and its release. The SSCM's directions are taken about it; Analyze Gauss among the
-baselines is centred by it.
+"""A private robust centre of the rows, found in clipped steps from the origin or, for data far
+from it, from a private coarse location: its plan from public values and its release. The
+SSCM's directions are taken about it; Analyze Gauss among the baselines is centred by it.
 
 For rows ``x_1..x_n`` in ``d`` variables, (epsilon, delta) and a sampler:
 
@@ -8,18 +8,28 @@ For rows ``x_1..x_n`` in ``d`` variables, (epsilon, delta) and a sampler:
    norms' ``tau_0`` and the disjoint random pairs' half-distances' ``s`` (translation
    invariant), both on the logarithmic grid (equivariant to the data's units);
 2. the rest, one Gaussian budget (:class:`~dppca.privacy.gaussian_budget.GaussianBudget`) of
-   multiplier ``mu``, shared with the caller's own release: the centre gets the share
-   ``f = min(0.3, max(0.02, 12 sqrt(d) / (n mu)))`` of ``mu^2``;
-3. ``T`` steps from ``c = 0``, each the clipped, soft-weighted mean of ``x_i - c``
+   multiplier ``mu`` and 99 % of delta, shared with the caller's own release: the centre gets
+   the share ``f = min(0.3, max(0.02, 12 sqrt(d) / (n mu)))`` of ``mu^2``;
+3. where 8 steps of ``f / 9`` cannot come from ``tau_0`` down to ``s`` (the data lie far from
+   the origin for their scale) and the coarse location is affordable, it is taken first: each
+   variable's most frequent bin of width ``2 s`` on a randomly shifted grid, from Gaussian noise
+   on the occupied bins' counts kept above a public threshold
+   (:class:`~dppca.privacy.modes.ColumnModes`, whose thresholds spend the last 1 % of delta),
+   with the share of ``mu^2`` that lets a bin of half the rows pass it by 2 noise sd; the
+   steps then start from the bins' middles with the clip ``sqrt(d (2 s)^2 + (2 s)^2)``, and
+   the search costs the same at any distance from the origin (Karwa and Vadhan 2018 locate a
+   mean so);
+4. ``T`` steps, each the clipped, soft-weighted mean of ``x_i - c``
    (:func:`~dppca.numerics.sscm.centre_step_sum`, sensitivity ``2 tau_t / n``) plus Gaussian
    noise, the next clip ``tau_{t+1} = max(sqrt(s^2 + 4 d sigma_t^2), tau_t / 4)``: enough
-   steps to come from ``tau_0`` down to ``s``, and two more at clips near ``s`` to converge
-   there; ``T`` and every share follow from ``tau_0``, ``s`` and public values alone
+   steps to come from the first clip down to ``s``, and two more at clips near ``s`` to
+   converge there; ``T`` and every share follow from ``tau_0``, ``s`` and public values alone
    (:func:`centre_schedule`).
 
-Each step is a Gaussian mechanism whose share and clip are fixed by earlier outputs, so the steps
-and whatever the caller releases with the rest of the budget compose adaptively (Dong, Roth and
-Su 2022, Corollary 3.3); the medians add their epsilon by basic composition.
+Each step (and the coarse location's noise) is a Gaussian mechanism whose share and clip are
+fixed by earlier outputs, so they and whatever the caller releases with the rest of the budget
+compose adaptively (Dong, Roth and Su 2022, Corollary 3.3); the medians add their epsilon by
+basic composition, and the thresholds their coupling term (:mod:`dppca.privacy.modes`).
 """
 
 from __future__ import annotations
@@ -30,11 +40,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dppca.numerics.bins import bin_centres, column_bins, random_offsets
 from dppca.numerics.pairs import half_distances, random_pairs
 from dppca.numerics.sscm import centre_mean_sensitivity, centre_step_sum, offsets
 from dppca.privacy.budget import Component, PrivacyLedger, check_parts, split_epsilon
 from dppca.privacy.gaussian_budget import GaussianBudget
 from dppca.privacy.mechanisms import Noise, check_noise_scale
+from dppca.privacy.modes import COUPLING_SHARE, ColumnModes
 from dppca.privacy.quantiles import GridQuantile, locating_reach
 
 #: The smallest share of epsilon each median gets.
@@ -60,6 +72,14 @@ MAX_STEPS = MAX_PARTS - 1
 CLIP_RANGE = (1e-250, 1e250)
 #: The centre's coordinates are kept within this size.
 CENTRE_LIMIT = 1e250
+#: The coarse location's bins are this many pair scales wide.
+BIN_SCALES = 4.0
+#: Its share of ``mu^2`` lets a bin holding ``MODE_FRACTION`` of the rows pass the threshold by
+#: ``MODE_MARGIN`` noise sd; it is taken, from the caller's part of the budget, when that share
+#: is at most ``MODES_LIMIT``.
+MODE_FRACTION = 0.5
+MODE_MARGIN = 2.0
+MODES_LIMIT = 0.4
 
 
 def median_epsilons(n: int, epsilon: float) -> tuple[float, float, bool]:
@@ -98,22 +118,30 @@ def centre_share(n: int, d: int, strength: float) -> float:
 
 
 def centre_schedule(
-    n: int, d: int, strength: float, tau0: float, scale: float
+    n: int,
+    d: int,
+    strength: float,
+    tau0: float,
+    scale: float,
+    *,
+    share: float | None = None,
+    max_parts: int = MAX_PARTS,
 ) -> tuple[list[float], bool]:
-    """The centre steps' shares of the Gaussian budget, from the released ``tau0`` and ``scale``
-    and public values only, and whether the steps cover the distance.
+    """The centre steps' shares of the Gaussian budget, from the first clip ``tau0``, the
+    released ``scale`` and public values only, and whether the steps cover the distance.
 
-    With the centre's share ``f`` cut in ``m`` parts, each early step gets ``f / m``
-    (multiplier ``mu_step = mu sqrt(f / m)``) and shrinks the centre's error by about
-    ``rho = min(0.9, max(1/4, 4 sqrt(d) / (n mu_step)))`` while it is farther than the scale
-    (never faster than by 4: the clips shrink by at most that, so that a step pulled aside by
-    outliers, 5 % of rows at 1000 once left the centre 30 off, is within the next one's reach);
+    With the steps' share ``f`` (by default :func:`centre_share`) cut in ``m`` parts, each
+    early step gets ``f / m`` (multiplier ``mu_step = mu sqrt(f / m)``) and shrinks the
+    centre's error by about ``rho = min(0.9, max(1/4, 4 sqrt(d) / (n mu_step)))`` while it is
+    farther than the scale (never faster than by 4: the clips shrink by at most that, so that a
+    step pulled aside by outliers, 5 % of rows at 1000 once left the centre 30 off, is within
+    the next one's reach);
     ``1 + ceil(ln(tau0 / s) / ln(1 / rho))`` steps bring it from ``tau0`` to ``s``, and
     ``POLISH`` (2) more at clips near ``s`` let the clipped steps converge there (each shrinks
     what is left by a factor, slowly on heavy tails, where stopping at ``s`` left the
     centre off by a tenth of the scale); the last step gets the rest of ``f`` (at least
     ``2 f / m``). ``m`` is 9 when those ``T`` steps number at most 8, otherwise the least ``m``
-    up to ``MAX_PARTS`` with ``T <= m - 1``: more steps of smaller shares reach farther, until
+    up to ``max_parts`` with ``T <= m - 1``: more steps of smaller shares reach farther, until
     their noise undoes their progress; where no ``m`` gives room for the polishing steps, fewer
     of them are taken. When none covers the distance, 8 steps of ``f / 9`` are taken and the
     centre is marked.
@@ -127,10 +155,11 @@ def centre_schedule(
     >>> len(shares), round(shares[0] / sum(shares), 4), covered
     (13, 0.0714, True)
     """
-    share = centre_share(n, d, strength)
+    if share is None:
+        share = centre_share(n, d, strength)
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         ratio = float(np.float64(tau0) / np.float64(scale)) if scale > 0.0 else math.inf
-    for polish, parts in itertools.product(range(POLISH, -1, -1), range(PARTS, MAX_PARTS + 1)):
+    for polish, parts in itertools.product(range(POLISH, -1, -1), range(PARTS, max_parts + 1)):
         step = share / parts
         rho = min(0.9, max(SHRINK, 4.0 * math.sqrt(d) / (n * strength * math.sqrt(step))))
         if not math.isfinite(ratio):  # beyond any number of steps
@@ -141,6 +170,21 @@ def centre_schedule(
             return [step] * (steps - 1) + [share - (steps - 1) * step], True
     step = share / PARTS
     return [step] * (PARTS - 2) + [share - (PARTS - 2) * step], False
+
+
+def modes_share(n: int, strength: float, modes: ColumnModes) -> float:
+    """The coarse location's share of ``mu^2``: its noise sd ``sigma = sqrt(2 d) / (mu
+    sqrt(f))`` lets a bin of ``MODE_FRACTION n`` rows pass the threshold ``z sigma`` by
+    ``MODE_MARGIN sigma``: ``f = (sqrt(2 d) (z + 2) / (n mu / 2))^2`` (public).
+
+    Examples
+    --------
+    >>> modes = ColumnModes(50, 1.0, 1.0 / 20000**2)
+    >>> round(modes_share(20000, 0.2, modes), 4), round(modes_share(2000, 0.2, modes), 3)
+    (0.0024, 0.235)
+    """
+    needed = modes.sensitivity * (modes.threshold(1.0) + MODE_MARGIN)
+    return float((needed / (MODE_FRACTION * n * strength)) ** 2)
 
 
 def step_sensitivity(n: int, d: int) -> float:
@@ -169,15 +213,31 @@ class CentrePlan:
     share: float
     #: Whether the medians get the epsilon that locates them.
     located: bool
+    #: The coarse location, taken for data far from the origin.
+    modes: ColumnModes
+    #: Whether the coarse location is affordable (:data:`MODES_LIMIT`): the centre is then
+    #: found at any distance from the origin; otherwise only within the steps' reach.
+    anywhere: bool
+
+    def caller_share(self, coarse_share: float) -> float:
+        """The caller's share of the Gaussian budget: what the steps (:attr:`share`) and the
+        coarse location (``coarse_share``, at most ``MODES_LIMIT``) leave."""
+        return 1.0 - self.share - coarse_share
+
+    def mechanisms(self) -> list[object]:
+        """Every mechanism the centre may draw from (the Gaussian budget is shared with the
+        caller's release)."""
+        return [self.norm_median, self.pair_scale, self.modes, self.gaussian]
 
 
 def plan_centre(
     shape: tuple[int, int], epsilon: float, delta: float, sampler: str, description: str
 ) -> CentrePlan:
     """The centre's plan for data of ``shape`` and a validated (epsilon, delta): the medians'
-    shares (:func:`median_epsilons`), the Gaussian budget of the rest (named ``description`` in
-    the ledger) and the steps' share of it; checks that every step's noise is a positive normal
-    float at both ends of the clips' public range (before any charge)."""
+    shares (:func:`median_epsilons`), the Gaussian budget of the rest with all of delta but the
+    coarse location's thresholds' (named ``description`` in the ledger) and the steps' share of
+    it; checks that every step's noise is a positive normal float at both ends of the clips'
+    public range (before any charge)."""
     n, d = shape
     wanted_norm, wanted_scale, located = median_epsilons(n, epsilon)
     norm_epsilon, scale_epsilon, gaussian_epsilon = check_parts(
@@ -191,8 +251,11 @@ def plan_centre(
         ),
         f"epsilon={epsilon:g} for a private centre",
     )
-    gaussian = GaussianBudget(gaussian_epsilon, delta, sampler, description)
+    gaussian = GaussianBudget(
+        gaussian_epsilon, delta * (1.0 - COUPLING_SHARE), sampler, description
+    )
     share = centre_share(n, d, gaussian.strength)
+    modes = ColumnModes(d, epsilon, delta)
     # A step's share is at least share / MAX_PARTS (an early step) and at most 8 share / 9 (the
     # last of 2): the noise is largest for the least share at the largest clip, and least for
     # the largest share at the least clip.
@@ -209,6 +272,8 @@ def plan_centre(
         gaussian,
         share,
         located,
+        modes,
+        modes_share(n, gaussian.strength, modes) <= MODES_LIMIT,
     )
 
 
@@ -224,12 +289,21 @@ class Centre:
     shares: list[float]
     clips: list[float]
     noise_sds: list[float]
-    #: Whether the steps could cover the distance from the origin to the data.
+    #: Whether the steps could cover the distance from their start to the data.
     reached: bool
+    #: The coarse location's share of the Gaussian budget (0: not taken), and whether every
+    #: variable's bin passed its threshold.
+    coarse_share: float = 0.0
+    coarse_found: bool = True
 
     @property
     def problem(self) -> str | None:
         """Why the centre cannot be trusted, or None."""
+        if not self.coarse_found:
+            return (
+                "in some variable no bin of the coarse location held enough rows to pass its "
+                "threshold at this n and epsilon"
+            )
         if self.reached:
             return None
         return (
@@ -248,9 +322,9 @@ def locate_centre(
     name: str,
     component: Component = "loading",
 ) -> Centre:
-    """The centre of validated in-memory ``data`` released under ``plan``; the medians are
-    entered in ``ledger`` (as ``name``'s), the Gaussian budget is left to the caller, who spends
-    the rest of it."""
+    """The centre of validated in-memory ``data`` released under ``plan``; the medians and the
+    coarse location's thresholds are entered in ``ledger`` (as ``name``'s), the Gaussian budget
+    is left to the caller, who spends the rest of it."""
     n, d = data.shape
     _, norms = offsets(data, np.zeros(d))
     tau0 = plan.norm_median.release(norms, noise)
@@ -258,8 +332,19 @@ def locate_centre(
     first, second = random_pairs(n, rng)
     scale = plan.pair_scale.release(half_distances(data[first], data[second]), noise)
     plan.pair_scale.record(ledger, f"{name} pair scale", component)
-    shares, covered = centre_schedule(n, d, plan.gaussian.strength, tau0, scale)
+    strength = plan.gaussian.strength
     location = np.zeros(d)
+    coarse, found = 0.0, True
+    shares, covered = centre_schedule(n, d, strength, tau0, scale, max_parts=PARTS)
+    needed = modes_share(n, strength, plan.modes)
+    if not covered and needed <= MODES_LIMIT and CLIP_RANGE[0] < scale < CLIP_RANGE[1]:
+        coarse = needed
+        location, found = _coarse_location(data, plan, scale, coarse, noise, rng)
+        tau0 = clip_of(math.hypot(math.sqrt(d) * BIN_SCALES * scale, BIN_SCALES * scale))
+        shares, covered = centre_schedule(n, d, strength, tau0, scale)
+    elif not covered:
+        shares, covered = centre_schedule(n, d, strength, tau0, scale)
+    plan.modes.record(ledger, f"{name} coarse location", component, used=coarse > 0.0)
     tau = clip_of(tau0)
     unit = step_sensitivity(n, d)
     clips, sds = [], []
@@ -272,4 +357,28 @@ def locate_centre(
         noise_reach = math.hypot(scale, 2.0 * math.sqrt(d) * part.scale)
         tau = clip_of(max(noise_reach, SHRINK * tau))
     in_range = CLIP_RANGE[0] < scale and tau0 < CLIP_RANGE[1]
-    return Centre(location, tau0, scale, shares, clips, sds, covered and in_range)
+    return Centre(
+        location, float(tau0), scale, shares, clips, sds, covered and in_range, coarse, found
+    )
+
+
+def _coarse_location(
+    data: np.ndarray,
+    plan: CentrePlan,
+    scale: float,
+    share: float,
+    noise: Noise,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, bool]:
+    """The middles of each variable's most frequent bin of width ``BIN_SCALES scale`` on a grid
+    shifted by a uniform public offset, and whether every variable's bin was found (else the
+    origin)."""
+    d = data.shape[1]
+    width = BIN_SCALES * scale
+    offsets_ = random_offsets(d, rng)
+    part = plan.gaussian.part(plan.modes.sensitivity, 1, share, integer=True)
+    keys = plan.modes.release(column_bins(data, width, offsets_), part, noise)
+    centres = bin_centres(keys, width, offsets_)
+    if not np.isfinite(centres).all():
+        return np.zeros(d), False
+    return np.clip(centres, -CENTRE_LIMIT, CENTRE_LIMIT), True

@@ -44,6 +44,7 @@ from dppca.privacy.gaussian_budget import GaussianPart
 from dppca.privacy.mechanisms import Noise, check_noise_scale
 from dppca.privacy.requirements import Requirement
 from dppca.releases.loading.centre import (
+    MODES_LIMIT,
     CentrePlan,
     clip_of,
     locate_centre,
@@ -73,7 +74,7 @@ class SSCMPlan:
     def mechanisms(self) -> list[Any]:
         """Every mechanism the release draws from, in release order (the Gaussian budget is
         every centre step and the matrix together)."""
-        return [self.centre.norm_median, self.centre.pair_scale, self.centre.gaussian]
+        return self.centre.mechanisms()
 
     @property
     def sensitivity(self) -> float:
@@ -82,14 +83,15 @@ class SSCMPlan:
 
     @property
     def sigma(self) -> float:
-        """The matrix's noise sd (diagonal; off the diagonal ``sigma / sqrt(2)``)."""
-        return self.matrix_mechanism.scale
+        """The matrix's noise sd (diagonal; off the diagonal ``sigma / sqrt(2)``) when the
+        centre takes no coarse location."""
+        return self.matrix_mechanism(0.0).scale
 
-    @property
-    def matrix_mechanism(self) -> GaussianPart:
-        """The matrix's share of the Gaussian budget (what the centre leaves), on ``vecd(S)``."""
+    def matrix_mechanism(self, coarse_share: float) -> GaussianPart:
+        """The matrix's share of the Gaussian budget (what the centre's steps and its coarse
+        location leave), on ``vecd(S)``."""
         return self.centre.gaussian.part(
-            self.sensitivity, self.p * (self.p + 1) // 2, 1.0 - self.centre.share
+            self.sensitivity, self.p * (self.p + 1) // 2, self.centre.caller_share(coarse_share)
         )
 
 
@@ -110,9 +112,19 @@ def plan_sscm(shape: tuple[int, int], budget: Budget, sampler: str) -> SSCMPlan:
             f"loading: the SSCM's centre: with n={n} at epsilon={epsilon:.3g} its medians "
             "cannot be located in half of epsilon; the directions are dominated by noise.",
         ),
+        Requirement(
+            "loading",
+            "the SSCM's centre at any distance from the origin",
+            centre.anywhere,
+            KENDALL,
+            f"loading: the SSCM's centre: with n={n} at epsilon={epsilon:.3g} data far from the "
+            "origin for their scale cannot be located (no coarse location is affordable); such "
+            "a release is marked misplaced.",
+        ),
     )
     plan = SSCMPlan(n, d, epsilon, delta, sampler, centre, requirements)
-    check_noise_scale(plan.sigma, "the SSCM")
+    for coarse_share in (0.0, MODES_LIMIT):
+        check_noise_scale(plan.matrix_mechanism(coarse_share).scale, "the SSCM")
     return plan
 
 
@@ -134,7 +146,8 @@ def sscm_release(
     centre = locate_centre(data, plan.centre, noise, rng, ledger, "loading: SSCM")
     matrix_clip = clip_of(math.hypot(centre.pair_scale, math.sqrt(d) * centre.noise_sds[-1]))
     statistic = sscm(data, centre.location, matrix_clip)
-    noisy = plan.matrix_mechanism.randomise_symmetric(statistic, noise)
+    matrix = plan.matrix_mechanism(centre.coarse_share)
+    noisy = matrix.randomise_symmetric(statistic, noise)
     plan.centre.gaussian.record(ledger, "loading: SSCM centre steps and matrix", "loading")
     eigenvalues, directions = descending_eigh(noisy)
     status = ReleaseStatus()
@@ -171,12 +184,13 @@ def sscm_release(
         "norm_median": centre.norm_median,
         "pair_scale": centre.pair_scale,
         "centre_share": plan.centre.share,
+        "centre_coarse_share": centre.coarse_share,
     }
     return LoadingResult(
         directions=directions,
         kendall=noisy,
         kendall_eigenvalues=eigenvalues,
-        sigma=plan.sigma,
+        sigma=matrix.scale,
         sensitivity=plan.sensitivity,
         radius=None,
         feature_names=names,
