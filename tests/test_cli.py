@@ -629,6 +629,10 @@ def test_the_directions_statistic_is_an_option(csv, tmp_path, capsys):
     release = json.loads((tmp_path / "sscm" / "release.json").read_text())
     assert release["settings"]["loading"]["statistic"] == "sscm"
     assert release["settings"]["call"]["loading"]["statistic"] == "sscm"
+    assert _run(csv, tmp_path / "auto", "--epsilon", "4", "--statistic", "auto") == 0
+    chosen = json.loads((tmp_path / "auto" / "release.json").read_text())["settings"]
+    assert chosen["loading"]["statistic"] == "sscm"  # n epsilon 2400 x 4/3 for the directions
+    assert chosen["call"]["loading"]["statistic"] == "sscm"  # as resolved: a rerun repeats it
     capsys.readouterr()
     assert _run(csv, tmp_path / "wrong", "--statistic", "tyler") == 2
     assert "--statistic" in capsys.readouterr().err

@@ -503,3 +503,23 @@ def test_command_line_names_missing_values_of_nullable_parquet_columns(client, t
         code = main([*argv, "--out", str(tmp_path / f"out{len(extra)}"), *extra])
         assert code == 2
         assert f"{path}: column 'a' has missing or infinite values" in capsys.readouterr().err
+
+
+def test_auto_takes_the_kendall_matrix_for_dask_data_and_the_sscm_is_refused(client):
+    """The SSCM's centre steps need the rows in memory: ``statistic="auto"`` takes the Kendall
+    matrix for Dask data (the same release as NumPy's Kendall matrix for a seed), and an
+    explicit ``"sscm"`` is refused before any charge."""
+    X = _heavy_tailed(n=3001, p=5)
+    chunks = (1500, 1501)
+    accountant = dppca.Accountant(dppca.Budget(10.0, 1e-5))
+    got = dp_loading(_chunked(X, chunks), 2.0, 1e-6, statistic="auto", random_state=3)
+    expected = dp_loading(X, 2.0, 1e-6, statistic="kendall", random_state=3)
+    np.testing.assert_allclose(got.directions, expected.directions, rtol=1e-9, atol=1e-12)
+    assert dp_loading(X, 2.0, 1e-6, statistic="auto", random_state=3).settings["statistic"] == (
+        "sscm"
+    )
+    with pytest.raises(ValueError, match="statistic='sscm' needs the data in memory"):
+        dp_loading(_chunked(X, chunks), 2.0, 1e-6, statistic="sscm", accountant=accountant)
+    pca = dppca.dp_pca(_chunked(X, chunks), 6.0, 1e-6, loading={"statistic": "auto"}, random_state=3)
+    assert pca.method == "g-DPPCA"
+    assert accountant.spent == dppca.Budget(0.0, 0.0)

@@ -69,10 +69,11 @@ def parser() -> Parser:
     )
     run.add_argument(
         "--statistic",
-        choices=("kendall", "sscm"),
+        choices=("kendall", "sscm", "auto"),
         default="kendall",
-        help="the directions' matrix: the generalized Kendall matrix (g-DPPCA, the default) or "
-        "the spatial sign covariance matrix about a private centre",
+        help="the directions' matrix: the generalized Kendall matrix (g-DPPCA, the default), "
+        "the spatial sign covariance matrix about a private centre, or auto: the SSCM where the "
+        "benchmarks favour it (n epsilon >= 2000 for the directions, its centre located)",
     )
     run.add_argument("--k", type=int, help="components in the scree (default: all)")
     run.add_argument(

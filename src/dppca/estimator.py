@@ -58,9 +58,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Privacy budget of ``fit`` (> 0).
     delta : float, default 1e-6
         In (0, 1); choose it well below ``1 / n_samples``.
-    statistic : {"kendall", "sscm"}, default "kendall"
-        The generalized Kendall matrix (g-DPPCA), or the spatial sign covariance matrix about
-        a private centre (see :class:`~dppca.LoadingSettings`).
+    statistic : {"kendall", "sscm", "auto"}, default "kendall"
+        The generalized Kendall matrix (g-DPPCA), the spatial sign covariance matrix about a
+        private centre, or the one the benchmarks favour at this ``n``, ``p`` and epsilon (see
+        :class:`~dppca.LoadingSettings`).
     sign_transform : {"spherical", "winsorized"} or callable, default "spherical"
         Generalized spatial sign, the ``transform`` of :func:`dppca.dp_loading` (renamed because
         a scikit-learn transformer's ``transform`` is its projection method).
@@ -284,6 +285,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             raise ValueError(
                 f"scale_share and scree_share must leave a share for the directions; got {shares}."
             )
+        loading = loading.resolve(  # "auto" chooses from the directions' own budget
+            (n_samples, n_features), total.split(**shares)["loading"], noise, in_memory=True
+        )
         scree_settings = None
         if self.scree is not None:
             scree_settings = ScreeSettings.named(

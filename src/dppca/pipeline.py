@@ -216,18 +216,20 @@ def dp_pca(
         raise ValueError(f"X must have at least 2 variables for dp_pca; got {p}.")
     if len(set(names)) != len(names):
         raise ValueError("X must have unique variable names.")
-    planned = plan_pca(
-        (n, p),
-        epsilon,
-        delta,
-        split=split,
-        loading=loading,
-        scree=scree,
-        score=score,
-        noise=noise,
-        scale=scale,
-        directions=directions,
-    )
+    call = {
+        "split": split,
+        "loading": loading,
+        "scree": scree,
+        "score": score,
+        "noise": noise,
+        "scale": scale,
+        "directions": directions,
+    }
+    planned = plan_pca((n, p), epsilon, delta, **call)
+    asked = planned.options["loading"]
+    if isinstance(data, DaskRows) and asked.statistic == "auto":  # the SSCM needs the rows
+        kendall = {**call, "loading": asked.replace(statistic="kendall")}
+        planned = plan_pca((n, p), epsilon, delta, **kendall)
     on_weak = check_on_weak(on_weak)
     non_private = check_bool(non_private, "non_private")
     progress = check_bool(progress, "progress")

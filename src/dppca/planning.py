@@ -318,7 +318,8 @@ def plan_pca(
     without data: a preview of the budget each release gets (:meth:`PCAPlan.budget_table`).
 
     The parameters are :func:`dp_pca`'s; every setting is checked here, before any data are
-    read, with the same errors.
+    read, with the same errors. ``statistic="auto"`` is resolved for data in memory
+    (:meth:`~dppca.LoadingSettings.resolve`).
 
     Examples
     --------
@@ -345,6 +346,9 @@ def plan_pca(
     budgets = PCASplit.from_total(total, split, parts=parts)
     k = settings.scree.components(p, least=2)
     settings.score.check_axes(k, "k")
+    if given is None:  # "auto" chooses from the directions' own budget, public values alone
+        resolved = settings.loading.resolve((n, p), budgets.loading, settings.noise, in_memory=True)
+        settings = replace(settings, loading=resolved)
     settings.loading.check_shape(n)
     settings.loading.check_noise(settings.noise)
     planner = PipelinePlanner(

@@ -392,3 +392,46 @@ def test_the_parts_never_add_up_to_more_than_epsilon(n, epsilon):
         plan.centre.gaussian.epsilon,
     ]
     assert sum(Fraction(part) for part in parts) <= Fraction(epsilon)
+
+
+def test_auto_takes_the_sscm_where_the_benchmarks_favour_it_from_public_values_alone():
+    """``statistic="auto"``: the SSCM from n epsilon = 2000 of the directions' budget when its
+    plan locates the centre anywhere; the Kendall matrix below that, for Dask data, with the
+    Kendall matrix's own settings or the classical calibration."""
+    from dppca import LoadingSettings, NoiseSettings
+    from dppca.releases.loading.plan import AUTO_N_EPSILON
+
+    auto, noise = LoadingSettings(statistic="auto"), NoiseSettings()
+
+    def chosen(n, epsilon, settings=auto, noise=noise, in_memory=True, d=20):
+        budget = Budget(epsilon, 1e-8)
+        return settings.resolve((n, d), budget, noise, in_memory=in_memory).statistic
+
+    assert chosen(5000, AUTO_N_EPSILON / 5000) == "sscm"
+    assert chosen(5000, AUTO_N_EPSILON / 5000 * 0.999) == "kendall"
+    assert chosen(5000, 1.0, in_memory=False) == "kendall"
+    assert chosen(5000, 1.0, settings=LoadingSettings(statistic="auto", pairs=64)) == ("kendall")
+    assert chosen(5000, 1.0, noise=NoiseSettings(calibration="classical")) == "kendall"
+    assert chosen(2000, 1.0, d=50) == "sscm"
+    assert chosen(2000, 1.0, d=100) == "kendall"  # its centre is not located at any distance
+    assert (
+        LoadingSettings(statistic="sscm")
+        .resolve((100, 20), Budget(1.0, 1e-8), noise, in_memory=True)
+        .statistic
+        == "sscm"
+    )  # an explicit choice is kept (and refused later if it must be)
+    X = _spiked(n=3000)
+    loading = dppca.dp_loading(X, 1.0, 1e-7, statistic="auto", random_state=0)
+    assert loading.settings["statistic"] == "sscm"
+    pca = dppca.dp_pca(X, 3.0, 1e-7, loading={"statistic": "auto"}, random_state=0)
+    assert pca.method == "SSCM"
+    small = dppca.dp_pca(X[:1000], 3.0, 1e-7, loading={"statistic": "auto"}, random_state=0)
+    assert small.method == "g-DPPCA"
+    model = dppca.DPPCA(2, epsilon=1.0, delta=1e-7, statistic="auto", random_state=0).fit(X)
+    assert model.privacy_spent_.epsilon == pytest.approx(1.0)
+    assert (
+        dppca.plan_pca((3000, 6), 3.0, 1e-7, loading={"statistic": "auto"}).budget_table()[
+            "release"
+        ][0]
+        == "directions (SSCM)"
+    )

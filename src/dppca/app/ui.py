@@ -13,6 +13,7 @@ DATA_CHOICES = {**EMBEDDED, "upload": "Upload a CSV file"}
 STATISTIC_CHOICES = {
     "kendall": "Kendall matrix (g-DPPCA, translation invariant)",
     "sscm": "Spatial signs about a private centre",
+    "auto": "Chosen from n, p and epsilon (SSCM where it wins)",
 }
 SCREE_CHOICES = {
     "clipped": "clipped (no tuning)",

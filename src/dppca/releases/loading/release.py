@@ -157,9 +157,10 @@ def dp_loading(
         Privacy budget, > 0.
     delta : float
         In (0, 1).
-    statistic : {"kendall", "sscm"}, default "kendall"
-        The generalized Kendall matrix (g-DPPCA), or the spatial sign covariance matrix about
-        a private centre: see :class:`~dppca.LoadingSettings`.
+    statistic : {"kendall", "sscm", "auto"}, default "kendall"
+        The generalized Kendall matrix (g-DPPCA), the spatial sign covariance matrix about a
+        private centre, or the one of the two that the benchmarks favour at this ``n``,
+        ``p`` and epsilon (public values alone): see :class:`~dppca.LoadingSettings`.
     transform, radius, pairs, sensitivity, radius_share, radius_level
         The generalized spatial sign, its radius (public, or ``"auto"``), the pairs of the
         Kendall matrix and its sensitivity: see :class:`~dppca.LoadingSettings`, which holds
@@ -238,6 +239,12 @@ def dp_loading(
         radius_level=radius_level,
     )
     noise = NoiseSettings(mechanism=mechanism, calibration=calibration, sampler=sampler)
+    settings = settings.resolve(
+        data.shape,
+        Budget(check_epsilon(epsilon), delta),
+        noise,
+        in_memory=not isinstance(data, DaskRows),
+    )
     settings.check_shape(data.shape[0])
     settings.check_noise(noise)
     refuse_dask_sscm(settings, data)
