@@ -520,6 +520,8 @@ def test_auto_takes_the_kendall_matrix_for_dask_data_and_the_sscm_is_refused(cli
     )
     with pytest.raises(ValueError, match="statistic='sscm' needs the data in memory"):
         dp_loading(_chunked(X, chunks), 2.0, 1e-6, statistic="sscm", accountant=accountant)
-    pca = dppca.dp_pca(_chunked(X, chunks), 6.0, 1e-6, loading={"statistic": "auto"}, random_state=3)
+    pca = dppca.dp_pca(
+        _chunked(X, chunks), 6.0, 1e-6, loading={"statistic": "auto"}, random_state=3
+    )
     assert pca.method == "g-DPPCA"
     assert accountant.spent == dppca.Budget(0.0, 0.0)

@@ -24,7 +24,10 @@ For rows ``x_1..x_n`` in ``d`` variables, (epsilon, delta) and a sampler:
    noise, the next clip ``tau_{t+1} = max(sqrt(s^2 + 4 d sigma_t^2), tau_t / 4)``: enough
    steps to come from the first clip down to ``s``, and two more at clips near ``s`` to
    converge there; ``T`` and every share follow from ``tau_0``, ``s`` and public values alone
-   (:func:`centre_schedule`).
+   (:func:`centre_schedule`). The centre is the average of the last three steps' outputs
+   weighted by the inverse of their noise variance (post-processing; on Cauchy data 1,000 from
+   the origin at ``d = 50``, ``n = 2000``, epsilon 1 it took sin Theta at ``k = 1`` from 0.75
+   to 0.44).
 
 Each step (and the coarse location's noise) is a Gaussian mechanism whose share and clip are
 fixed by earlier outputs, so they and whatever the caller releases with the rest of the budget
@@ -295,6 +298,8 @@ class Centre:
     #: variable's bin passed its threshold.
     coarse_share: float = 0.0
     coarse_found: bool = True
+    #: Each step's output (the location is the weighted average of the last three).
+    iterates: tuple[np.ndarray, ...] = ()
 
     @property
     def problem(self) -> str | None:
@@ -347,18 +352,33 @@ def locate_centre(
     plan.modes.record(ledger, f"{name} coarse location", component, used=coarse > 0.0)
     tau = clip_of(tau0)
     unit = step_sensitivity(n, d)
-    clips, sds = [], []
+    clips, sds, iterates = [], [], []
     for share in shares:
         part = plan.gaussian.part(unit * tau, d, share)
         step = part.randomise(centre_step_sum(data, location, tau) / n, noise)
         location = np.clip(location + step, -CENTRE_LIMIT, CENTRE_LIMIT)
+        iterates.append(location)
         clips.append(tau)
         sds.append(part.scale)
         noise_reach = math.hypot(scale, 2.0 * math.sqrt(d) * part.scale)
         tau = clip_of(max(noise_reach, SHRINK * tau))
+    # The last steps, at clips near the scale, each land near the same point with their own
+    # noise: their inverse-variance average (post-processing) has less noise than the last.
+    last = np.array(sds[-(POLISH + 1) :])
+    weights = np.square(last.min() / last)  # in (0, 1], whatever the units
+    location = (weights / weights.sum()) @ np.array(iterates[-(POLISH + 1) :])
     in_range = CLIP_RANGE[0] < scale and tau0 < CLIP_RANGE[1]
     return Centre(
-        location, float(tau0), scale, shares, clips, sds, covered and in_range, coarse, found
+        location,
+        float(tau0),
+        scale,
+        shares,
+        clips,
+        sds,
+        covered and in_range,
+        coarse,
+        found,
+        tuple(iterates),
     )
 
 
