@@ -47,7 +47,7 @@ from dppca.releases.loading.sscm import SSCMPlan, plan_sscm
 STATISTICS = ("kendall", "sscm", "auto")
 #: ``statistic="auto"`` takes the SSCM from this ``n epsilon`` of the directions' release, where
 #: it beat or tied the Kendall matrix in 329 of 336 cells of the accuracy benchmark (below, the
-#: Kendall matrix won 103 of 144).
+#: Kendall matrix won 100 of 144).
 AUTO_N_EPSILON = 2000.0
 #: The Kendall matrix's settings at their defaults (the SSCM takes none of them).
 KENDALL_DEFAULTS = {
