@@ -183,6 +183,13 @@ def test_ag_with_its_private_centre_spends_exactly_its_budget():
     gaussian = entries[entries["epsilon"] > 0]["epsilon"].sum() - pure
     assert pure + gaussian == pytest.approx(epsilon)
     assert math.sqrt(2) / fit.sigma < gdp_mu(gaussian, delta)
+    # Found in review: the coarse location's thresholds must be planned at AG's whole epsilon
+    # (the clip's included), or the tight composition of its own ledger exceeded the claim.
+    from dppca.privacy.composition import composed_delta
+
+    for total in (1.0, 40.0):
+        big = analyze_gauss(X + 50.0, 2, total, delta, center="private", random_state=2)
+        assert composed_delta(big.privacy.losses, total) <= delta
 
 
 def test_clipping_bounds_the_rows():

@@ -91,10 +91,11 @@ def analyze_gauss(
     -----
     With ``center="private"``, the clip gets ``CLIP_SHARE`` of epsilon, the centre's medians
     their shares of the rest, and the centre's steps and the matrix one Gaussian budget of
-    what is left (with all of delta), composed adaptively (Dong, Roth and Su 2022). Otherwise
-    the clip and the centre get their shares and the matrix the rest of epsilon and of delta.
-    Each part is in the ledger; the parts compose by basic composition. ``calibration``
-    applies to the matrix alone; the shared budget is calibrated exactly (Gaussian DP).
+    what is left (all of delta but the centre's 1 % for its thresholds), composed adaptively
+    (Dong, Roth and Su 2022). Otherwise the clip and the centre get their shares and the matrix
+    the rest of epsilon and of delta. Each part is in the ledger; the parts compose by basic
+    composition. ``calibration`` applies to the matrix alone; the shared budget is calibrated
+    exactly (Gaussian DP).
 
     Examples
     --------
@@ -123,7 +124,14 @@ def analyze_gauss(
     # Every mechanism is built, and its noise checked, before anything is released.
     if center == "private":
         clip_epsilon, rest = split_epsilon(epsilon, [clip_share, 1.0 - clip_share])
-        plan = plan_centre(data.shape, rest, delta, "continuous", "AG: centre steps and matrix")
+        plan = plan_centre(
+            data.shape,
+            rest,
+            delta,
+            "continuous",
+            "AG: centre steps and matrix",
+            release_epsilon=epsilon,
+        )
         shared = plan.gaussian
         for coarse_share in (MODES_LIMIT, 0.0):  # the most noise and the least
             mechanism = shared.part(sensitivity(n, d), entries, plan.caller_share(coarse_share))

@@ -111,7 +111,10 @@ class PrivacyLoss:
             "zcdp": f"rho = {self.rho:.4g} (zero-concentrated DP)",
             "pure": f"epsilon = {self.epsilon:.4g} (pure DP)",
             "approximate": f"(epsilon, delta) = ({self.epsilon:.4g}, {self.delta:.3g})",
-            "coupling": f"equal to the above but with probability {self.delta:.3g}",
+            "coupling": (
+                f"equal to a release accounted by the other losses but with probability "
+                f"{self.delta:.3g}"
+            ),
         }[self.kind]
 
 
@@ -159,7 +162,9 @@ def composed_delta(losses: Sequence[PrivacyLoss], epsilon: float) -> float:
     coupled = math.fsum(loss.delta for loss in losses if loss.kind == "coupling")
     if coupled > 0:
         others = [loss for loss in losses if loss.kind != "coupling"]
-        extra = (1.0 + math.exp(min(epsilon, 700.0))) * coupled * (1 + _ROUNDING_MARGIN)
+        if epsilon > 700.0:  # (1 + e^epsilon) delta_c is no bound in floating point there
+            return 1.0
+        extra = (1.0 + math.exp(epsilon)) * coupled * (1 + _ROUNDING_MARGIN)
         return min(math.nextafter(composed_delta(others, epsilon) + extra, 1.0), 1.0)
     kinds = {loss.kind for loss in losses}
     approximate = [loss.delta for loss in losses if loss.kind == "approximate"]

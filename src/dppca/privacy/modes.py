@@ -22,6 +22,7 @@ composition.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,7 +32,7 @@ from dppca.privacy.composition import PrivacyLoss
 from dppca.privacy.gaussian_budget import GaussianPart
 from dppca.privacy.mechanisms import Noise
 
-#: The share of a release's delta its thresholds may spend.
+#: The share of a release's delta the library sets aside for its thresholds.
 COUPLING_SHARE = 0.01
 #: The threshold is computed from the noise sd this much larger: the discrete sampler's
 #: parameter is rounded up by at most ``2^-39`` relatively.
@@ -41,12 +42,13 @@ THRESHOLD_MARGIN = 1.0 + 2.0**-30
 @dataclass(frozen=True)
 class ColumnModes:
     """Each of ``columns`` columns' most frequent bin (see the module docstring), within a
-    release whose total is (``epsilon``, ``delta``): its thresholds spend ``COUPLING_SHARE``
-    of ``delta``.
+    release whose total epsilon is ``epsilon``: its thresholds spend ``delta``, a part of the
+    release's delta set aside for them (``COUPLING_SHARE`` of it in the library's releases).
+    ``epsilon`` must be at least the epsilon of everything released with it.
 
     Examples
     --------
-    >>> modes = ColumnModes(columns=10, epsilon=1.0, delta=1e-6)
+    >>> modes = ColumnModes(columns=10, epsilon=1.0, delta=1e-8)
     >>> f"{modes.coupling:.3g}", round(modes.threshold(1.0), 2)
     ('2.69e-09', 6.64)
     """
@@ -57,10 +59,27 @@ class ColumnModes:
 
     @property
     def coupling(self) -> float:
-        """``delta_c = COUPLING_SHARE delta / (1 + e^epsilon)`` (rounded down): the chance that
-        a bin occupied in one neighbour only passes the threshold, in either of them."""
-        shared = COUPLING_SHARE * self.delta * (1.0 - 2.0**-40)
-        return shared / (1.0 + math.exp(min(self.epsilon, 700.0)))
+        """``delta_c = delta / (1 + e^epsilon)`` (rounded down): the chance that a bin occupied
+        in one neighbour only passes the threshold, in either of them. Refused (ValueError)
+        when it is not a positive normal float (public values, before any charge)."""
+        if not self.usable:
+            raise ValueError(
+                f"epsilon={self.epsilon:g} with delta={self.delta:g} for a coarse location's "
+                "thresholds leaves them no representable probability; use a larger delta or a "
+                "smaller epsilon."
+            )
+        return self._coupling
+
+    @property
+    def _coupling(self) -> float:
+        tail = math.exp(-self.epsilon)  # delta e^-epsilon / (1 + e^-epsilon), without overflow
+        return self.delta * (1.0 - 2.0**-40) * tail / (1.0 + tail)
+
+    @property
+    def usable(self) -> bool:
+        """Whether ``delta_c`` is a positive normal float (it is not at epsilon beyond about
+        700, where no threshold can be set)."""
+        return self._coupling >= sys.float_info.min
 
     @property
     def sensitivity(self) -> float:
@@ -73,8 +92,10 @@ class ColumnModes:
 
     @property
     def loss(self) -> PrivacyLoss:
-        """The thresholds' coupling loss (the noise is the Gaussian budget's)."""
-        return PrivacyLoss("coupling", delta=self.coupling)
+        """The thresholds' coupling loss (the noise is the Gaussian budget's; where no
+        threshold can be set the modes are never released, and it is ``delta_c`` as computed,
+        0 or tiny)."""
+        return PrivacyLoss("coupling", delta=self._coupling)
 
     def release(
         self, binned: list[tuple[np.ndarray, np.ndarray]], part: GaussianPart, noise: Noise
@@ -96,17 +117,16 @@ class ColumnModes:
     def record(
         self, ledger: PrivacyLedger, name: str, component: Component, *, used: bool
     ) -> LedgerEntry:
-        """Enter the thresholds in ``ledger``: delta ``COUPLING_SHARE delta``, at least
-        ``(1 + e^epsilon) delta_c``, at epsilon 0 (the noise is entered with its Gaussian
-        budget); the plan reserves it, so it is entered whether the modes were ``used`` or
-        not, and says which."""
+        """Enter the thresholds in ``ledger``: ``delta``, at least ``(1 + e^epsilon) delta_c``,
+        at epsilon 0 (the noise is entered with its Gaussian budget); the plan reserves it, so
+        it is entered whether the modes were ``used`` or not, and says which."""
         mechanism = "thresholds on the occupied bins' noisy counts (stability histogram)"
         if not used:
             mechanism = "reserved for thresholds on occupied bins (not used: no coarse location)"
         return ledger.record(
             name,
             mechanism,
-            Budget(0.0, COUPLING_SHARE * self.delta),
+            Budget(0.0, self.delta),
             component,
             (self.loss,),
         )

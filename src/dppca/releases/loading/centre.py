@@ -12,11 +12,11 @@ For rows ``x_1..x_n`` in ``d`` variables, (epsilon, delta) and a sampler:
    the share ``f = min(0.3, max(0.02, 12 sqrt(d) / (n mu)))`` of ``mu^2``;
 3. where 8 steps of ``f / 9`` cannot come from ``tau_0`` down to ``s`` (the data lie far from
    the origin for their scale) and the coarse location is affordable, it is taken first: each
-   variable's most frequent bin of width ``2 s`` on a randomly shifted grid, from Gaussian noise
+   variable's most frequent bin of width ``4 s`` on a randomly shifted grid, from Gaussian noise
    on the occupied bins' counts kept above a public threshold
    (:class:`~dppca.privacy.modes.ColumnModes`, whose thresholds spend the last 1 % of delta),
    with the share of ``mu^2`` that lets a bin of half the rows pass it by 2 noise sd; the
-   steps then start from the bins' middles with the clip ``sqrt(d (2 s)^2 + (2 s)^2)``, and
+   steps then start from the bins' middles with the clip ``sqrt(d + 1) 4 s``, and
    the search costs the same at any distance from the origin (Karwa and Vadhan 2018 locate a
    mean so);
 4. ``T`` steps, each the clipped, soft-weighted mean of ``x_i - c``
@@ -182,10 +182,12 @@ def modes_share(n: int, strength: float, modes: ColumnModes) -> float:
 
     Examples
     --------
-    >>> modes = ColumnModes(50, 1.0, 1.0 / 20000**2)
+    >>> modes = ColumnModes(50, 1.0, 0.01 / 20000**2)
     >>> round(modes_share(20000, 0.2, modes), 4), round(modes_share(2000, 0.2, modes), 3)
     (0.0024, 0.235)
     """
+    if not modes.usable:  # no threshold at this epsilon: never affordable
+        return math.inf
     needed = modes.sensitivity * (modes.threshold(1.0) + MODE_MARGIN)
     return float((needed / (MODE_FRACTION * n * strength)) ** 2)
 
@@ -234,13 +236,21 @@ class CentrePlan:
 
 
 def plan_centre(
-    shape: tuple[int, int], epsilon: float, delta: float, sampler: str, description: str
+    shape: tuple[int, int],
+    epsilon: float,
+    delta: float,
+    sampler: str,
+    description: str,
+    *,
+    release_epsilon: float | None = None,
 ) -> CentrePlan:
     """The centre's plan for data of ``shape`` and a validated (epsilon, delta): the medians'
     shares (:func:`median_epsilons`), the Gaussian budget of the rest with all of delta but the
     coarse location's thresholds' (named ``description`` in the ledger) and the steps' share of
     it; checks that every step's noise is a positive normal float at both ends of the clips'
-    public range (before any charge)."""
+    public range (before any charge). ``release_epsilon`` is the epsilon of the whole release
+    the centre is part of (by default ``epsilon``): the coarse location's thresholds add
+    ``(1 + e^epsilon) delta_c`` at that epsilon (:mod:`dppca.privacy.modes`)."""
     n, d = shape
     wanted_norm, wanted_scale, located = median_epsilons(n, epsilon)
     norm_epsilon, scale_epsilon, gaussian_epsilon = check_parts(
@@ -254,11 +264,10 @@ def plan_centre(
         ),
         f"epsilon={epsilon:g} for a private centre",
     )
-    gaussian = GaussianBudget(
-        gaussian_epsilon, delta * (1.0 - COUPLING_SHARE), sampler, description
-    )
+    steps_delta, modes_delta = split_epsilon(delta, [1.0 - COUPLING_SHARE, COUPLING_SHARE])
+    gaussian = GaussianBudget(gaussian_epsilon, steps_delta, sampler, description)
     share = centre_share(n, d, gaussian.strength)
-    modes = ColumnModes(d, epsilon, delta)
+    modes = ColumnModes(d, epsilon if release_epsilon is None else release_epsilon, modes_delta)
     # A step's share is at least share / MAX_PARTS (an early step) and at most 8 share / 9 (the
     # last of 2): the noise is largest for the least share at the largest clip, and least for
     # the largest share at the least clip.
@@ -339,18 +348,18 @@ def locate_centre(
     plan.pair_scale.record(ledger, f"{name} pair scale", component)
     strength = plan.gaussian.strength
     location = np.zeros(d)
-    coarse, found = 0.0, True
-    shares, covered = centre_schedule(n, d, strength, tau0, scale, max_parts=PARTS)
+    coarse, found, start = 0.0, True, tau0
+    shares, covered = centre_schedule(n, d, strength, start, scale, max_parts=PARTS)
     needed = modes_share(n, strength, plan.modes)
     if not covered and needed <= MODES_LIMIT and CLIP_RANGE[0] < scale < CLIP_RANGE[1]:
         coarse = needed
         location, found = _coarse_location(data, plan, scale, coarse, noise, rng)
-        tau0 = clip_of(math.hypot(math.sqrt(d) * BIN_SCALES * scale, BIN_SCALES * scale))
-        shares, covered = centre_schedule(n, d, strength, tau0, scale)
+        start = clip_of(math.hypot(math.sqrt(d) * BIN_SCALES * scale, BIN_SCALES * scale))
+        shares, covered = centre_schedule(n, d, strength, start, scale)
     elif not covered:
-        shares, covered = centre_schedule(n, d, strength, tau0, scale)
+        shares, covered = centre_schedule(n, d, strength, start, scale)
     plan.modes.record(ledger, f"{name} coarse location", component, used=coarse > 0.0)
-    tau = clip_of(tau0)
+    tau = clip_of(start)
     unit = step_sensitivity(n, d)
     clips, sds, iterates = [], [], []
     for share in shares:
@@ -367,7 +376,7 @@ def locate_centre(
     last = np.array(sds[-(POLISH + 1) :])
     weights = np.square(last.min() / last)  # in (0, 1], whatever the units
     location = (weights / weights.sum()) @ np.array(iterates[-(POLISH + 1) :])
-    in_range = CLIP_RANGE[0] < scale and tau0 < CLIP_RANGE[1]
+    in_range = CLIP_RANGE[0] < scale and start < CLIP_RANGE[1]
     return Centre(
         location,
         float(tau0),
@@ -399,6 +408,6 @@ def _coarse_location(
     part = plan.gaussian.part(plan.modes.sensitivity, 1, share, integer=True)
     keys = plan.modes.release(column_bins(data, width, offsets_), part, noise)
     centres = bin_centres(keys, width, offsets_)
-    if not np.isfinite(centres).all():
+    if not np.all(np.abs(centres) <= CENTRE_LIMIT):  # NaN, inf or beyond the centres' range
         return np.zeros(d), False
-    return np.clip(centres, -CENTRE_LIMIT, CENTRE_LIMIT), True
+    return centres, True
