@@ -33,7 +33,6 @@ from functools import partial
 from typing import Any
 
 import numpy as np
-from threadpoolctl import threadpool_info, threadpool_limits
 
 from dppca._progress import ProgressBar
 from dppca.numerics.pair_sums import (
@@ -47,6 +46,7 @@ from dppca.numerics.pair_sums import (
     pair_sum,
 )
 from dppca.numerics.signs import SignTransform
+from dppca.numerics.threads import blas_threads, one_blas_thread
 
 #: ``pairs="auto"``: all pairs up to this many rows (about a second at d = 50 on two cores),
 #: the circulant design of degree ``AUTO_DEGREE`` above (benchmarks/results/scale_pairs.md).
@@ -134,10 +134,7 @@ def worker_threads(sign: SignTransform) -> int:
     """Threads for the kernel's tasks: as many as the BLAS library may use (its own limit, so
     ``OMP_NUM_THREADS`` and ``threadpoolctl`` limits are respected), one for a callable ``h``
     (user code need not be thread-safe)."""
-    if not sign.thread_safe:
-        return 1
-    counts = [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"]
-    return max(1, min(counts, default=1))
+    return blas_threads() if sign.thread_safe else 1
 
 
 def sum_tasks(
@@ -157,7 +154,7 @@ def sum_tasks(
     total = CompensatedSum((p, p))
     bar = ProgressBar(len(tasks), label, enabled=progress)
     try:
-        with threadpool_limits(1, user_api="blas"):
+        with one_blas_thread():
             if threads > 1 and len(tasks) > 1:
                 with ThreadPoolExecutor(threads) as pool:
                     for part in pool.map(lambda task: task(), tasks):
