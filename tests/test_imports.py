@@ -67,3 +67,24 @@ def test_one_version_everywhere():
     assert f"## {cited} ({released})" in changelog
     if Version(dppca.__version__).is_devrelease:
         assert "## Unreleased" in changelog
+
+
+def test_type_checkers_see_the_lazy_names_real_signatures(tmp_path):
+    """``DPPCA`` and the one-call plots are imported lazily, yet ``mypy --strict`` on a user's
+    script sees their signatures: a call that fits passes, a misspelt keyword is caught."""
+    script = tmp_path / "user.py"
+    script.write_text(
+        "import numpy as np\n"
+        "import dppca\n"
+        "X = np.random.default_rng(0).normal(size=(500, 3))\n"
+        "model = dppca.DPPCA(n_components=2, epsilon=1.0, delta=1e-6)\n"
+        "scores: np.ndarray = model.fit_transform(X)\n"
+        "display = dppca.dp_loading_plot(X, 1.0, 1e-6)\n"
+        "dppca.dp_scree_plot(X, 2, 1.0, 1e-6)\n"
+        "dppca.DPPCA(n_componentz=2)\n"
+    )
+    command = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache")]
+    out = subprocess.run([*command, str(script)], capture_output=True, text=True, cwd=tmp_path)
+    errors = [line for line in out.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1, out.stdout
+    assert 'user.py:8: error: Unexpected keyword argument "n_componentz" for "DPPCA"' in errors[0]

@@ -28,6 +28,8 @@ Plots are display objects in :mod:`dppca.plotting` (every result has ``.plot(kin
 mechanisms, calibrations and samplers are in :mod:`dppca.privacy`.
 """
 
+from typing import TYPE_CHECKING
+
 from dppca.exceptions import (
     BudgetExceededError,
     DurfeeStepLimitWarning,
@@ -102,6 +104,15 @@ __all__ = [
     "sample_scores",
 ]
 __version__ = "0.3.0.dev0"
+
+if TYPE_CHECKING:  # the lazy names' real types, for type checkers and editors
+    from dppca.estimator import DPPCA
+    from dppca.figures import (
+        dp_loading_plot,
+        dp_score_plot,
+        dp_score_plot_group,
+        dp_scree_plot,
+    )
 
 
 #: The one-call plots, imported from :mod:`dppca.figures` on first use.
