@@ -76,8 +76,8 @@ def test_directions_tiny(tmp_path):
     assert set(results["data"]) == set(directions.DISTRIBUTIONS)
     assert results[["k1", "k3"]].stack().between(0, 1).all()
     per_fit = results.groupby(["data", "shift", "epsilon", "rep"])["method"].nunique()
-    # AG about the origin only where the origin is the true centre
-    expected = np.where(per_fit.index.get_level_values("shift") == 0, 5, 4)
+    # the SSCM and AG about the origin only where the origin is the true centre
+    expected = np.where(per_fit.index.get_level_values("shift") == 0, 6, 4)
     assert (per_fit.to_numpy() == expected).all()
     report = (tmp_path / "directions_tiny.md").read_text()
     assert "## Goals" in report and "## gaussian, k = 3" in report
@@ -85,6 +85,22 @@ def test_directions_tiny(tmp_path):
     marked = directions.scored(np.full((4, 3), np.nan), np.eye(4), (1, 3))
     assert marked == {"k1": 1.0, "k3": 1.0, "outcome": "marked unusable"}
     assert directions.scored(None, np.eye(4), (2,)) == {"k2": 1.0, "outcome": "refused"}
+
+
+def test_sscm_weights_tiny(tmp_path):
+    """Every kappa on the same samples; the library's weights are restored after each fit."""
+    import dppca.numerics.sscm as sscm_numerics
+
+    original = sscm_numerics.matrix_weights
+    weights = _load("sscm_weights")
+    results = weights.main(["--tiny", "--out", str(tmp_path)])
+    assert sscm_numerics.matrix_weights is original
+    assert set(results["method"]) == set(weights.KAPPAS)
+    per_sample = results.groupby(["data", "rep", "k"])["method"].nunique()
+    assert (per_sample == len(weights.KAPPAS)).all()
+    assert results["sin_theta"].between(0, 1).all()
+    report = (tmp_path / "sscm_weights_tiny.md").read_text()
+    assert "| outliers at 60 | 10 | 4 | 3 |" in report
 
 
 def test_real_data_tiny(tmp_path):

@@ -636,3 +636,17 @@ def test_the_directions_statistic_is_an_option(csv, tmp_path, capsys):
     capsys.readouterr()
     assert _run(csv, tmp_path / "wrong", "--statistic", "tyler") == 2
     assert "--statistic" in capsys.readouterr().err
+
+
+def test_a_public_centre_is_an_option(csv, tmp_path, capsys):
+    given = ("--statistic", "sscm", "--center", "0,0,0,0")
+    assert _run(csv, tmp_path / "centre", "--epsilon", "4", *given) == 0
+    loading = json.loads((tmp_path / "centre" / "release.json").read_text())["settings"]["loading"]
+    assert loading["centre_given"] and loading["centre"] == [0.0] * 4
+    capsys.readouterr()
+    for wrong, message in [
+        ("0,0,0", "--center must have one value per variable (4); got 3."),
+        ("0,x", "--center must be comma-separated numbers, one per variable; got '0,x'"),
+    ]:
+        assert _run(csv, tmp_path / "wrong", "--statistic", "sscm", "--center", wrong) == 2
+        assert message in capsys.readouterr().err

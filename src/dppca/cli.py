@@ -27,6 +27,7 @@ from typing import Any
 from dppca.cli_input import UsageError, read_table
 from dppca.cli_options import (
     SETTING_OPTIONS,
+    center_option,
     check_scree,
     frame_option,
     in_option_terms,
@@ -150,7 +151,9 @@ def _release(
             progress=progress.enabled,
             on_weak=getattr(args, "on_weak", "refuse"),
             loading=LoadingSettings.named(
-                SETTING_OPTIONS["loading"], statistic=getattr(args, "statistic", "kendall")
+                SETTING_OPTIONS["loading"],
+                statistic=getattr(args, "statistic", "kendall"),
+                center=center_option(getattr(args, "center", None)),
             ),
             scree=ScreeSettings.named(
                 SETTING_OPTIONS["scree"], method=args.scree, k=args.k, control=scree_control

@@ -75,6 +75,12 @@ def parser() -> Parser:
         "the spatial sign covariance matrix about a private centre, or auto: the SSCM where the "
         "benchmarks favour it (n epsilon >= 2000 for the directions, its centre located)",
     )
+    run.add_argument(
+        "--center",
+        metavar="C1,C2,...",
+        help="with --statistic sscm or auto: a public centre, one number per variable, known "
+        "without the data (nothing is then spent on locating a centre)",
+    )
     run.add_argument("--k", type=int, help="components in the scree (default: all)")
     run.add_argument(
         "--bins",
@@ -221,12 +227,22 @@ def scale_option(value: str | None) -> Any:
         return None
     if value == "private":
         return "private"
+    return numbers_option(value, "--scale", "'private', 'none' or comma-separated numbers")
+
+
+def center_option(value: str | None) -> list[float] | None:
+    """``--center``: None, or a public centre as floats."""
+    if value is None:
+        return None
+    return numbers_option(value, "--center", "comma-separated numbers, one per variable")
+
+
+def numbers_option(value: str, option: str, rule: str) -> list[float]:
+    """Comma-separated numbers, or a usage error saying ``option`` must be ``rule``."""
     try:
         return [float(part) for part in value.split(",")]
     except ValueError:
-        raise UsageError(
-            f"--scale must be 'private', 'none' or comma-separated numbers; got {value!r}"
-        ) from None
+        raise UsageError(f"{option} must be {rule}; got {value!r}") from None
 
 
 def frame_option(values: Sequence[float] | None) -> Any:
@@ -285,7 +301,7 @@ OPTIONS = {
 
 #: Each setting's option, as the command line names the settings it makes.
 SETTING_OPTIONS = {
-    "loading": {"statistic": "--statistic"},
+    "loading": {"statistic": "--statistic", "center": "--center"},
     "scree": {"method": "--scree", "k": "--k", "control": "--scree-control"},
     "score": {
         "method": "--score",

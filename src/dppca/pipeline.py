@@ -228,7 +228,7 @@ def dp_pca(
     planned = plan_pca((n, p), epsilon, delta, **call)
     asked = planned.options["loading"]
     if isinstance(data, DaskRows) and asked.statistic == "auto":  # the SSCM needs the rows
-        kendall = {**call, "loading": asked.replace(statistic="kendall")}
+        kendall = {**call, "loading": asked.as_kendall()}
         planned = plan_pca((n, p), epsilon, delta, **kendall)
     on_weak = check_on_weak(on_weak)
     non_private = check_bool(non_private, "non_private")

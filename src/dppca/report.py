@@ -145,11 +145,16 @@ def method_paragraph(result: DPPCAResult, today: str | None = None) -> str:
     if loading.get("directions") == "given":
         directions = "Directions: given (no budget spent on them)."
     elif loading.get("statistic") == "sscm":
+        centre = (
+            "a public centre given by the analyst (nothing spent on locating it)"
+            if loading.get("centre_given")
+            else f"a private centre from {loading.get('centre_steps')} clipped mean steps "
+            "scheduled by two private medians"
+        )
         directions = (
-            "Private directions: the eigenvectors of the spatial sign covariance matrix about a "
-            "private centre (Visuri, Koivunen and Oja 2000) with soft outlier weights, Frobenius "
-            f"sensitivity sqrt(2)/n; the centre from {loading.get('centre_steps')} clipped mean "
-            "steps scheduled by two private medians."
+            "Private directions: the eigenvectors of the spatial sign covariance matrix "
+            "(Visuri, Koivunen and Oja 2000) with soft outlier weights, Frobenius sensitivity "
+            f"sqrt(2)/n, about {centre}."
         )
     else:
         paper = settings.get("mechanism") == "paper"

@@ -353,7 +353,8 @@ def test_dp_pca_and_dppca_compose_the_sscm_with_the_other_releases():
     from dppca.report import method_paragraph
 
     assert result.method == "SSCM" and repr(result).startswith("Differentially private PCA (SSCM)")
-    assert "spatial sign covariance matrix about a private centre" in method_paragraph(result)
+    assert "spatial sign covariance matrix (Visuri" in method_paragraph(result)
+    assert "about a private centre from" in method_paragraph(result)
     model = dppca.DPPCA(2, epsilon=4.0, delta=1e-7, statistic="sscm", random_state=5).fit(X)
     assert abs(model.components_[0, 0]) > 0.98
     assert model.privacy_spent_.epsilon == pytest.approx(4.0)
@@ -485,3 +486,92 @@ def test_budgets_beyond_floating_point_thresholds_plan_without_a_coarse_location
     auto = LoadingSettings(statistic="auto")
     resolved = auto.resolve((2000, 5), Budget(1e6, 1e-8), NoiseSettings(), in_memory=True)
     assert resolved.statistic == "kendall"
+
+
+@pytest.mark.parametrize("sampler", ["continuous", "discrete"])
+def test_about_a_public_centre_only_the_pair_scale_is_spent_before_the_matrix(sampler):
+    """A public centre: the ledger holds the pair scale's median and the matrix, whose
+    multiplier, recomputed from its noise sd, is the whole Gaussian part's mu."""
+    X = _spiked(shift=40.0)
+    n, d = X.shape
+    epsilon, delta = 2.0, 1e-7
+    result = dppca.dp_loading(
+        X,
+        epsilon,
+        delta,
+        statistic="sscm",
+        center=np.full(d, 40.0),
+        sampler=sampler,
+        random_state=4,
+    )
+    entries = result.privacy.to_frame()
+    assert entries["name"].tolist() == ["loading: SSCM pair scale", "loading: SSCM matrix"]
+    pure = entries["epsilon"].iloc[0]
+    assert pure == pytest.approx(median_epsilons(n, epsilon)[1])  # the private centre's own
+    mu = result.sensitivity / result.sigma
+    if sampler == "continuous":
+        assert mu == pytest.approx(gdp_mu(epsilon - pure, delta), rel=1e-9)
+    else:
+        assert mu < gdp_mu(epsilon - pure, delta)
+    assert result.privacy.total.isclose(Budget(epsilon, delta))
+    assert result.privacy.total <= Budget(epsilon, delta)
+    settings = result.settings
+    assert settings["centre_given"] and settings["centre"] == [40.0] * d
+    assert settings["centre_steps"] == 0 and settings["norm_median"] is None
+    assert settings["matrix_clip"] == settings["pair_scale"]
+    assert abs(result.directions[0, 0]) > 0.98 and result.directions_status.usable
+
+
+def test_a_release_about_a_public_centre_moves_with_the_data_and_the_centre():
+    """Shifting the data and the centre together, or scaling both by a power of the pair
+    scale's grid ratio, leaves the directions (same seed) as they were."""
+    X = _spiked()
+    centre = np.zeros(X.shape[1])
+
+    def fit(data, at):
+        return dppca.dp_loading(
+            data, 4.0, 1e-7, statistic="sscm", center=at, sampler="continuous", random_state=3
+        ).directions
+
+    base = fit(X, centre)
+    np.testing.assert_allclose(np.abs(fit(X + 1e6, centre + 1e6)), np.abs(base), atol=1e-6)
+    np.testing.assert_allclose(np.abs(fit(1e3 * X, 1e3 * centre)), np.abs(base), atol=1e-8)
+
+
+def test_a_public_centre_is_checked_before_the_charge():
+    X = _spiked(n=3000)
+    accountant = dppca.Accountant(Budget(10.0, 1e-3))
+    cases = [
+        ({"statistic": "kendall", "center": np.zeros(6)}, ValueError, "center applies to"),
+        ({"center": np.zeros(5)}, ValueError, r"center must have one value per variable \(6\)"),
+        ({"center": [0, 0, 0, 0, 0, np.nan]}, ValueError, "center must contain only finite"),
+        ({"center": "middle"}, TypeError, "center must be a 1-D array"),
+        ({"center": np.zeros((6, 1))}, ValueError, "center must be 1-D"),
+    ]
+    for given, error, message in cases:
+        keywords = {"statistic": "sscm", **given}
+        with pytest.raises(error, match=message):
+            dppca.dp_loading(X, 1.0, 1e-6, accountant=accountant, **keywords)
+    with pytest.raises(dppca.UnlocatableError, match=r"the SSCM.s pair scale\) needs epsilon >= "):
+        dppca.dp_loading(
+            X[:40], 0.5, 1e-5, statistic="sscm", center=np.zeros(6), accountant=accountant
+        )
+    assert accountant.spent == Budget(0.0, 0.0)
+
+
+def test_auto_with_a_public_centre_drops_it_for_the_kendall_matrix():
+    """The Kendall matrix, translation invariant, takes no centre: "auto" leaves it out when it
+    chooses Kendall, keeps it for the SSCM; dp_pca takes it in its loading settings."""
+    small, large = _spiked(n=400), _spiked(n=3000)
+    centre = np.zeros(6)
+    kendall = dppca.dp_loading(small, 1.0, 1e-6, statistic="auto", center=centre, random_state=0)
+    assert "centre" not in kendall.settings and kendall.settings["pairs"] == "all"
+    sscm_release = dppca.dp_loading(large, 1.0, 1e-6, statistic="auto", center=centre)
+    assert sscm_release.settings["centre_given"]
+    result = dppca.dp_pca(
+        large, 6.0, 1e-6, loading={"statistic": "sscm", "center": centre}, random_state=0
+    )
+    assert result.settings["loading"]["centre_given"]
+    from dppca.report import method_paragraph
+
+    assert "about a public centre given by the analyst" in method_paragraph(result)

@@ -64,10 +64,10 @@ def offsets(X: np.ndarray, center: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return directions, norms
 
 
-def soft_weights(norms: np.ndarray, tau: float) -> np.ndarray:
+def soft_weights(norms: np.ndarray, tau: float, kappa: float = KAPPA) -> np.ndarray:
     """``min(1, (kappa tau / r)^2)``: 1 within ``kappa tau``, 0 for an infinite norm."""
     with np.errstate(divide="ignore", over="ignore", under="ignore"):
-        ratio = np.where(norms > 0.0, (KAPPA * tau) / np.where(norms > 0.0, norms, 1.0), np.inf)
+        ratio = np.where(norms > 0.0, (kappa * tau) / np.where(norms > 0.0, norms, 1.0), np.inf)
         weights: np.ndarray = np.minimum(1.0, ratio * ratio)
     return weights
 
@@ -77,7 +77,7 @@ def soft_weights(norms: np.ndarray, tau: float) -> np.ndarray:
 INNER = 0.5
 
 
-def matrix_weights(norms: np.ndarray, tau: float) -> np.ndarray:
+def matrix_weights(norms: np.ndarray, tau: float, kappa: float = KAPPA) -> np.ndarray:
     """``min(1, (r / (INNER tau))^2) min(1, (kappa tau / r)^2)``, in ``[0, 1]`` in floating
     point too (each factor is clamped at 1, and a product of two numbers at most 1 rounds to at
     most 1); 0 at the centre and for an infinite norm.
@@ -89,7 +89,7 @@ def matrix_weights(norms: np.ndarray, tau: float) -> np.ndarray:
     """
     with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
         inner = np.minimum(1.0, np.square(norms / (INNER * tau)))
-    weights: np.ndarray = inner * soft_weights(norms, tau)
+    weights: np.ndarray = inner * soft_weights(norms, tau, kappa)
     return weights
 
 

@@ -7,19 +7,22 @@ The Kendall matrix ``K`` of generalized spatial signs has Frobenius sensitivity
 are the eigenvectors of ``K + E`` (post-processing): for elliptical data they estimate the
 eigenvectors of the scatter matrix, whatever the tails.
 
-``plan`` holds the settings' checks and the plan (the sign transform, the automatic radius,
-the Kendall matrix's Gaussian mechanism), ``release`` the release of a plan and
-:func:`dp_loading`, ``result`` the result types.
+``given`` checks what a caller gives instead (directions, a public centre), ``plan`` holds the
+settings' checks and the plan (the sign transform, the automatic radius, the Kendall matrix's
+Gaussian mechanism), ``release`` the release of a plan and :func:`dp_loading`, ``sscm`` and
+``centre`` the spatial sign covariance matrix about a private or public centre.
 """
 
+from dppca.releases.loading.given import (
+    ORTHONORMAL_TOLERANCE,
+    check_direction_source,
+    check_directions,
+)
 from dppca.releases.loading.plan import (
     DEFAULT_RADIUS_LEVEL,
     DEFAULT_RADIUS_SHARE,
-    ORTHONORMAL_TOLERANCE,
     LoadingPlan,
     LoadingSettings,
-    check_direction_source,
-    check_directions,
     check_sign_settings,
     kendall_mechanism,
 )

@@ -85,6 +85,13 @@ MODE_MARGIN = 2.0
 MODES_LIMIT = 0.4
 
 
+def locating_epsilon(values: float, epsilon: float) -> float:
+    """``MEDIAN_MARGIN`` times the epsilon that locates a log-grid median of ``values`` values
+    (:func:`~dppca.privacy.quantiles.locating_reach`), at least ``MEDIAN_SHARE epsilon``."""
+    located = MEDIAN_MARGIN * locating_reach(1.0, "log") / values if values > 0 else math.inf
+    return max(MEDIAN_SHARE * epsilon, located)
+
+
 def median_epsilons(n: int, epsilon: float) -> tuple[float, float, bool]:
     """The shares of epsilon of the row norms' median (``n`` values) and the pair scale (``n / 2``
     values): each ``MEDIAN_MARGIN`` times what locates a log-grid median
@@ -98,11 +105,7 @@ def median_epsilons(n: int, epsilon: float) -> tuple[float, float, bool]:
     >>> round(norms, 3), round(scale, 3), fits
     (0.061, 0.122, True)
     """
-    reach = locating_reach(1.0, "log")
-    wanted = []
-    for values in (n / 2.0 - 1.0, n / 4.0 - 1.0):
-        located = MEDIAN_MARGIN * reach / values if values > 0 else math.inf
-        wanted.append(max(MEDIAN_SHARE * epsilon, located))
+    wanted = [locating_epsilon(values, epsilon) for values in (n / 2.0 - 1.0, n / 4.0 - 1.0)]
     total = wanted[0] + wanted[1]
     fits = total <= epsilon / 2.0
     if not fits:
@@ -234,6 +237,35 @@ class CentrePlan:
         caller's release)."""
         return [self.norm_median, self.pair_scale, self.modes, self.gaussian]
 
+    def locate(
+        self,
+        data: np.ndarray,
+        noise: Noise,
+        rng: np.random.Generator,
+        ledger: PrivacyLedger,
+        name: str,
+        component: Component = "loading",
+    ) -> Centre:
+        """The released centre (:func:`locate_centre`)."""
+        return locate_centre(data, self, noise, rng, ledger, name, component)
+
+
+def release_pair_scale(
+    data: np.ndarray,
+    quantile: GridQuantile,
+    noise: Noise,
+    rng: np.random.Generator,
+    ledger: PrivacyLedger,
+    name: str,
+    component: Component,
+) -> float:
+    """The private median ``s`` of the half-distances within disjoint random pairs of rows
+    (translation invariant), entered in ``ledger`` as ``name``'s pair scale."""
+    first, second = random_pairs(len(data), rng)
+    scale = quantile.release(half_distances(data[first], data[second]), noise)
+    quantile.record(ledger, f"{name} pair scale", component)
+    return scale
+
 
 def plan_centre(
     shape: tuple[int, int],
@@ -294,8 +326,9 @@ class Centre:
     """A released centre and how it was found (every value here is private output or public)."""
 
     location: np.ndarray
-    #: The row norms' median ``tau_0`` and the pairs' half-distance median ``s``.
-    norm_median: float
+    #: The row norms' median ``tau_0`` (None about a public centre) and the pairs'
+    #: half-distance median ``s``.
+    norm_median: float | None
     pair_scale: float
     #: Each step's share of the Gaussian budget, clip and noise sd.
     shares: list[float]
@@ -320,6 +353,11 @@ class Centre:
             )
         if self.reached:
             return None
+        if self.norm_median is None:  # a public centre
+            return (
+                f"the pair scale {self.pair_scale:.3g} is outside the clips' public range "
+                f"[{CLIP_RANGE[0]:g}, {CLIP_RANGE[1]:g}]"
+            )
         return (
             f"the data lie {self.norm_median:.3g} from the origin at a scale of "
             f"{self.pair_scale:.3g}, farther than up to {MAX_STEPS} centre steps reach at this "
@@ -343,9 +381,7 @@ def locate_centre(
     _, norms = offsets(data, np.zeros(d))
     tau0 = plan.norm_median.release(norms, noise)
     plan.norm_median.record(ledger, f"{name} row-norm median", component)
-    first, second = random_pairs(n, rng)
-    scale = plan.pair_scale.release(half_distances(data[first], data[second]), noise)
-    plan.pair_scale.record(ledger, f"{name} pair scale", component)
+    scale = release_pair_scale(data, plan.pair_scale, noise, rng, ledger, name, component)
     strength = plan.gaussian.strength
     location = np.zeros(d)
     coarse, found, start = 0.0, True, tau0

@@ -12,12 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from dppca._settings import Constraint, Settings, one_of, real
-from dppca._validation import (
-    check_data,
-    check_delta,
-    check_epsilon,
-)
+from dppca._settings import Constraint, Settings, one_of, optional, real
 from dppca.numerics.kendall import auto_degree, unit_error_bound
 from dppca.numerics.sensitivity import SENSITIVITIES, unit_kendall_sensitivity
 from dppca.numerics.signs import (
@@ -40,6 +35,7 @@ from dppca.privacy.mechanisms import (
 from dppca.privacy.quantiles import GridQuantile, safe_level
 from dppca.privacy.requirements import Requirement, locating
 from dppca.privacy.settings import NoiseSettings
+from dppca.releases.loading.given import check_center
 from dppca.releases.loading.sscm import SSCMPlan, plan_sscm
 
 #: The statistics the directions can come from: the generalized Kendall matrix (g-DPPCA), or
@@ -63,50 +59,6 @@ DEFAULT_RADIUS_SHARE = 0.1
 
 #: Level of the private quantile of pair half-distances used as the automatic radius.
 DEFAULT_RADIUS_LEVEL = 0.5
-
-
-#: Tolerance of the orthonormality check of user-given directions, ``max |V'V - I|``.
-ORTHONORMAL_TOLERANCE = 1e-6
-
-
-def check_directions(directions: Any, p: int) -> np.ndarray:
-    """User-given directions: a finite real ``p x p`` matrix with orthonormal columns."""
-    matrix, _ = check_data(directions, "directions", min_rows=1)
-    if matrix.shape != (p, p):
-        raise ValueError(
-            f"directions must be a {p} x {p} matrix (one column per direction); got shape "
-            f"{matrix.shape}."
-        )
-    error = float(np.max(np.abs(matrix.T @ matrix - np.eye(p))))
-    if error > ORTHONORMAL_TOLERANCE:
-        raise ValueError(
-            f"directions must have orthonormal columns (max |V'V - I| <= "
-            f"{ORTHONORMAL_TOLERANCE:g}); got {error:.3g}."
-        )
-    return matrix
-
-
-def check_direction_source(
-    directions: Any, loading_epsilon: Any, loading_delta: Any, p: int
-) -> tuple[np.ndarray | None, Budget | None]:
-    """Given directions (validated), or the loading budget to estimate them; not both."""
-    if directions is not None:
-        if loading_epsilon is not None or loading_delta is not None:
-            raise ValueError(
-                "loading_epsilon and loading_delta apply only when directions=None (the "
-                "directions are then estimated privately); got both directions and a loading "
-                "budget."
-            )
-        return check_directions(directions, p), None
-    if loading_epsilon is None or loading_delta is None:
-        raise ValueError(
-            "directions=None needs loading_epsilon and loading_delta: the budget for estimating "
-            "private directions (or pass orthonormal directions)."
-        )
-    return None, Budget(
-        check_epsilon(loading_epsilon, "loading_epsilon"),
-        check_delta(loading_delta, "loading_delta"),
-    )
 
 
 def check_sign_settings(
@@ -271,6 +223,12 @@ class LoadingSettings(Settings):
         data are in memory, the Kendall settings are at their defaults, the calibration is
         analytic and the SSCM's plan locates its centre at any distance; the Kendall matrix
         otherwise.
+    center : array-like of shape (n_features,), optional
+        For the SSCM: a public centre (known without the data, e.g. a design's or a published
+        population's means), about which the spatial signs are taken. Nothing is then spent on
+        locating a centre: the pair scale alone is released before the matrix, which gets the
+        rest of the budget. None (the default): a private centre. The Kendall matrix is
+        translation invariant and takes none.
 
     Examples
     --------
@@ -288,11 +246,13 @@ class LoadingSettings(Settings):
     radius_share: float = DEFAULT_RADIUS_SHARE
     radius_level: float = DEFAULT_RADIUS_LEVEL
     statistic: str = "kendall"
+    center: Any = None
     #: The sign transform of a public radius (None for ``radius="auto"``).
     sign: SignTransform | None = field(default=None, init=False, repr=False, compare=False)
 
     constraints: ClassVar[Mapping[str, Constraint]] = {
         "statistic": one_of(*STATISTICS),
+        "center": optional(check_center),
         "pairs": check_pairs_kind,
         "sensitivity": one_of(*SENSITIVITIES),
         "radius_share": real(0.0, 1.0),
@@ -307,6 +267,11 @@ class LoadingSettings(Settings):
             raise ValueError(
                 f"{sorted(given)} apply to statistic='kendall'; the SSCM uses spatial signs "
                 f"about a private centre (got {given})."
+            )
+        if self.statistic == "kendall" and self.center is not None:
+            raise ValueError(
+                f"{names.get('center', 'center')} applies to statistic='sscm' (or 'auto'); the "
+                "Kendall matrix is translation invariant and takes no centre."
             )
 
     def _kendall_settings(self) -> dict[str, Any]:
@@ -344,12 +309,27 @@ class LoadingSettings(Settings):
             and not self._kendall_settings()
         ):
             try:
-                plan = plan_sscm(shape, budget, str(noise.sampler))
+                plan = plan_sscm(shape, budget, str(noise.sampler), self._center(shape[1]))
             except ValueError:  # a noise scale out of range
                 plan = None
             if plan is not None and all(need.met for need in plan.requirements):
                 chosen = "sscm"
-        return self.replace(statistic=chosen)
+        return self.replace(statistic="sscm") if chosen == "sscm" else self.as_kendall()
+
+    def as_kendall(self) -> LoadingSettings:
+        """These settings with the Kendall matrix, which takes no centre."""
+        return self.replace(statistic="kendall", center=None)
+
+    def _center(self, p: int) -> np.ndarray | None:
+        """The public centre as an array of the data's ``p`` variables, or None."""
+        if self.center is None:
+            return None
+        if len(self.center) != p:
+            raise ValueError(
+                f"{self.name_of('center')} must have one value per variable ({p}); got "
+                f"{len(self.center)}."
+            )
+        return np.array(self.center)
 
     def check_noise(self, noise: NoiseSettings) -> None:
         """Refuse noise settings the statistic cannot use: the SSCM's Gaussian parts are
@@ -392,7 +372,7 @@ class LoadingSettings(Settings):
         if self.statistic == "auto":
             raise ValueError("statistic='auto' is resolved before planning (resolve()).")
         if self.statistic == "sscm":
-            return plan_sscm(shape, budget, str(noise.sampler))
+            return plan_sscm(shape, budget, str(noise.sampler), self._center(shape[1]))
         n, p = shape
         epsilon, delta = budget.epsilon, budget.delta
         sensitivity = "paper" if noise.paper else self.sensitivity

@@ -128,6 +128,7 @@ def dp_loading(
     delta: float,
     *,
     statistic: str = "kendall",
+    center: Any = None,
     transform: Any = "spherical",
     radius: Any = None,
     sensitivity: str = "tight",
@@ -161,6 +162,10 @@ def dp_loading(
         The generalized Kendall matrix (g-DPPCA), the spatial sign covariance matrix about a
         private centre, or the one of the two that the benchmarks favour at this ``n``,
         ``p`` and epsilon (public values alone): see :class:`~dppca.LoadingSettings`.
+    center : array-like of shape (n_features,), optional
+        For the SSCM: a public centre (known without these data) about which the spatial signs
+        are taken, so that nothing is spent on locating one; None: a private centre (see
+        :class:`~dppca.LoadingSettings`).
     transform, radius, pairs, sensitivity, radius_share, radius_level
         The generalized spatial sign, its radius (public, or ``"auto"``), the pairs of the
         Kendall matrix and its sensitivity: see :class:`~dppca.LoadingSettings`, which holds
@@ -231,6 +236,7 @@ def dp_loading(
     delta = check_delta(delta)
     settings = LoadingSettings(
         statistic=statistic,
+        center=center,
         transform=transform,
         radius=radius,
         pairs=pairs,

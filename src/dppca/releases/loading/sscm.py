@@ -20,6 +20,11 @@ being the private centre of :mod:`dppca.releases.loading.centre`:
    ``v_i`` in [0, 1] of :func:`~dppca.numerics.sscm.matrix_weights` (Frobenius sensitivity
    ``sqrt(2) / n``), plus symmetric Gaussian noise; the directions are its eigenvectors.
 
+About a public centre (``center=``, known without the data), steps 1 to 3 reduce to the pair
+scale's median ``s``, the matrix's clip, released with the share of epsilon that locates it; the
+matrix gets the whole Gaussian budget of the rest. A centre computed from the data is not
+public: it would spend budget the ledger does not show.
+
 Privacy: the medians are ``(epsilon_tau + epsilon_s)``-DP by basic composition; given their
 values, every later mechanism's share is fixed, and the shares add up to 1, so the Gaussian
 parts together are ``mu``-GDP (Dong, Roth and Su 2022, Corollary 3.3; ``rho``-zCDP for the
@@ -43,13 +48,8 @@ from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.gaussian_budget import GaussianPart
 from dppca.privacy.mechanisms import Noise, check_noise_scale
 from dppca.privacy.requirements import Requirement
-from dppca.releases.loading.centre import (
-    MODES_LIMIT,
-    CentrePlan,
-    clip_of,
-    locate_centre,
-    plan_centre,
-)
+from dppca.releases.loading.centre import MODES_LIMIT, CentrePlan, clip_of, plan_centre
+from dppca.releases.loading.known_centre import KnownCentrePlan, plan_known_centre
 from dppca.results.loading import LoadingResult, NonPrivateLoading
 from dppca.results.status import ReleaseStatus
 
@@ -67,7 +67,8 @@ class SSCMPlan:
     epsilon: float
     delta: float
     sampler: str
-    centre: CentrePlan
+    #: The private centre's plan, or a public centre's (the caller's ``center``).
+    centre: CentrePlan | KnownCentrePlan
     #: What the budget must locate (:mod:`dppca.privacy.requirements`).
     requirements: tuple[Requirement, ...] = ()
 
@@ -95,15 +96,44 @@ class SSCMPlan:
         )
 
 
-def plan_sscm(shape: tuple[int, int], budget: Budget, sampler: str) -> SSCMPlan:
+def plan_sscm(
+    shape: tuple[int, int], budget: Budget, sampler: str, center: np.ndarray | None = None
+) -> SSCMPlan:
     """The plan for data of ``shape`` and a validated ``budget``: the centre's plan
-    (:func:`~dppca.releases.loading.centre.plan_centre`), the requirement that its medians be
-    located, and a check that the matrix's noise is a positive normal float (before any
-    charge)."""
+    (:func:`~dppca.releases.loading.centre.plan_centre`, or about the public, validated
+    ``center``: :func:`~dppca.releases.loading.centre.plan_known_centre`), the requirement that
+    its medians be located, and a check that the matrix's noise is a positive normal float
+    (before any charge)."""
     n, d = shape
     epsilon, delta = budget.epsilon, budget.delta
-    centre = plan_centre(shape, epsilon, delta, sampler, "SSCM: centre steps and matrix")
-    requirements = (
+    description = "SSCM: centre steps and matrix"
+    centre: CentrePlan | KnownCentrePlan
+    if center is None:
+        centre = plan_centre(shape, epsilon, delta, sampler, description)
+        requirements = _private_centre_requirements(n, epsilon, centre)
+    else:
+        centre = plan_known_centre(center, n, epsilon, delta, sampler, "SSCM: matrix")
+        requirements = (
+            Requirement(
+                "loading",
+                "the SSCM's pair scale",
+                centre.located,
+                KENDALL,
+                f"loading: the SSCM about a public centre: with n={n} at epsilon={epsilon:.3g} "
+                "its pair scale (the matrix's clip) cannot be located in half of epsilon.",
+            ),
+        )
+    plan = SSCMPlan(n, d, epsilon, delta, sampler, centre, requirements)
+    for coarse_share in (0.0, MODES_LIMIT) if center is None else (0.0,):
+        check_noise_scale(plan.matrix_mechanism(coarse_share).scale, "the SSCM")
+    return plan
+
+
+def _private_centre_requirements(
+    n: int, epsilon: float, centre: CentrePlan
+) -> tuple[Requirement, ...]:
+    """That the private centre's medians be located, and the centre at any distance."""
+    return (
         Requirement(
             "loading",
             "the SSCM's centre",
@@ -122,10 +152,6 @@ def plan_sscm(shape: tuple[int, int], budget: Budget, sampler: str) -> SSCMPlan:
             "a release is marked misplaced.",
         ),
     )
-    plan = SSCMPlan(n, d, epsilon, delta, sampler, centre, requirements)
-    for coarse_share in (0.0, MODES_LIMIT):
-        check_noise_scale(plan.matrix_mechanism(coarse_share).scale, "the SSCM")
-    return plan
 
 
 def sscm_release(
@@ -143,19 +169,23 @@ def sscm_release(
     n, d = data.shape
     noise = Noise(plan.sampler, rng)
     ledger = PrivacyLedger()
-    centre = locate_centre(data, plan.centre, noise, rng, ledger, "loading: SSCM")
-    matrix_clip = clip_of(math.hypot(centre.pair_scale, math.sqrt(d) * centre.noise_sds[-1]))
+    centre = plan.centre.locate(data, noise, rng, ledger, "loading: SSCM")
+    centre_noise = centre.noise_sds[-1] if centre.noise_sds else 0.0
+    matrix_clip = clip_of(math.hypot(centre.pair_scale, math.sqrt(d) * centre_noise))
     statistic = sscm(data, centre.location, matrix_clip)
     matrix = plan.matrix_mechanism(centre.coarse_share)
     noisy = matrix.randomise_symmetric(statistic, noise)
-    plan.centre.gaussian.record(ledger, "loading: SSCM centre steps and matrix", "loading")
+    known = isinstance(plan.centre, KnownCentrePlan)
+    name = "loading: SSCM matrix" if known else "loading: SSCM centre steps and matrix"
+    plan.centre.gaussian.record(ledger, name, "loading")
     eigenvalues, directions = descending_eigh(noisy)
     status = ReleaseStatus()
     if centre.problem is not None:
+        remedy = "give more epsilon" if known else "give a public center, more epsilon"
         status = ReleaseStatus(
             "misplaced",
-            f"the SSCM's centre could not be located: {centre.problem}; centre the data by a "
-            f"public constant, give more epsilon, or use {KENDALL}",
+            f"the SSCM's {'clip' if known else 'centre'} could not be located: "
+            f"{centre.problem}; {remedy}, or use {KENDALL}",
         )
     reference = None
     if non_private:
@@ -176,6 +206,7 @@ def sscm_release(
         "epsilon": plan.epsilon,
         "delta": plan.delta,
         "centre": centre.location.tolist(),
+        "centre_given": known,
         "centre_steps": len(centre.shares),
         "centre_shares": centre.shares,
         "centre_clips": centre.clips,
