@@ -575,3 +575,18 @@ def test_auto_with_a_public_centre_drops_it_for_the_kendall_matrix():
     from dppca.report import method_paragraph
 
     assert "about a public centre given by the analyst" in method_paragraph(result)
+
+
+@pytest.mark.parametrize("center", [None, np.zeros(4), np.full(4, 1.7e308)])
+def test_a_pair_scale_beyond_the_clips_range_is_marked_with_what_would_help(center):
+    """Rows at 1e-300: the pair scale is below the clips' public range, with a private or a
+    public centre (near or at the far end of the floats): marked, and the status says to scale
+    the data by a public constant."""
+    X = np.random.default_rng(0).standard_normal((3000, 4)) * 1e-300
+    with pytest.warns(dppca.NoiseDominatedWarning, match="scale the data by a public constant"):
+        result = dppca.dp_loading(
+            X, 2.0, 1e-6, statistic="sscm", center=center, random_state=1, on_weak="release"
+        )
+    assert result.directions_status.state == "misplaced"
+    assert np.isnan(result.directions).all()
+    assert result.privacy.total.isclose(Budget(2.0, 1e-6))

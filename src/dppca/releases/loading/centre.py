@@ -345,23 +345,23 @@ class Centre:
 
     @property
     def problem(self) -> str | None:
-        """Why the centre cannot be trusted, or None."""
+        """Why the centre cannot be trusted, and what would help, or None."""
         if not self.coarse_found:
             return (
                 "in some variable no bin of the coarse location held enough rows to pass its "
-                "threshold at this n and epsilon"
+                "threshold at this n and epsilon; give more epsilon or a public center"
             )
         if self.reached:
             return None
-        if self.norm_median is None:  # a public centre
+        if not CLIP_RANGE[0] < self.pair_scale < CLIP_RANGE[1]:
             return (
                 f"the pair scale {self.pair_scale:.3g} is outside the clips' public range "
-                f"[{CLIP_RANGE[0]:g}, {CLIP_RANGE[1]:g}]"
+                f"[{CLIP_RANGE[0]:g}, {CLIP_RANGE[1]:g}]; scale the data by a public constant"
             )
         return (
-            f"the data lie {self.norm_median:.3g} from the origin at a scale of "
+            f"the data lie {self.norm_median or 0.0:.3g} from the origin at a scale of "
             f"{self.pair_scale:.3g}, farther than up to {MAX_STEPS} centre steps reach at this "
-            "n and epsilon"
+            "n and epsilon; give more epsilon or a public center"
         )
 
 

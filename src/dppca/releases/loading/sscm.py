@@ -181,11 +181,10 @@ def sscm_release(
     eigenvalues, directions = descending_eigh(noisy)
     status = ReleaseStatus()
     if centre.problem is not None:
-        remedy = "give more epsilon" if known else "give a public center, more epsilon"
         status = ReleaseStatus(
             "misplaced",
             f"the SSCM's {'clip' if known else 'centre'} could not be located: "
-            f"{centre.problem}; {remedy}, or use {KENDALL}",
+            f"{centre.problem}; or use {KENDALL}",
         )
     reference = None
     if non_private:
