@@ -82,8 +82,9 @@ def test_init_only_stores_parameters_and_clone_keeps_them():
             ValueError,
             r"n_components must be an integer in \[1, n_features=4\]",
         ),
-        ({"n_components": 0}, ValueError, "n_components must be an integer >= 1"),
-        ({"n_components": 1.5}, TypeError, "n_components must be an integer"),
+        ({"n_components": 0}, ValueError, r"a fraction in \(0, 1\) or None; got n_components=0"),
+        ({"n_components": 1.5}, ValueError, r"a fraction in \(0, 1\) or None; got n_compo"),
+        ({"n_components": "2"}, TypeError, r"or None; got '2' \(type str\)"),
         ({"epsilon": -1.0}, ValueError, "epsilon must be > 0"),
         ({"delta": 2.0}, ValueError, "delta must be < 1"),
         ({"sign_transform": "cubic"}, ValueError, "^sign_transform must be one of"),
@@ -301,3 +302,35 @@ def test_a_refit_warns_about_its_scales_first_and_both_point_at_the_caller():
     kinds = [w.category for w in caught]
     assert kinds.index(NoiseDominatedWarning) < kinds.index(PrivacyWarning)
     assert {w.filename for w in caught} == {__file__}
+
+
+def test_a_fraction_keeps_the_components_its_private_scree_needs():
+    """``n_components=0.9`` keeps the fewest leading directions whose private proportions of
+    variance reach 0.9: the same release as ``None`` with the same seed, cut there; on a clear
+    spectrum that is what scikit-learn's PCA keeps."""
+    from sklearn.decomposition import PCA
+
+    from dppca.estimator import components_for
+
+    X = _data(5000)
+    expected = PCA(0.9).fit(X).n_components_
+    for seed in range(3):
+        every = DPPCA(None, epsilon=4.0, delta=1e-7, random_state=seed).fit(X)
+        model = DPPCA(0.9, epsilon=4.0, delta=1e-7, random_state=seed).fit(X)
+        k = components_for(every.explained_variance_ratio_, 0.9)
+        assert model.n_components_ == k == expected
+        np.testing.assert_array_equal(model.components_, every.components_[:k])
+        assert model.explained_variance_ratio_.sum() >= 0.9
+    with pytest.raises(ValueError, match=r"scree=None releases none"):
+        DPPCA(0.9, scree=None).fit(X)
+    for wrong in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match=r"a fraction in \(0, 1\) or None; got n_comp"):
+            DPPCA(wrong).fit(X)
+
+
+def test_components_keep_the_datas_floating_type():
+    X = _data(3000)
+    single = DPPCA(2, epsilon=4.0, delta=1e-7, random_state=0).fit(X.astype(np.float32))
+    double = DPPCA(2, epsilon=4.0, delta=1e-7, random_state=0).fit(X)
+    assert single.components_.dtype == np.float32 and double.components_.dtype == np.float64
+    np.testing.assert_allclose(single.components_, double.components_, atol=1e-5)

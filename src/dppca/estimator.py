@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import numbers
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,28 @@ from dppca.releases.scree import ScreeSettings
 from dppca.results.loading import unusable_loading
 from dppca.results.status import ReleaseStatus, scale_status, scree_status
 
+#: The note when a fraction of the variance cannot be read from an unusable scree.
+FRACTION_UNUSABLE = (
+    "n_components={fraction}: the private scree is not usable, so no fraction of the variance "
+    "can be read from it; every component is kept."
+)
+
+
+def components_for(ratios: np.ndarray, fraction: float) -> int:
+    """The fewest leading components whose private proportions of variance add up to
+    ``fraction`` (all of them when they never do, or when the proportions are NaN: a scree
+    marked unusable).
+
+    Examples
+    --------
+    >>> components_for(np.array([0.6, 0.3, 0.1]), 0.85)
+    2
+    >>> components_for(np.array([np.nan, np.nan]), 0.5)
+    2
+    """
+    reached = np.flatnonzero(np.cumsum(ratios) >= fraction)
+    return int(reached[0]) + 1 if reached.size else len(ratios)
+
 
 class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Differentially private, robust PCA (g-DPPCA, Kim and Jung 2025).
@@ -52,8 +75,11 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_components : int or None, default 2
-        Number of private directions kept, ``1 <= n_components <= n_features``; None keeps all.
+    n_components : int, float or None, default 2
+        Number of private directions kept, ``1 <= n_components <= n_features``; None keeps all;
+        a fraction in (0, 1) keeps the fewest leading directions whose share of the variance,
+        read from the private scree (post-processing, no budget of its own), reaches it (all
+        of them, with a note, when the scree is not usable).
     epsilon : float, default 1.0
         Privacy budget of ``fit`` (> 0).
     delta : float, default 1e-6
@@ -120,8 +146,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    components_ : ndarray of shape (n_components, n_features)
-        Private principal directions (rows), by descending noisy Kendall eigenvalue.
+    components_ : ndarray of shape (n_components_, n_features)
+        Private principal directions (rows), by descending noisy eigenvalue, in the floating
+        type of ``X`` (float32 or float64).
     n_components_ : int
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (``n_features_in_``,)
@@ -252,14 +279,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         with np.errstate(over="ignore", invalid="ignore"):  # finite extremes sum to inf here
             X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         n_samples, n_features = X.shape
-        n_components = n_features
-        if self.n_components is not None:
-            n_components = check_positive_int(self.n_components, "n_components")
-        if n_components > n_features:
-            raise ValueError(
-                f"n_components must be an integer in [1, n_features={n_features}] or None; got "
-                f"n_components={n_components}."
-            )
+        n_components, fraction = self._check_n_components(n_features)
         total = Budget(check_epsilon(self.epsilon), check_delta(self.delta))
         noise = NoiseSettings(
             calibration=self.calibration, composition=self.composition, sampler=self.sampler
@@ -380,9 +400,16 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 values = np.full_like(values, np.nan)
                 notes = [*notes, f"The scree is {status['scree']}."]
                 emit(notes[-1:])
+            ratios = proportions(values)
+            if fraction is not None:
+                n_components = components_for(ratios, fraction)
+                if np.isnan(ratios).any():
+                    notes = [*notes, FRACTION_UNUSABLE.format(fraction=fraction)]
+                    emit(notes[-1:])
             self.explained_variance_ = values[:n_components]
-            self.explained_variance_ratio_ = proportions(values)[:n_components]
-        self.components_ = result.directions[:, :n_components].T.copy()
+            self.explained_variance_ratio_ = ratios[:n_components]
+        # in the data's floating type, as scikit-learn's PCA keeps it
+        self.components_ = result.directions[:, :n_components].T.astype(X.dtype)
         self.n_components_ = n_components
         self.kendall_eigenvalues_ = result.kendall_eigenvalues
         self.sigma_ = result.sigma
@@ -395,6 +422,36 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.privacy_spent_: Budget = ledger.total
         self.composition_factor_ = factor
         return self
+
+    def _check_n_components(self, n_features: int) -> tuple[int, float | None]:
+        """The number of components (``n_features`` for None or a fraction, which the scree
+        then narrows) and the fraction, if one was given."""
+        value = self.n_components
+        rule = (
+            f"n_components must be an integer in [1, n_features={n_features}], a fraction in "
+            "(0, 1) or None"
+        )
+        if value is None:
+            return n_features, None
+        if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral | bool):
+            fraction = float(value)
+            if not 0.0 < fraction < 1.0:
+                raise ValueError(f"{rule}; got n_components={value!r}.")
+            if self.scree is None:
+                raise ValueError(
+                    f"n_components={value!r} keeps the components that explain that fraction of "
+                    "the private scree; scree=None releases none (give a scree or an integer)."
+                )
+            return n_features, fraction
+        try:
+            count = check_positive_int(value, "n_components")
+        except TypeError:
+            raise TypeError(f"{rule}; got {value!r} (type {type(value).__name__}).") from None
+        except ValueError:
+            count = 0
+        if not 1 <= count <= n_features:
+            raise ValueError(f"{rule}; got n_components={value!r}.")
+        return count, None
 
     def transform(self, X: Any) -> np.ndarray:
         """Project ``X`` onto the private directions (not a private release; see Notes).

@@ -57,6 +57,18 @@ class ReleaseFigure:
         self.figure_.savefig(*args, **kwargs)
 
 
+def _refuse_given_axes(release: dict[str, Any], name: str, source: str, kind: str) -> None:
+    """The one-call plots draw a figure of their own: an ``ax`` (or ``figure``) is refused
+    before anything is released, naming the two calls that draw into the caller's Axes."""
+    given = sorted(set(release) & {"ax", "figure"})
+    if given:
+        raise TypeError(
+            f"{name} draws a figure of its own (one panel per display) and takes no "
+            f"{' or '.join(given)}; to draw into your Axes, release with dppca.{source}(...) "
+            f"and draw with result.plot({kind!r}, ax=ax)."
+        )
+
+
 def _streams(random_state: Any) -> tuple[np.random.Generator, np.random.Generator]:
     """Independent generators for the noise and for the synthetic points."""
     noise, points = np.random.default_rng(random_state).spawn(2)
@@ -114,6 +126,7 @@ def dp_loading_plot(
     >>> [ax.get_title() for ax in drawn.ax_]
     ['DP loading plot', 'DP loading heatmap']
     """
+    _refuse_given_axes(release, "dp_loading_plot", "dp_loading", "loading")
     noise, _ = _streams(random_state)
     result = dp_loading(X, epsilon, delta, random_state=noise, non_private=non_private, **release)
     figure, displays = loading_grid(
@@ -173,6 +186,7 @@ def dp_scree_plot(
     >>> [text.get_text() for text in drawn.ax_[0].get_legend().get_texts()]
     ['Clipped (DP)', 'Huber (DP)', 'Non-private']
     """
+    _refuse_given_axes(release, "dp_scree_plot", "dp_scree", "scree")
     noise, _ = _streams(random_state)
     result = dp_scree(
         X,
@@ -244,6 +258,7 @@ def dp_score_plot(
     >>> [ax.get_title().splitlines()[0] for ax in drawn.ax_]
     ['DP score histogram', 'DP synthetic scores']
     """
+    _refuse_given_axes(release, "dp_score_plot", "dp_score", "score")
     noise, points = _streams(random_state)
     result = dp_score(
         X,

@@ -447,3 +447,25 @@ def test_two_variables_lay_out_with_the_caption_inside_the_figure():
     renderer = single.figure_.canvas.get_renderer()
     caption = next(t for t in single.ax_.texts if t.get_gid() == "caption")
     assert single.figure_.bbox.contains(*caption.get_window_extent(renderer).p0)
+
+
+@pytest.mark.parametrize(
+    ("draw", "source", "kind"),
+    [
+        (lambda X, **kw: dppca.dp_loading_plot(X, 2.0, 1e-6, **kw), "dp_loading", "loading"),
+        (lambda X, **kw: dppca.dp_scree_plot(X, 2, 2.0, 1e-6, **kw), "dp_scree", "scree"),
+        (lambda X, **kw: dppca.dp_score_plot(X, 2.0, 1e-6, **kw), "dp_score", "score"),
+    ],
+)
+def test_a_one_call_plot_given_axes_names_the_calls_that_draw_into_them(draw, source, kind):
+    """The one-call plots draw a figure of their own; given ``ax`` they say, before anything is
+    spent, which release and which ``plot`` draw into it, and those calls do."""
+    X = np.random.default_rng(0).standard_normal((2000, 3)) * [3.0, 2.0, 1.0]
+    accountant = dppca.Accountant(Budget(10.0, 1e-3))
+    _, ax = plt.subplots()
+    expected = rf"dppca\.{source}\(\.\.\.\) and draw with result\.plot\('{kind}', ax=ax\)"
+    with pytest.raises(TypeError, match=expected):
+        draw(X, ax=ax, accountant=accountant)
+    assert accountant.spent == Budget(0.0, 0.0)
+    result = dppca.dp_loading(X, 2.0, 1e-6, random_state=0)
+    assert result.plot("loading", ax=ax).ax_ is ax
