@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -650,3 +652,42 @@ def test_a_public_centre_is_an_option(csv, tmp_path, capsys):
     ]:
         assert _run(csv, tmp_path / "wrong", "--statistic", "sscm", "--center", wrong) == 2
         assert message in capsys.readouterr().err
+
+
+def test_parquet_files_and_folders_are_read_in_memory(csv, tmp_path):
+    """Parquet input without Dask (the ``parquet`` extra's engine): a file and a folder of
+    files give the release of the same table read from CSV."""
+    pytest.importorskip("pyarrow")
+    table = pd.read_csv(csv)
+    single = tmp_path / "data.parquet"
+    table.to_parquet(single, index=False)
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    for part, rows in enumerate(np.array_split(np.arange(len(table)), 3)):
+        table.iloc[rows].to_parquet(folder / f"part{part}.parquet", index=False)
+    released = {}
+    for name, data in (("csv", csv), ("file", single), ("folder", folder)):
+        assert _run(data, tmp_path / name, "--epsilon", "4", "--seed", "1") == 0
+        release = json.loads((tmp_path / name / "release.json").read_text())
+        released[name] = release["directions"]
+    assert released["file"] == released["csv"] == released["folder"]
+
+
+def test_parquet_without_an_engine_names_the_extra(tmp_path, monkeypatch, capsys):
+    def no_engine(*args, **kwargs):
+        raise ImportError("Unable to find a usable engine; tried using: 'pyarrow', 'fastparquet'.")
+
+    monkeypatch.setattr(pd, "read_parquet", no_engine)
+    assert _run(tmp_path / "data.parquet", tmp_path / "out", "--epsilon", "4") == 2
+    assert "pip install 'dppca[parquet]'" in capsys.readouterr().err
+
+
+def test_the_report_gets_the_umasks_permissions_and_the_reference_stays_private(csv, tmp_path):
+    old = os.umask(0o022)
+    try:
+        extra = ("--epsilon", "4", "--non-private-reference", str(tmp_path / "reference"))
+        assert _run(csv, tmp_path / "report", *extra) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "report").stat().st_mode) == 0o755
+    assert stat.S_IMODE((tmp_path / "reference").stat().st_mode) == 0o700

@@ -85,10 +85,12 @@ def _check_out(out: str, overwrite: bool, option: str, data: str | None = None) 
     return target
 
 
-def _write(targets: dict[Path, Any], overwrite: bool) -> None:
+def _write(targets: dict[Path, Any], overwrite: bool, published: Path) -> None:
     """Build each output in a temporary folder next to its target and move them into place only
     when all succeeded; an earlier run's folder there is replaced whole (none of its files
-    survive). ``targets`` maps each folder to a function that fills a given folder."""
+    survive). ``targets`` maps each folder to a function that fills a given folder. The
+    ``published`` folder (the private report) gets the permissions of a new folder under the
+    user's umask; any other (the non-private reference) keeps the temporary folder's 0700."""
     staged: dict[Path, Path] = {}
     retired: list[Path] = []
     try:
@@ -98,6 +100,8 @@ def _write(targets: dict[Path, Any], overwrite: bool) -> None:
             staged[target] = staging
             produce(staging)
             (staging / MARKER).write_text("Written by dppca; --overwrite may replace it.\n")
+            if target == published:
+                staging.chmod(0o777 & ~_umask())
         for target, staging in staged.items():
             _check_out(str(target), overwrite, "the output folder")  # again, just before
             if target.exists():
@@ -107,6 +111,13 @@ def _write(targets: dict[Path, Any], overwrite: bool) -> None:
     finally:
         for folder in [*staged.values(), *retired]:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
 
 
 def _release(
@@ -182,7 +193,7 @@ def _release(
     targets = {target: produce}
     if reference is not None:
         targets[reference] = produce_reference
-    _write(targets, args.overwrite)
+    _write(targets, args.overwrite, target)
     for warning in caught:  # budget warnings and notes on noise, once written: one line each
         print(f"dppca: warning: {in_option_terms(str(warning.message))}", file=sys.stderr)
     return target / "report.html", None if reference is None else reference / "report.html"

@@ -145,7 +145,14 @@ def _read(path: str, parquet: bool, chunked: bool, **options: Any) -> Any:
             return readers.read_csv(path, **options)
     except FileNotFoundError:
         raise UsageError(f"data file not found: {path}") from None
-    except (OSError, ValueError, ImportError, pd.errors.ParserError, pd.errors.ParserWarning) as e:
+    except ImportError as e:
+        if parquet and ("pyarrow" in str(e) or "fastparquet" in str(e)):
+            raise UsageError(
+                f"cannot read {path} as Parquet: no Parquet engine is installed; "
+                "pip install 'dppca[parquet]' (pyarrow)"
+            ) from None
+        raise UsageError(f"cannot read {path} as {kind}: {' '.join(str(e).split())}") from None
+    except (OSError, ValueError, pd.errors.ParserError, pd.errors.ParserWarning) as e:
         raise UsageError(f"cannot read {path} as {kind}: {' '.join(str(e).split())}") from None
 
 
