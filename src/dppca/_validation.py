@@ -196,6 +196,45 @@ def _array_to_float(array: np.ndarray, name: str) -> np.ndarray:
     raise TypeError(f"{name} must hold real numbers; got an array of dtype {array.dtype}.")
 
 
+def _as_pandas(X: Any) -> pd.DataFrame | None:
+    """A data frame of another library (polars, a pyarrow table, ...) as pandas, its column
+    names kept: through the Arrow C stream interface, or the dataframe interchange protocol;
+    None for anything else (arrays, labelled arrays)."""
+    if isinstance(X, pd.DataFrame):
+        return X
+    if _labelled_array(X):
+        return None
+    try:
+        if hasattr(X, "__arrow_c_stream__"):
+            from_arrow = getattr(pd.DataFrame, "from_arrow", None)  # pandas >= 3
+            if from_arrow is not None:
+                frame: pd.DataFrame = from_arrow(X)
+                return frame
+            import pyarrow  # the stream's producer needs no pyarrow; reading it here does
+
+            return pyarrow.table(X).to_pandas()
+        if hasattr(X, "__dataframe__"):
+            return pd.api.interchange.from_dataframe(X)
+    except (TypeError, ValueError, ImportError, AttributeError):
+        return None  # not a table (a 1-D Arrow array, say): read as an array
+    return None
+
+
+def _labelled_array(X: Any) -> bool:
+    """Whether ``X`` is a labelled array (an xarray DataArray: ``dims`` and ``coords``)."""
+    return hasattr(X, "dims") and hasattr(X, "coords") and not isinstance(X, pd.DataFrame)
+
+
+def array_names(X: Any, p: int) -> list[str]:
+    """The variables' names of an array: a labelled array's coordinate along its second
+    dimension, when it has one, else ``X1, ..., Xp``."""
+    if _labelled_array(X) and len(X.dims) == 2 and X.dims[1] in X.coords:
+        labels = [str(label) for label in np.asarray(X.coords[X.dims[1]].values).ravel()]
+        if len(labels) == p:
+            return labels
+    return [f"X{j + 1}" for j in range(p)]
+
+
 def is_dask_collection(X: Any) -> bool:
     """Whether ``X`` is a Dask array or data frame (checked without importing Dask)."""
     return type(X).__module__.split(".")[0] in ("dask", "dask_expr")
@@ -206,9 +245,11 @@ def check_data(X: Any, name: str = "X", *, min_rows: int = 2) -> tuple[np.ndarra
 
     Parameters
     ----------
-    X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-        Real numeric data (booleans count as 0/1). DataFrame column names become variable names;
-        otherwise the names are ``X1, ..., Xp``.
+    X : array-like or data frame of shape (n_samples, n_features)
+        Real numeric data (booleans count as 0/1). The column names of a data frame (pandas, or
+        any library's with the Arrow C stream interface or the dataframe interchange protocol:
+        polars, pyarrow tables, ...) and the second dimension's labels of an xarray DataArray
+        become the variable names; otherwise the names are ``X1, ..., Xp``.
     name : str
         The parameter's name for error messages.
     min_rows : int
@@ -220,9 +261,10 @@ def check_data(X: Any, name: str = "X", *, min_rows: int = 2) -> tuple[np.ndarra
         A new array: the caller's object is never modified.
     names : list of str
     """
-    if isinstance(X, pd.DataFrame):
-        data = _dataframe_to_float(X, name)
-        names = [str(column) for column in X.columns]
+    frame = None if is_dask_collection(X) else _as_pandas(X)
+    if frame is not None:
+        data = _dataframe_to_float(frame, name)
+        names = [str(column) for column in frame.columns]
     else:
         if isinstance(X, str | bytes) or X is None:
             raise TypeError(f"{name} must be a 2-D array or DataFrame; got {_describe(X)}.")
@@ -237,7 +279,7 @@ def check_data(X: Any, name: str = "X", *, min_rows: int = 2) -> tuple[np.ndarra
                 f"with {array.ndim} dimension(s) of shape {array.shape}."
             )
         data = _array_to_float(array, name)
-        names = [f"X{j + 1}" for j in range(data.shape[1])]
+        names = array_names(X, data.shape[1])
     n_rows, n_cols = data.shape
     if n_rows < min_rows:
         raise ValueError(f"{name} must have at least {min_rows} rows; got {n_rows}.")

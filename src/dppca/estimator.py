@@ -12,6 +12,7 @@ from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from dppca._validation import (
+    array_names,
     check_bool,
     check_delta,
     check_epsilon,
@@ -276,6 +277,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self
         """
         refuse_masked_or_sparse(X, "X")
+        given = X
         with np.errstate(over="ignore", invalid="ignore"):  # finite extremes sum to inf here
             X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         n_samples, n_features = X.shape
@@ -351,9 +353,9 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         enforce(requirements_at, n_samples, total.epsilon, on_weak, "DPPCA.fit")
         rng = check_random_state(self.random_state)
         warn_weak_budget(total.epsilon, total.delta, n_samples)
-        names = [str(name) for name in getattr(self, "feature_names_in_", [])] or [
-            f"X{j + 1}" for j in range(n_features)
-        ]
+        names = [str(name) for name in getattr(self, "feature_names_in_", [])] or array_names(
+            given, n_features
+        )
         ledger = PrivacyLedger.for_total(total.epsilon, composition)
         charging = Charging(self.accountant, total, composition, "DPPCA.fit", on_weak)
         notes: list[str] = []
