@@ -33,10 +33,10 @@ import numpy as np
 import pandas as pd
 
 import dppca.numerics.sscm as sscm_numerics
-from directions import sample
 from dppca import dp_loading
 
 from _common import markdown_table, mean_intervals, paired_verdicts, scored, write_markdown
+from directions import sample
 
 KAPPAS = {"kappa 3 (library)": 3.0, "kappa 6": 6.0, "kappa 10": 10.0, "no outer weight": 1e300}
 #: (data, d, epsilon): the heavy tails at both budgets, the outliers at epsilon 4.

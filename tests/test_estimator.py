@@ -15,7 +15,7 @@ from dppca import DPPCA, Budget, dp_loading
 
 # scikit-learn's checks fit a few dozen rows, where no private clip level, radius or scale can
 # be located: they test the estimator's mechanics, so these estimators release anyway.
-@parametrize_with_checks(
+_CHECKS = parametrize_with_checks(
     [
         DPPCA(on_weak="release"),
         DPPCA(
@@ -29,6 +29,11 @@ from dppca import DPPCA, Budget, dp_loading
         DPPCA(n_components=None, scale="private", epsilon=4.0, on_weak="release"),
     ]
 )
+# scikit-learn before 1.7 hands pytest a generator of cases, which pytest 9 deprecates.
+_NAMES, _CASES = _CHECKS.args
+
+
+@pytest.mark.parametrize(_NAMES, list(_CASES), **_CHECKS.kwargs)
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
 

@@ -147,7 +147,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    components_ : ndarray of shape (n_components_, n_features)
+    components_ : ndarray of shape (``n_components_``, n_features)
         Private principal directions (rows), by descending noisy eigenvalue, in the floating
         type of ``X`` (float32 or float64).
     n_components_ : int
