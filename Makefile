@@ -52,6 +52,7 @@ bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/accuracy.py --quick
 	$(BENCH_VENV)/bin/python benchmarks/real_data.py
 	$(BENCH_VENV)/bin/python benchmarks/directions.py --quick
+	$(BENCH_VENV)/bin/python benchmarks/sscm_weights.py
 	$(BENCH_VENV)/bin/python benchmarks/privacy_audit.py
 	$(BENCH_VENV)/bin/python benchmarks/samplers.py
 	$(BENCH_VENV)/bin/python benchmarks/utility.py
