@@ -691,3 +691,8 @@ def test_the_report_gets_the_umasks_permissions_and_the_reference_stays_private(
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "report").stat().st_mode) == 0o755
     assert stat.S_IMODE((tmp_path / "reference").stat().st_mode) == 0o700
+
+
+def test_a_centre_given_with_the_kendall_matrix_is_refused_in_option_terms(csv, tmp_path, capsys):
+    assert _run(csv, tmp_path / "out", "--epsilon", "4", "--center", "0,0,0,0") == 2
+    assert "--center applies to --statistic sscm (or auto)" in capsys.readouterr().err

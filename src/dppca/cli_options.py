@@ -323,6 +323,7 @@ ADVICE = {
     "scale='private'": "--scale private",
     "radius=...": "(no option)",
     "statistic='kendall'": "--statistic kendall",
+    "statistic='sscm' (or 'auto')": "--statistic sscm (or auto)",
 }
 
 
@@ -348,7 +349,7 @@ def option_terms() -> Iterator[None]:
         message = " ".join(str(error).split())
         name = message.split(" ", 1)[0]
         if name.startswith("--"):  # a setting the command line named itself
-            raise UsageError(message) from None
+            raise UsageError(in_option_terms(message)) from None
         if name not in OPTIONS:
             raise
         raise UsageError(OPTIONS[name] + message[len(name) :]) from None

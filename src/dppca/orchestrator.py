@@ -236,9 +236,11 @@ def run_plans(
         staged.pay()
     if after_scales is not None:
         after_scales(scale_details)
+    loading_plan: LoadingPlan | SSCMPlan | None = plans.get("directions")
     if scales is not None:
         data = scaled(data, scales)
-    loading_plan: LoadingPlan | SSCMPlan | None = plans.get("directions")
+        if isinstance(loading_plan, SSCMPlan):  # a public centre, in the data's new units
+            loading_plan = loading_plan.in_scaled_units(lambda rows: scaled(rows, scales))
     scree_plan: ScreePlan | None = plans.get("scree")
     loading = None
     if loading_plan is not None:

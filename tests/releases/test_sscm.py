@@ -590,3 +590,35 @@ def test_a_pair_scale_beyond_the_clips_range_is_marked_with_what_would_help(cent
     assert result.directions_status.state == "misplaced"
     assert np.isnan(result.directions).all()
     assert result.privacy.total.isclose(Budget(2.0, 1e-6))
+
+
+def test_a_wrong_public_centre_is_refused_by_auto_whichever_statistic_it_picks():
+    """statistic="auto" checks the centre's length before it chooses, so a centre of the wrong
+    length is refused before the charge at a small n epsilon (Kendall) as at a large one."""
+    accountant = dppca.Accountant(Budget(100.0, 1e-3), composition="basic")
+    for n in (400, 3000):
+        with pytest.raises(ValueError, match=r"center must have one value per variable \(6\)"):
+            dppca.dp_loading(
+                _spiked(n=n), 1.0, 1e-6, statistic="auto", center=[0, 0], accountant=accountant
+            )
+    assert accountant.spent == Budget(0.0, 0.0)
+
+
+@pytest.mark.parametrize("scale", ["public", "private"])
+def test_a_public_centre_follows_the_data_into_their_scaled_units(scale):
+    """With scales the data are divided before the directions: the public centre is divided by
+    the same scales (post-processing), so the release is that of the scaled data about the
+    scaled centre."""
+    X = _spiked(n=6000) * [100.0, 1.0, 1.0, 1.0, 1.0, 1.0] + 1000.0
+    centre = np.full(6, 1000.0)
+    loading = {"statistic": "sscm", "center": centre}
+    scales = np.array([100.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    given = scales if scale == "public" else "private"
+    result = dppca.dp_pca(X, 8.0, 1e-6, loading=loading, scale=given, random_state=3)
+    used = np.array(result.scales)
+    np.testing.assert_allclose(
+        result.settings["loading"]["centre"], centre / used, rtol=1e-15, atol=0
+    )
+    assert result.status["directions"].usable
+    if scale == "public":  # the first variable's spike, back in its units
+        assert abs(result.directions[0, 0]) > 0.98

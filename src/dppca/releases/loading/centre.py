@@ -356,7 +356,8 @@ class Centre:
         if not CLIP_RANGE[0] < self.pair_scale < CLIP_RANGE[1]:
             return (
                 f"the pair scale {self.pair_scale:.3g} is outside the clips' public range "
-                f"[{CLIP_RANGE[0]:g}, {CLIP_RANGE[1]:g}]; scale the data by a public constant"
+                f"[{CLIP_RANGE[0]:g}, {CLIP_RANGE[1]:g}]: the rows are (nearly) all identical, "
+                "or their scale is beyond that range; scale the data by a public constant"
             )
         return (
             f"the data lie {self.norm_median or 0.0:.3g} from the origin at a scale of "

@@ -301,6 +301,7 @@ class LoadingSettings(Settings):
         if self.statistic != "auto":
             return self
         n = shape[0]
+        center = self._center(shape[1])  # checked whichever statistic is chosen
         chosen = "kendall"
         if (
             in_memory
@@ -309,7 +310,7 @@ class LoadingSettings(Settings):
             and not self._kendall_settings()
         ):
             try:
-                plan = plan_sscm(shape, budget, str(noise.sampler), self._center(shape[1]))
+                plan = plan_sscm(shape, budget, str(noise.sampler), center)
             except ValueError:  # a noise scale out of range
                 plan = None
             if plan is not None and all(need.met for need in plan.requirements):

@@ -35,7 +35,9 @@ the computed statistic (:mod:`dppca.numerics.sscm`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,6 +89,14 @@ class SSCMPlan:
         """The matrix's noise sd (diagonal; off the diagonal ``sigma / sqrt(2)``) when the
         centre takes no coarse location."""
         return self.matrix_mechanism(0.0).scale
+
+    def in_scaled_units(self, scale: Callable[[np.ndarray], np.ndarray]) -> SSCMPlan:
+        """This plan with a public centre moved by ``scale`` to the units of data that were
+        divided by scales (post-processing of the scales); a private centre is left as it is."""
+        if not isinstance(self.centre, KnownCentrePlan):
+            return self
+        location = scale(self.centre.location[None, :])[0]
+        return dataclasses.replace(self, centre=dataclasses.replace(self.centre, location=location))
 
     def matrix_mechanism(self, coarse_share: float) -> GaussianPart:
         """The matrix's share of the Gaussian budget (what the centre's steps and its coarse
