@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint docs bench app clean
+.PHONY: demo test test-floors lint docs bench app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,23 @@ lint: $(VENV)/.installed-test
 test: lint
 	$(BIN)/python -m pytest
 
+# The declared floors of the runtime dependencies (tests/floors.txt): the package with the
+# oldest versions it allows, and the tests of its releases, privacy and numerics, in .venv-floors.
+FLOOR_VENV := .venv-floors
+
+$(FLOOR_VENV)/.installed: pyproject.toml tests/floors.txt
+	$(PYTHON) -m venv $(FLOOR_VENV)
+	$(FLOOR_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(FLOOR_VENV)/bin/python -m pip install --quiet -c tests/floors.txt -e ".[test]"
+	touch $@
+
+FLOOR_TESTS := tests/releases tests/privacy tests/numerics tests/results tests/test_settings.py \
+	tests/test_validation.py tests/test_estimator.py tests/test_pipeline.py \
+	tests/test_pinned_releases.py tests/test_dataframes.py tests/test_cli.py
+
+test-floors: $(FLOOR_VENV)/.installed
+	$(FLOOR_VENV)/bin/python -m pytest -q -m "not slow" $(FLOOR_TESTS)
+
 # The documentation site in docs/_build/html; every example runs, and a warning is an error.
 docs: $(VENV)/.installed-docs
 	$(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
@@ -60,4 +77,4 @@ bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/coverage.py
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) build dist .pytest_cache .ruff_cache docs/_build docs/generated docs/gallery docs/tutorials
+	rm -rf $(VENV) $(BENCH_VENV) $(FLOOR_VENV) build dist .pytest_cache .ruff_cache docs/_build docs/generated docs/gallery docs/tutorials

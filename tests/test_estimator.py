@@ -12,7 +12,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from dppca import DPPCA, Budget, dp_loading
 
-
 # scikit-learn's checks fit a few dozen rows, where no private clip level, radius or scale can
 # be located: they test the estimator's mechanics, so these estimators release anyway.
 _CHECKS = parametrize_with_checks(
@@ -315,7 +314,7 @@ def test_a_fraction_keeps_the_components_its_private_scree_needs():
     spectrum that is what scikit-learn's PCA keeps."""
     from sklearn.decomposition import PCA
 
-    from dppca.estimator import components_for
+    from dppca.numerics.monotone import components_for
 
     X = _data(5000)
     expected = PCA(0.9).fit(X).n_components_

@@ -78,7 +78,7 @@ def test_type_checkers_see_the_lazy_names_real_signatures(tmp_path):
         "import dppca\n"
         "X = np.random.default_rng(0).normal(size=(500, 3))\n"
         "model = dppca.DPPCA(n_components=2, epsilon=1.0, delta=1e-6)\n"
-        "scores: np.ndarray = model.fit_transform(X)\n"
+        "scores = model.fit_transform(X)\n"
         "display = dppca.dp_loading_plot(X, 1.0, 1e-6)\n"
         "dppca.dp_scree_plot(X, 2, 1.0, 1e-6)\n"
         "dppca.DPPCA(n_componentz=2)\n"

@@ -75,8 +75,8 @@ def label_texts(levels: list[Any]) -> dict[Any, str]:
 
     Examples
     --------
-    >>> label_texts([np.str_("a"), np.int64(2)])
-    {np.str_('a'): 'a', np.int64(2): '2'}
+    >>> list(label_texts([np.str_("a"), np.int64(2)]).values())
+    ['a', '2']
     >>> list(label_texts([0.05068011873981862, "-0.044641636506989"]).values())
     ['0.05068', '-0.04464']
     >>> list(label_texts([1.00001, 1.00002]).values())

@@ -198,8 +198,9 @@ def _array_to_float(array: np.ndarray, name: str) -> np.ndarray:
 
 def _as_pandas(X: Any) -> pd.DataFrame | None:
     """A data frame of another library (polars, a pyarrow table, ...) as pandas, its column
-    names kept: through the Arrow C stream interface, or the dataframe interchange protocol;
-    None for anything else (arrays, labelled arrays)."""
+    names kept: through the Arrow C stream interface or the dataframe interchange protocol, or,
+    where neither reads it (an older pandas or pyarrow), column by column; None for anything
+    else (arrays, labelled arrays)."""
     if isinstance(X, pd.DataFrame):
         return X
     if _labelled_array(X):
@@ -215,8 +216,27 @@ def _as_pandas(X: Any) -> pd.DataFrame | None:
             return pyarrow.table(X).to_pandas()
         if hasattr(X, "__dataframe__"):
             return pd.api.interchange.from_dataframe(X)
-    except (TypeError, ValueError, ImportError, AttributeError):
-        return None  # not a table (a 1-D Arrow array, say): read as an array
+    except (TypeError, ValueError, ImportError, AttributeError, NotImplementedError):
+        pass  # not a table (a 1-D Arrow array, say), or columns these readers cannot convert
+    names = _column_names(X)
+    if names is None:
+        return None
+    try:
+        frame = pd.DataFrame({j: np.asarray(X[name]) for j, name in enumerate(names)})
+    except (TypeError, ValueError, KeyError, IndexError):
+        return None
+    frame.columns = pd.Index(names)
+    return frame
+
+
+def _column_names(X: Any) -> list[str] | None:
+    """The column names of a data frame that is not pandas (``column_names`` of a pyarrow
+    table, ``columns`` of polars), or None."""
+    names = getattr(X, "column_names", None)
+    if names is None:
+        names = getattr(X, "columns", None)
+    if isinstance(names, list | tuple) and names and all(isinstance(n, str) for n in names):
+        return list(names)
     return None
 
 
@@ -226,12 +246,13 @@ def _labelled_array(X: Any) -> bool:
 
 
 def array_names(X: Any, p: int) -> list[str]:
-    """The variables' names of an array: a labelled array's coordinate along its second
-    dimension, when it has one, else ``X1, ..., Xp``."""
-    if _labelled_array(X) and len(X.dims) == 2 and X.dims[1] in X.coords:
+    """The names of the ``p`` variables of ``X``: a data frame's column names, a labelled
+    array's coordinate along its second dimension, else ``X1, ..., Xp``."""
+    labels: list[str] | None = _column_names(X)
+    if labels is None and _labelled_array(X) and len(X.dims) == 2 and X.dims[1] in X.coords:
         labels = [str(label) for label in np.asarray(X.coords[X.dims[1]].values).ravel()]
-        if len(labels) == p:
-            return labels
+    if labels is not None and len(labels) == p:
+        return labels
     return [f"X{j + 1}" for j in range(p)]
 
 

@@ -21,7 +21,7 @@ from dppca._validation import (
     check_real,
     refuse_masked_or_sparse,
 )
-from dppca.numerics.monotone import proportions
+from dppca.numerics.monotone import components_for, proportions
 from dppca.orchestrator import Charging, PipelinePlanner, run_plans
 from dppca.privacy.accountant import Accountant, warn_refits
 from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, warn_weak_budget
@@ -46,22 +46,6 @@ FRACTION_UNUSABLE = (
     "n_components={fraction}: the private scree is not usable, so no fraction of the variance "
     "can be read from it; every component is kept."
 )
-
-
-def components_for(ratios: np.ndarray, fraction: float) -> int:
-    """The fewest leading components whose private proportions of variance add up to
-    ``fraction`` (all of them when they never do, or when the proportions are NaN: a scree
-    marked unusable).
-
-    Examples
-    --------
-    >>> components_for(np.array([0.6, 0.3, 0.1]), 0.85)
-    2
-    >>> components_for(np.array([np.nan, np.nan]), 0.5)
-    2
-    """
-    reached = np.flatnonzero(np.cumsum(ratios) >= fraction)
-    return int(reached[0]) + 1 if reached.size else len(ratios)
 
 
 class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):

@@ -50,6 +50,22 @@ def proportions(values: np.ndarray) -> np.ndarray:
     return values / total
 
 
+def components_for(ratios: np.ndarray, fraction: float) -> int:
+    """The fewest leading components whose private proportions of variance add up to
+    ``fraction`` (all of them when they never do, or when the proportions are NaN: a scree
+    marked unusable).
+
+    Examples
+    --------
+    >>> components_for(np.array([0.6, 0.3, 0.1]), 0.85)
+    2
+    >>> components_for(np.array([np.nan, np.nan]), 0.5)
+    2
+    """
+    reached = np.flatnonzero(np.cumsum(ratios) >= fraction)
+    return int(reached[0]) + 1 if reached.size else len(ratios)
+
+
 def largest_remainder(sizes: np.ndarray, total: int) -> np.ndarray:
     """Split the integer ``total`` in proportion to non-negative ``sizes`` with a positive sum:
     floors of the quotas, then one more to the largest remainders (ties to the earlier part).
