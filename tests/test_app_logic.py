@@ -203,3 +203,13 @@ def test_a_session_counts_its_runs_and_what_each_data_set_spent(tmp_path):
     assert not runs.folder.exists()
     runs.after_run()  # a run that finishes after the end leaves nothing behind
     assert not runs.folder.exists()
+
+
+def test_the_page_says_what_its_links_and_labels_publish():
+    """The downloads say their links are open to whoever has them while the session lives;
+    the group column says its labels are published."""
+    from dppca.app.ui import page
+
+    html = str(page())
+    assert "works for anyone who has it while this session lives" in html
+    assert "labels are published with the results" in html

@@ -14,12 +14,15 @@ set, which reveals that each of them occurs.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from dppca._stack import user_stacklevel
 from dppca._validation import is_dask_collection
+from dppca.exceptions import PrivacyWarning
 
 
 def take_group_column(X: Any, groups: Any) -> tuple[Any, Any]:
@@ -133,6 +136,24 @@ def check_group_levels(levels: Any) -> list[Any] | None:
         shown = ", ".join(map(str, declared))
         raise ValueError(f"group_levels must not repeat a label; got {shown}.")
     return declared
+
+
+#: Said once per call when the set of groups is read from the data.
+UNDECLARED_LEVELS = (
+    "groups without group_levels: the set of labels found in the data is published as the "
+    "groups (a label that one row holds appears or disappears with that row); declare the "
+    "public set with group_levels=[...] (or a pandas Categorical's categories)."
+)
+
+
+def warn_undeclared_levels(labels: Any, levels: Any) -> None:
+    """Warn (:class:`~dppca.exceptions.PrivacyWarning`) when the groups' levels are neither
+    declared nor a Categorical's categories: whether they are is public."""
+    categorical = isinstance(labels, pd.Categorical) or (
+        isinstance(labels, pd.Series) and isinstance(labels.dtype, pd.CategoricalDtype)
+    )
+    if levels is None and not categorical:
+        warnings.warn(UNDECLARED_LEVELS, PrivacyWarning, stacklevel=user_stacklevel())
 
 
 def encode_groups(labels: Any, n_rows: int, levels: Any = None) -> tuple[np.ndarray, list[Any]]:

@@ -324,6 +324,8 @@ ADVICE = {
     "radius=...": "(no option)",
     "statistic='kendall'": "--statistic kendall",
     "statistic='sscm' (or 'auto')": "--statistic sscm (or auto)",
+    "groups without group_levels": "--group without --group-levels",
+    "group_levels=[...] (or a pandas Categorical's categories)": "--group-levels A,B,...",
 }
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from dppca._groups import encode_groups, take_group_column
+from dppca._groups import encode_groups, take_group_column, warn_undeclared_levels
 from dppca._validation import (
     check_bool,
     check_random_state,
@@ -254,6 +254,7 @@ def dp_pca(
         codes, levels = (None, None)
         if labels is not None:
             codes, levels = encode_groups(labels, n, settings.score.group_levels)
+            warn_undeclared_levels(labels, settings.score.group_levels)
         elif settings.score.group_levels is not None:
             raise ValueError("group_levels applies when groups are given; got groups=None.")
         rng = check_random_state(random_state)

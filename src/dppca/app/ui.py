@@ -154,7 +154,10 @@ def page() -> Any:
         ),
         ui.nav_panel(
             "Downloads",
-            _help("Everything here is private: the release and figures made from it."),
+            _help(
+                "Everything here is private: the release and figures made from it. A "
+                "download's link works for anyone who has it while this session lives."
+            ),
             ui.download_button("download_json", "Release (JSON)"),
             ui.download_button("download_report", "Report (HTML)"),
             ui.download_button("download_png", "Figures (PNG, zip)"),

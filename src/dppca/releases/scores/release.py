@@ -6,7 +6,7 @@ import functools
 import warnings
 from typing import Any
 
-from dppca._groups import encode_groups, take_group_column
+from dppca._groups import encode_groups, take_group_column, warn_undeclared_levels
 from dppca._validation import (
     check_bool,
     check_delta,
@@ -154,6 +154,7 @@ def dp_score(
     codes, levels = (None, None)
     if labels is not None:
         codes, levels = encode_groups(labels, n, settings.group_levels)
+        warn_undeclared_levels(labels, settings.group_levels)
     elif group_levels is not None:
         raise ValueError("group_levels applies when groups are given; got groups=None.")
     rng = check_random_state(random_state)
