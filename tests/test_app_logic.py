@@ -82,6 +82,10 @@ def test_a_run_writes_only_private_files_into_its_own_new_folder(tmp_path):
     written = sorted(path.name for path in (tmp_path / "run1").rglob("*"))
     assert "reference.json" not in written and "reference" not in written
     assert {"release.json", "report.html", "page.png", "scree.svg"} <= set(written)
+    labels = [m for m in outcome.warnings if m.startswith("groups without group_levels")]
+    assert len(labels) == 1 and labels[0].endswith(
+        "from Python or the command line, not in the app)."
+    )
 
 
 def test_an_unreliable_private_scale_stops_the_run_with_advice_the_app_can_follow(tmp_path):

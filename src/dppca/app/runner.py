@@ -34,6 +34,9 @@ APP_ADVICE = {
     "; or give public limits, frame=((xmin, xmax), (ymin, ymax))": (
         " (public frame limits are set from Python or the command line, not in the app)"
     ),
+    "; declare the public set with group_levels=[...] (or a pandas Categorical's categories).": (
+        " (the public set of levels is declared from Python or the command line, not in the app)."
+    ),
 }
 
 
@@ -50,12 +53,18 @@ def in_app_terms(refusal: str) -> str:
     >>> "the command line, not in the app" in message, "on_weak" in message
     (True, False)
     """
-    message = " ".join(refusal.split()).split(" Pass on_weak=")[0]
-    for advice, instead in APP_ADVICE.items():
-        message = message.replace(advice, instead)
+    message = app_advice(refusal).split(" Pass on_weak=")[0]
     return message.replace(" Nothing was spent.", "") + (
         " Run is refused until the budget or the rows suffice."
     )
+
+
+def app_advice(message: str) -> str:
+    """A note or refusal on one line, its advice as the app can follow it."""
+    message = " ".join(message.split())
+    for advice, instead in APP_ADVICE.items():
+        message = message.replace(advice, instead)
+    return message
 
 
 @dataclass(frozen=True)
@@ -227,7 +236,7 @@ def run(
             figure = result.plot("all", non_private=True, random_state=job.reference_rng).figure_
             reference_png = png_bytes(figure)
     summary = result.summary()
-    messages = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught))
+    messages = list(dict.fromkeys(app_advice(str(w.message)) for w in caught))
     return RunOutput(
         folder=private,
         release=result,
