@@ -198,3 +198,9 @@ def test_coverage_quick(tmp_path):
     runs = pd.read_csv(tmp_path / "coverage_quick.csv.gz")
     assert "## Loadings of identified components" in path.read_text()
     assert runs.loc[runs["scree usable"], "scree"].mean() >= 0.9
+
+
+def test_import_time_quick(tmp_path):
+    table = _load("import_time").main(["--repeats", "1", "--out", str(tmp_path)])
+    assert list(table["statement"])[2] == "import dppca"
+    assert (table["median_s"] > 0).all() and (tmp_path / "import_time.md").exists()

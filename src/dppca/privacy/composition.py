@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, get_args
 
 import numpy as np
-from scipy import stats
 
 from dppca._validation import check_option, check_real
 from dppca.privacy.calibration import _log_gdp_delta, _zcdp_delta_kernel
@@ -131,6 +130,8 @@ def _discrete_loss(pure: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     groups of equal epsilon (a group of ``g`` contributes ``epsilon (2 K - g)`` with ``K``
     binomial). Points beyond ``_MAX_SUPPORT`` are merged upwards onto a grid (pessimistic:
     the divergence grows with the loss)."""
+    from scipy import stats  # imported when pure parts are composed, not with the package
+
     values, weights = np.array([0.0]), np.array([1.0])
     for epsilon, count in sorted(Counter(pure).items()):
         heads = np.arange(count + 1)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, cast, overload
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from dppca._validation import (
     check_option,
@@ -50,10 +50,9 @@ def clipped_normal_mean(level: float) -> float:
     >>> round(clipped_normal_mean(1 - 1e-12), 4)  # no clipping: E|Z| = sqrt(2 / pi)
     0.7979
     """
-    z = float(stats.norm.ppf((1.0 + level) / 2.0))
-    return 2.0 * (float(stats.norm.pdf(0.0)) - float(stats.norm.pdf(z))) + 2.0 * z * float(
-        stats.norm.sf(z)
-    )
+    z = float(special.ndtri((1.0 + level) / 2.0))
+    density = math.exp(-z * z / 2.0) / math.sqrt(2.0 * math.pi)
+    return 2.0 * (1.0 / math.sqrt(2.0 * math.pi) - density) + 2.0 * z * float(special.ndtr(-z))
 
 
 @dataclass(frozen=True)
@@ -133,8 +132,8 @@ def resolving(label: str, level: float, consistency: float, unit_sd: float, p: i
     pair is untied; with unit noise sd ``u`` (in units of the clip) the flags need
     ``r >= 2 z u``, ``q >= 2 z u`` and ``1 - r >= 2 sqrt(2) z u``.
     """
-    z = float(stats.norm.isf(FLAG_RATE / p))
-    ratio = consistency / float(stats.norm.ppf((1.0 + level) / 2.0))
+    z = -float(special.ndtri(FLAG_RATE / p))
+    ratio = consistency / float(special.ndtri((1.0 + level) / 2.0))
     largest = min(ratio, level, (1.0 - ratio) / math.sqrt(2.0)) / (2.0 * z)
     warning = (
         f"{label}: the scales' noise sd ({unit_sd:.3g} of each clip level) is too large to tell "

@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from dppca._validation import (
     check_data,
@@ -70,7 +70,7 @@ def scale_release(
     plan.means.record(ledger, f"{label}: clipped mean differences and untied shares", "scale")
     means, untied = released[: plan.p], released[plan.p :]
     noise_sd, share_sd = sd[: plan.p], float(sd[plan.p])
-    z = float(stats.norm.isf(FLAG_RATE / plan.p))
+    z = -float(special.ndtri(FLAG_RATE / plan.p))
     lost = (
         (means < z * noise_sd)
         | (untied < 1.0 - plan.level + z * share_sd)
