@@ -204,3 +204,8 @@ def test_import_time_quick(tmp_path):
     table = _load("import_time").main(["--repeats", "1", "--out", str(tmp_path)])
     assert list(table["statement"])[2] == "import dppca"
     assert (table["median_s"] > 0).all() and (tmp_path / "import_time.md").exists()
+
+
+def test_memory_quick(tmp_path):
+    table = _load("memory").main(["--rows", "3000", "--out", str(tmp_path)])
+    assert (table["peak_MiB"] > 0).all() and (tmp_path / "memory.md").exists()

@@ -110,3 +110,21 @@ def test_choices_that_are_not_names_are_refused_with_the_parameter(value):
         dppca.dp_score(X, 1.0, 1e-6, bins=3, method=value, directions=np.eye(3))
     with pytest.raises(TypeError, match="method must be one of"):
         dppca.dp_scree(X, 2, 1.0, 1e-6, method=value, directions=np.eye(3))
+
+
+def test_a_float64_matrix_is_read_in_place_and_never_written():
+    """A C-contiguous float64 ndarray is validated without a copy (a read-only view of it), and
+    the caller's array keeps its own flags and values; other inputs are copied."""
+    from dppca._validation import check_data
+
+    X = np.random.default_rng(0).standard_normal((20_000, 3))
+    before = X.copy()
+    data, _ = check_data(X)
+    assert np.shares_memory(data, X) and not data.flags.writeable
+    assert X.flags.writeable and np.array_equal(X, before)
+    for other in (np.asfortranarray(X), X.astype(np.float32), X[::2]):
+        copied, _ = check_data(other)
+        assert not np.shares_memory(copied, other)
+    X[12_345, 1] = np.nan  # a bad value deep in a later block is still found
+    with pytest.raises(ValueError, match="must contain only finite values"):
+        check_data(X)

@@ -279,11 +279,16 @@ def check_data(X: Any, name: str = "X", *, min_rows: int = 2) -> tuple[np.ndarra
     Returns
     -------
     data : ndarray of shape (n_samples, n_features), float64, C-contiguous
-        A new array: the caller's object is never modified.
+        A new array, or for a C-contiguous float64 ndarray a read-only view of it (no copy of
+        a large input): the caller's object is never modified.
     names : list of str
     """
     frame = None if is_dask_collection(X) else _as_pandas(X)
-    if frame is not None:
+    if _plain_float_matrix(X):  # read where it is: no copy, and nothing may write to it
+        data = X.view()
+        data.flags.writeable = False
+        names = [f"X{j + 1}" for j in range(data.shape[1])]
+    elif frame is not None:
         data = _dataframe_to_float(frame, name)
         names = [str(column) for column in frame.columns]
     else:
@@ -306,7 +311,26 @@ def check_data(X: Any, name: str = "X", *, min_rows: int = 2) -> tuple[np.ndarra
         raise ValueError(f"{name} must have at least {min_rows} rows; got {n_rows}.")
     if n_cols < 1:
         raise ValueError(f"{name} must have at least 1 column; got {n_cols}.")
-    if not np.isfinite(data).all():
+    if not _all_finite(data):
         raise ValueError(f"{name} must contain only finite values; it has NaN or infinite entries.")
     # One memory layout for every input type, so that results do not depend on it.
     return np.ascontiguousarray(data), names
+
+
+#: Rows per block of the finiteness check (a mask of this many rows at a time, not the
+#: whole matrix's).
+FINITE_BLOCK_ROWS = 8192
+
+
+def _plain_float_matrix(X: Any) -> bool:
+    """Whether ``X`` is a plain, C-contiguous 2-D float64 ndarray (read without a copy)."""
+    return type(X) is np.ndarray and X.ndim == 2 and X.dtype == np.float64 and X.flags.c_contiguous
+
+
+def _all_finite(data: np.ndarray) -> bool:
+    """Whether every entry is finite, checked block by block of rows (the mask of one block
+    at a time)."""
+    for start in range(0, data.shape[0], FINITE_BLOCK_ROWS):
+        if not np.isfinite(data[start : start + FINITE_BLOCK_ROWS]).all():
+            return False
+    return True
