@@ -10,7 +10,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from dppca import DPPCA, Budget, dp_loading
+from dppca import DPPCA, Accountant, Budget, dp_loading
 
 # scikit-learn's checks fit a few dozen rows, where no private clip level, radius or scale can
 # be located: they test the estimator's mechanics, so these estimators release anyway.
@@ -338,3 +338,57 @@ def test_components_keep_the_datas_floating_type():
     double = DPPCA(2, epsilon=4.0, delta=1e-7, random_state=0).fit(X)
     assert single.components_.dtype == np.float32 and double.components_.dtype == np.float64
     np.testing.assert_allclose(single.components_, double.components_, atol=1e-5)
+
+
+def test_a_public_centre_is_subtracted_and_added_back():
+    """``center=`` a public centre: the scores are ``(X - c) @ components_.T``, the inverse
+    adds it back, and the SSCM's directions are taken about it (nothing spent on a centre)."""
+    X = _data(4000) + 500.0
+    centre = np.full(4, 500.0)
+    model = DPPCA(2, epsilon=4.0, delta=1e-7, center=centre, random_state=0).fit(X)
+    np.testing.assert_array_equal(model.mean_, centre)
+    np.testing.assert_allclose(model.transform(X), (X - centre) @ model.components_.T)
+    restored = model.inverse_transform(model.transform(X))
+    np.testing.assert_allclose(
+        restored - centre, (X - centre) @ model.components_.T @ model.components_
+    )
+    sscm = DPPCA(2, epsilon=4.0, delta=1e-7, statistic="sscm", center=centre, random_state=0)
+    sscm.fit(X)
+    assert [entry.name for entry in sscm.privacy_ledger_.entries][:2] == [
+        "loading: SSCM pair scale",
+        "loading: SSCM matrix",
+    ]
+    assert abs(sscm.components_[0, 0]) > 0.98
+    assert DPPCA(2, random_state=0).fit(X).mean_ is None
+
+
+def test_the_sscms_private_centre_is_the_mean_at_no_extra_cost():
+    """``center="private"`` with the SSCM: ``mean_`` is the centre its directions were taken
+    about (near the data's centre, in their units also with private scales); with the Kendall
+    matrix it is refused before anything is spent."""
+    X = _data(6000) * [1.0, 1.0, 1.0, 1.0] + [1000.0, -50.0, 3.0, 0.0]
+    model = DPPCA(2, epsilon=4.0, delta=1e-7, statistic="sscm", center="private", random_state=1)
+    model.fit(X)
+    assert np.abs(model.mean_ - [1000.0, -50.0, 3.0, 0.0]).max() < 0.3
+    assert model.privacy_spent_ <= Budget(4.0, 1e-7)
+    scaled = DPPCA(
+        2,
+        epsilon=6.0,
+        delta=1e-7,
+        statistic="sscm",
+        center="private",
+        scale="private",
+        random_state=1,
+    ).fit(X)
+    assert np.abs(scaled.mean_ - [1000.0, -50.0, 3.0, 0.0]).max() < 0.5
+    accountant = Accountant(Budget(10.0, 1e-3))
+    with pytest.raises(ValueError, match="center='private' takes the SSCM's private centre"):
+        DPPCA(2, epsilon=4.0, delta=1e-7, center="private", accountant=accountant).fit(X)
+    assert accountant.spent == Budget(0.0, 0.0)
+    for wrong, error, message in [
+        ("middle", ValueError, "center must be one of"),
+        ([0.0, 0.0], ValueError, r"center must be None, \"private\" or 4 numbers"),
+        ([0.0, np.nan, 0.0, 0.0], ValueError, "center must contain only finite values"),
+    ]:
+        with pytest.raises(error, match=message):
+            DPPCA(2, center=wrong).fit(X)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import numbers
 from typing import Any
 
 import numpy as np
@@ -11,12 +10,12 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from dppca._estimator_params import FRACTION_UNUSABLE, check_center, check_n_components
 from dppca._validation import (
     array_names,
     check_bool,
     check_delta,
     check_epsilon,
-    check_positive_int,
     check_random_state,
     check_real,
     refuse_masked_or_sparse,
@@ -40,12 +39,6 @@ from dppca.releases.scale import (
 from dppca.releases.scree import ScreeSettings
 from dppca.results.loading import unusable_loading
 from dppca.results.status import ReleaseStatus, scale_status, scree_status
-
-#: The note when a fraction of the variance cannot be read from an unusable scree.
-FRACTION_UNUSABLE = (
-    "n_components={fraction}: the private scree is not usable, so no fraction of the variance "
-    "can be read from it; every component is kept."
-)
 
 
 class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -73,6 +66,13 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         The generalized Kendall matrix (g-DPPCA), the spatial sign covariance matrix about a
         private centre, or the one the benchmarks favour at this ``n``, ``p`` and epsilon (see
         :class:`~dppca.LoadingSettings`).
+    center : None, "private" or array-like of shape (n_features,), default None
+        What ``transform`` subtracts before projecting. None: nothing (the directions need no
+        centre, and the scores are then uncentred; ``mean_`` is None). An array: a public centre
+        known without the data (the SSCM's directions are taken about it too; the Kendall
+        matrix needs none). ``"private"``: the SSCM's own private centre, released with the
+        directions at no extra cost (``statistic="sscm"``, or ``"auto"`` where it chooses the
+        SSCM; refused before the charge otherwise).
     sign_transform : {"spherical", "winsorized"} or callable, default "spherical"
         Generalized spatial sign, the ``transform`` of :func:`dppca.dp_loading` (renamed because
         a scikit-learn transformer's ``transform`` is its projection method).
@@ -144,6 +144,8 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         Noise standard deviation used.
     scale_ : ndarray of shape (n_features,) or None
         The scales the variables are divided by (None without ``scale``).
+    mean_ : ndarray of shape (n_features,) or None
+        The centre ``transform`` subtracts, in the data's units (None without ``center``).
     explained_variance_ : ndarray of shape (n_components,)
         Private variances along the kept directions (with ``scree``).
     explained_variance_ratio_ : ndarray of shape (n_components,)
@@ -163,9 +165,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     Notes
     -----
-    ``transform`` projects rows onto the private directions, ``(X / scale_) @ components_.T``,
-    without centring (centring by a sample mean would not be private), and
-    ``inverse_transform`` maps scores back, ``(T @ components_) * scale_``. The projection of
+    ``transform`` projects rows onto the private directions, ``((X - mean_) / scale_) @
+    components_.T``, by default without centring (centring by a sample mean would not be
+    private; ``center`` gives a public or the SSCM's private centre), and ``inverse_transform``
+    maps scores back, ``(T @ components_) * scale_ + mean_``. The projection of
     an individual row is **not** a private release: it is that row's data. Only what ``fit``
     stores (and what is computed from it alone) is private.
 
@@ -210,6 +213,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         epsilon: float = 1.0,
         delta: float = 1e-6,
         statistic: str = "kendall",
+        center: Any = None,
         sign_transform: Any = "spherical",
         radius: Any = None,
         sensitivity: str = "tight",
@@ -231,6 +235,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.epsilon = epsilon
         self.delta = delta
         self.statistic = statistic
+        self.center = center
         self.sign_transform = sign_transform
         self.radius = radius
         self.sensitivity = sensitivity
@@ -265,14 +270,16 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         with np.errstate(over="ignore", invalid="ignore"):  # finite extremes sum to inf here
             X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         n_samples, n_features = X.shape
-        n_components, fraction = self._check_n_components(n_features)
+        n_components, fraction = check_n_components(self.n_components, self.scree, n_features)
         total = Budget(check_epsilon(self.epsilon), check_delta(self.delta))
         noise = NoiseSettings(
             calibration=self.calibration, composition=self.composition, sampler=self.sampler
         )
+        private_center, public_center = check_center(self.center, n_features)
         loading = LoadingSettings.named(
             {"transform": "sign_transform"},
             statistic=self.statistic,
+            center=None if self.statistic == "kendall" else public_center,
             transform=self.sign_transform,
             radius=self.radius,
             sensitivity=self.sensitivity,
@@ -294,6 +301,12 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         loading = loading.resolve(  # "auto" chooses from the directions' own budget
             (n_samples, n_features), total.split(**shares)["loading"], noise, in_memory=True
         )
+        if private_center and loading.statistic != "sscm":
+            raise ValueError(
+                "center='private' takes the SSCM's private centre (statistic='sscm', or 'auto' "
+                "where it chooses the SSCM); the Kendall matrix locates none: give a public "
+                f"center or None (statistic={self.statistic!r} chose {loading.statistic!r})."
+            )
         scree_settings = None
         if self.scree is not None:
             scree_settings = ScreeSettings.named(
@@ -400,6 +413,10 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.kendall_eigenvalues_ = result.kendall_eigenvalues
         self.sigma_ = result.sigma
         self.scale_ = scales
+        self.mean_ = public_center
+        if private_center:  # released in the scaled units; back in the data's
+            located = np.array(result.settings["centre"])
+            self.mean_ = located if scales is None else located * scales
         guidance = one_variable_notes(result.directions, names, scales is not None)
         emit(guidance)
         self.notes_ = tuple(notes + guidance)
@@ -408,36 +425,6 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.privacy_spent_: Budget = ledger.total
         self.composition_factor_ = factor
         return self
-
-    def _check_n_components(self, n_features: int) -> tuple[int, float | None]:
-        """The number of components (``n_features`` for None or a fraction, which the scree
-        then narrows) and the fraction, if one was given."""
-        value = self.n_components
-        rule = (
-            f"n_components must be an integer in [1, n_features={n_features}], a fraction in "
-            "(0, 1) or None"
-        )
-        if value is None:
-            return n_features, None
-        if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral | bool):
-            fraction = float(value)
-            if not 0.0 < fraction < 1.0:
-                raise ValueError(f"{rule}; got n_components={value!r}.")
-            if self.scree is None:
-                raise ValueError(
-                    f"n_components={value!r} keeps the components that explain that fraction of "
-                    "the private scree; scree=None releases none (give a scree or an integer)."
-                )
-            return n_features, fraction
-        try:
-            count = check_positive_int(value, "n_components")
-        except TypeError:
-            raise TypeError(f"{rule}; got {value!r} (type {type(value).__name__}).") from None
-        except ValueError:
-            count = 0
-        if not 1 <= count <= n_features:
-            raise ValueError(f"{rule}; got n_components={value!r}.")
-        return count, None
 
     def transform(self, X: Any) -> np.ndarray:
         """Project ``X`` onto the private directions (not a private release; see Notes).
@@ -448,14 +435,18 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+        if self.mean_ is not None:  # clamped so that the centred values stay finite
+            limit = float(np.finfo(X.dtype).max)
+            with np.errstate(over="ignore"):
+                X = np.clip(X - self.mean_.astype(X.dtype), -limit, limit)
         if self.scale_ is not None:  # clamped so that the scores stay finite in X's type
             limit = float(np.finfo(X.dtype).max) / (4 * X.shape[1])
             X = scaled(X, self.scale_, min(limit, SCALED_LIMIT)).astype(X.dtype, copy=False)
         return X @ self.components_.T.astype(X.dtype, copy=False)
 
     def inverse_transform(self, X: Any) -> np.ndarray:
-        """Map scores back to the variables: ``(X @ components_) * scale_`` (no centre is added,
-        since ``transform`` removes none).
+        """Map scores back to the variables: ``(X @ components_) * scale_ + mean_`` (the centre
+        ``transform`` removed, if any).
 
         Parameters
         ----------
@@ -474,6 +465,8 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         restored = X @ self.components_.astype(X.dtype, copy=False)
         if self.scale_ is not None:
             restored = restored * self.scale_.astype(X.dtype, copy=False)
+        if self.mean_ is not None:
+            restored = restored + self.mean_.astype(X.dtype, copy=False)
         return restored
 
     @property
