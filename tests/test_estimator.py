@@ -392,3 +392,21 @@ def test_the_sscms_private_centre_is_the_mean_at_no_extra_cost():
     ]:
         with pytest.raises(error, match=message):
             DPPCA(2, center=wrong).fit(X)
+
+
+def test_a_saved_model_keeps_its_release_but_cannot_charge_its_accountant_again():
+    import pickle
+
+    from dppca import DetachedAccountantError
+    from dppca.privacy.accountant import DetachedAccountant
+
+    X = _data(3000)
+    owner = Accountant(Budget(10.0, 1e-5))
+    model = DPPCA(2, epsilon=2.0, delta=1e-7, accountant=owner, random_state=0).fit(X)
+    loaded = pickle.loads(pickle.dumps(model))
+    assert isinstance(loaded.accountant, DetachedAccountant)
+    assert "refuses every charge" in repr(loaded.accountant)
+    np.testing.assert_array_equal(loaded.transform(X), model.transform(X))
+    with pytest.raises(DetachedAccountantError, match="saved and loaded"):
+        loaded.fit(X)
+    assert owner.spent == model.privacy_spent_

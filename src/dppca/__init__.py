@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from dppca.exceptions import (
     BudgetExceededError,
+    DetachedAccountantError,
     DurfeeStepLimitWarning,
     EmptyHistogramError,
     NoiseDominatedWarning,
@@ -67,6 +68,7 @@ __all__ = [
     "Budget",
     "BudgetExceededError",
     "DPPCAResult",
+    "DetachedAccountantError",
     "DurfeeStepLimitWarning",
     "EmptyHistogramError",
     "Frame",

@@ -105,7 +105,12 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     accountant : Accountant, optional
         Charged with ``(epsilon, delta)`` by every ``fit`` (after validation, before any noise),
         so that refits draw on one total budget and stop when it is spent. The accountant is
-        shared, never copied (``sklearn.base.clone`` keeps the same one).
+        shared, never copied, in the process (``sklearn.base.clone`` keeps the same one, and
+        threads charge it one at a time); a model pickled into another process
+        (``GridSearchCV(n_jobs=2)``, joblib, a saved model) carries a
+        :class:`~dppca.privacy.accountant.DetachedAccountant`, whose fits are refused
+        (:class:`~dppca.DetachedAccountantError`) before anything is spent: search in one
+        process (``n_jobs=1``).
     sampler : {"discrete", "continuous"} or None, default None
         Exact integer noise on a secure stream (``"discrete"``, what None means unless the
         calibration is classical) or numpy's floating-point noise, for studies

@@ -56,6 +56,25 @@ class NoiseDominatedWarning(UserWarning):
     """
 
 
+class DetachedAccountantError(RuntimeError):
+    """A copy of an :class:`~dppca.Accountant` made by pickling (in another process: a
+    ``GridSearchCV(n_jobs=2)`` or joblib worker, or a model saved and loaded) was asked to
+    charge: it cannot reach its owner's budget, so it refuses every charge, before anything is
+    released.
+
+    Examples
+    --------
+    >>> import pickle
+    >>> from dppca import Accountant, Budget
+    >>> copy = pickle.loads(pickle.dumps(Accountant(Budget(1.0, 1e-6))))
+    >>> try:
+    ...     copy.spend(Budget(0.1, 0.0), "a fit")
+    ... except DetachedAccountantError as error:
+    ...     print(str(error).startswith("This accountant is a copy made by pickling"))
+    True
+    """
+
+
 class EmptyHistogramError(ValueError):
     """An additive DP histogram is all zero after noise and clipping (its budget is spent).
 

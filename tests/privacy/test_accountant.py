@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+import dppca
 from dppca import (
     Accountant,
     Budget,
@@ -179,3 +180,85 @@ def test_a_tight_accountant_admits_a_basic_call_with_or_without_private_scales_a
         with pytest.raises(BudgetExceededError):
             _scaled_pca(accountant, "basic", scale)
         assert len(accountant.ledger) == 0
+
+
+def test_a_copy_in_another_process_refuses_every_charge():
+    """pickle and joblib copies are detached: they refuse to charge, before anything is
+    released, naming n_jobs; copies in the process are the accountant itself."""
+    import copy
+    import pickle
+
+    import joblib
+
+    from dppca import DetachedAccountantError
+    from dppca.privacy.accountant import DetachedAccountant
+
+    owner = Accountant(Budget(10.0, 1e-5))
+    owner.spend(Budget(1.0, 1e-6), "first")
+    assert copy.copy(owner) is owner and copy.deepcopy(owner) is owner
+    for detached in (pickle.loads(pickle.dumps(owner)), joblib.load(_dumped(owner))):
+        assert isinstance(detached, DetachedAccountant)
+        assert detached.spent_when_copied == owner.spent
+        with pytest.raises(DetachedAccountantError, match=r"n_jobs=1"):
+            detached.spend(Budget(0.1, 0.0), "a fit")
+        with pytest.raises(DetachedAccountantError):
+            dppca.dp_loading(np.eye(40, 3), 1.0, 1e-6, accountant=detached)
+        assert isinstance(pickle.loads(pickle.dumps(detached)), DetachedAccountant)
+    assert owner.spent == Budget(1.0, 1e-6)
+
+
+def _dumped(accountant):
+    import io
+
+    import joblib
+
+    buffer = io.BytesIO()
+    joblib.dump(accountant, buffer)
+    buffer.seek(0)
+    return buffer
+
+
+def test_a_grid_search_in_two_processes_cannot_spend_past_the_owner():
+    """GridSearchCV(n_jobs=2) unpickles the model in its workers: every fit there is refused
+    (nothing spent, the search fails saying why), where before seven fits passed a cap of 10."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.pipeline import make_pipeline
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((3000, 4)) * [3.0, 2.0, 1.0, 0.5]
+    y = (X[:, 0] + rng.standard_normal(3000) > 0).astype(int)
+    owner = Accountant(Budget(10.0, 1e-5))
+    model = make_pipeline(
+        dppca.DPPCA(n_components=1, epsilon=4.0, accountant=owner), LogisticRegression()
+    )
+    search = GridSearchCV(model, {"dppca__n_components": [1, 2]}, cv=3, n_jobs=2)
+    with pytest.raises(ValueError, match="copy made by pickling"):
+        search.fit(X, y)
+    assert owner.spent == Budget(0.0, 0.0)
+
+
+def test_threads_sharing_an_accountant_cannot_overspend_together():
+    """Eight threads each charging epsilon 1 against a basic total of 5: exactly five charges
+    pass."""
+    import threading
+
+    from dppca import BudgetExceededError
+
+    owner = Accountant(Budget(5.0, 1e-6), composition="basic")
+    passed, barrier = [], threading.Barrier(8)
+
+    def charge_once():
+        barrier.wait()
+        try:
+            owner.spend(Budget(1.0, 0.0), "a thread")
+            passed.append(True)
+        except BudgetExceededError:
+            pass
+
+    threads = [threading.Thread(target=charge_once) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert len(passed) == 5 and owner.spent == Budget(5.0, 0.0)

@@ -11,15 +11,17 @@ charges' epsilons and deltas add up.
 
 from __future__ import annotations
 
+import threading
 import warnings
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from dppca._stack import user_stacklevel
-from dppca.exceptions import BudgetExceededError, PrivacyWarning
+from dppca.exceptions import BudgetExceededError, DetachedAccountantError, PrivacyWarning
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger, budget_losses
 from dppca.privacy.composition import PrivacyLoss, composed_delta, resolve_composition
 
@@ -48,6 +50,17 @@ class Accountant:
     >>> _ = [tight.spend(Budget(1.0, 1e-6), f"release {j}", [gaussian]) for j in range(3)]
     >>> round(tight.mu, 4)  # three 0.1-GDP releases are sqrt(3) 0.1-GDP
     0.1732
+
+    Notes
+    -----
+    **Threads and processes.** An accountant is one budget: copies in the same process
+    (``copy``, ``deepcopy``, scikit-learn's ``clone``) are the same object, and a charge (its
+    check and its record) is one step under a lock, so threads sharing it cannot overspend
+    together. Another process cannot reach it: a pickled copy (``GridSearchCV(n_jobs=2)`` and
+    other joblib workers, a saved and loaded model) is a :class:`DetachedAccountant`, which
+    refuses every charge with :class:`~dppca.exceptions.DetachedAccountantError` before
+    anything is released. Run such searches in one process (``n_jobs=1``), or give each worker
+    an accountant of its own.
     """
 
     def __init__(self, total: Budget, composition: str | None = None) -> None:
@@ -58,6 +71,11 @@ class Accountant:
         self.composition = composition
         self.ledger = PrivacyLedger.for_total(total.epsilon, composition)
         self._calls: Counter[str] = Counter()
+        self._lock = threading.RLock()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A pickled accountant is a :class:`DetachedAccountant`: it cannot charge this one."""
+        return (DetachedAccountant, (self.total, self.composition, self.spent))
 
     def calls(self, name: str) -> int:
         """How many calls named ``name`` (``"dp_pca"``, ``"DPPCA.fit"``) were charged."""
@@ -129,10 +147,11 @@ class Accountant:
     ) -> LedgerEntry:
         """Record a charge of ``budget`` (with its releases' ``losses`` when they were planned
         tightly), or raise :class:`BudgetExceededError` (recording nothing)."""
-        self.require(budget, name, losses)
-        label = name if name is not None else f"spend {len(self.ledger) + 1}"
-        kept = tuple(losses) if self.composition == "tight" else ()
-        return self.ledger.record(label, "as charged", budget, "spend", kept)
+        with self._lock:  # the check and the record, as one step for every thread
+            self.require(budget, name, losses)
+            label = name if name is not None else f"spend {len(self.ledger) + 1}"
+            kept = tuple(losses) if self.composition == "tight" else ()
+            return self.ledger.record(label, "as charged", budget, "spend", kept)
 
     def __copy__(self) -> Accountant:
         """An accountant is one shared budget: copies (``copy``, ``deepcopy``, scikit-learn's
@@ -162,6 +181,46 @@ class Accountant:
             facts.append(("Gaussian DP", f"mu = {self.mu:.4g}"))
         tables = [("Charges", self.ledger.budget_table())] if len(self.ledger) else []
         return card(f"Privacy accountant ({len(self.ledger)} charges)", facts, tables)
+
+
+class DetachedAccountant(Accountant):
+    """An :class:`Accountant` copied into another process by pickling: its total, composition
+    and what had been spent when it was copied, for reading; every charge is refused with
+    :class:`~dppca.exceptions.DetachedAccountantError` (it cannot reach its owner's budget).
+
+    Examples
+    --------
+    >>> import pickle
+    >>> from dppca import Accountant, Budget
+    >>> copy = pickle.loads(pickle.dumps(Accountant(Budget(1.0, 1e-6))))
+    >>> type(copy).__name__, copy.spent_when_copied
+    ('DetachedAccountant', Budget(epsilon=0, delta=0))
+    """
+
+    def __init__(self, total: Budget, composition: str, spent: Budget) -> None:
+        super().__init__(total, composition)
+        self.spent_when_copied = spent
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (DetachedAccountant, (self.total, self.composition, self.spent_when_copied))
+
+    def require(
+        self, budget: Budget, name: str | None = None, losses: Sequence[PrivacyLoss] = ()
+    ) -> None:
+        """Refuse: a copy in another process cannot charge its owner's budget."""
+        raise DetachedAccountantError(
+            "This accountant is a copy made by pickling (a GridSearchCV(n_jobs=...) or joblib "
+            "worker in another process, or a model saved and loaded): it cannot charge its "
+            f"owner's budget, so it refuses {name or 'this charge'} before anything is "
+            "released. Run the search in one process (n_jobs=1), where every fit charges the "
+            "one accountant, or give this copy an Accountant of its own (a part of the total)."
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"DetachedAccountant(total={self.total!r}, spent when copied="
+            f"{self.spent_when_copied!r}): refuses every charge"
+        )
 
 
 def charge(
