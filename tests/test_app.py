@@ -39,29 +39,34 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory):
-    """``dppca app`` in its own process on a free loopback port, stopped after the module."""
+def _serve(log: Path, environment: dict[str, str] | None = None):
+    """``dppca app`` in its own process on a free loopback port: the process and its URL, once
+    it answers."""
     port = _free_port()
-    log = tmp_path_factory.mktemp("app") / "server.log"
     with log.open("w") as sink:
         server = subprocess.Popen(
             [sys.executable, "-m", "dppca", "app", "--port", str(port)],
             stdout=sink,
             stderr=subprocess.STDOUT,
+            env=environment,
         )
     url = f"http://127.0.0.1:{port}/"
     for _ in range(120):
         try:
             with urllib.request.urlopen(url, timeout=1) as response:
                 if response.status == 200:
-                    break
+                    return server, url
         except OSError:
             time.sleep(0.5)
-    else:
-        server.kill()
-        server.wait(timeout=30)
-        pytest.fail(f"the app did not start: {log.read_text()[-2000:]}")
+    server.kill()
+    server.wait(timeout=30)
+    pytest.fail(f"the app did not start: {log.read_text()[-2000:]}")
+
+
+@pytest.fixture(scope="module")
+def app_url(tmp_path_factory):
+    """``dppca app`` in its own process on a free loopback port, stopped after the module."""
+    server, url = _serve(tmp_path_factory.mktemp("app") / "server.log")
     yield url
     server.terminate()
     server.wait(timeout=30)
@@ -265,3 +270,40 @@ def test_repeated_runs_are_added_up_and_results_never_outlive_their_data(page):
     sync_api.expect(page.locator("#status")).to_contain_text("The data changed", timeout=30_000)
     assert page.locator("#private-page").count() == 0
     _shot(page, "9-data-changed")
+
+
+def test_an_upload_never_stays_on_disk_even_when_the_server_is_killed(browser, tmp_path):
+    """The upload's file is deleted as soon as it is read, while the session lives; after the
+    server is killed (no clean-up), the next server removes the session folder it left."""
+    import os
+    import signal
+
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    environment = {**os.environ, "TMPDIR": str(temporary)}
+    server, url = _serve(tmp_path / "first.log", environment)
+    mine = tmp_path / "mine.csv"
+    mine.write_text("secret_height,secret_weight\n" + "\n".join(f"{i},{i % 7}" for i in range(60)))
+    opened = browser.new_context().new_page()
+    opened.goto(url)
+    _ready(opened)
+    opened.locator("#dataset").select_option("upload")
+    opened.locator("#upload").set_input_files(str(mine))
+    opened.wait_for_function(
+        "() => document.querySelector('#variables').innerHTML.includes('secret_height')",
+        timeout=30_000,
+    )
+    assert not list(temporary.rglob("*.csv"))  # read into memory, its file gone
+    sessions = list(temporary.glob("dppca-app-*"))
+    assert sessions
+    server.send_signal(signal.SIGKILL)
+    server.wait(timeout=30)
+    opened.context.close()
+    assert all(folder.exists() for folder in sessions)  # nobody cleaned up
+    second, _ = _serve(tmp_path / "second.log", environment)
+    try:
+        assert not any(folder.exists() for folder in sessions)
+        assert not list(temporary.rglob("*.csv"))
+    finally:
+        second.terminate()
+        second.wait(timeout=30)

@@ -217,3 +217,63 @@ def test_the_page_says_what_its_links_and_labels_publish():
     html = str(page())
     assert "works for anyone who has it while this session lives" in html
     assert "labels are published with the results" in html
+
+
+def test_an_upload_is_read_into_memory_and_its_file_deleted_at_once(tmp_path):
+    """Shiny writes an upload to fileupload-*/<operation>/0.csv: the app reads it whole and
+    deletes it (and the emptied operation folder) at once, keeping the table in the session;
+    a file elsewhere is never deleted."""
+    from dppca.app.handlers import load_table
+
+    operation = tmp_path / "fileupload-abc" / "tmp123"
+    operation.mkdir(parents=True)
+    upload = operation / "0.csv"
+    _table().frame.drop(columns="name").to_csv(upload, index=False)
+    uploads: dict = {}
+    files = [{"datapath": str(upload), "name": "mine.csv"}]
+    table = load_table("upload", files, uploads)
+    assert not upload.exists() and not operation.exists()
+    assert (tmp_path / "fileupload-abc").exists()  # Shiny's own, removed when the session ends
+    assert load_table("upload", files, uploads) is table  # kept in memory, not read again
+    own = tmp_path / "own.csv"
+    _table().frame.drop(columns="name").to_csv(own, index=False)
+    assert load_table("upload", [{"datapath": str(own), "name": "own.csv"}]).n == 600
+    assert own.exists()
+    with pytest.raises(DataError, match="no longer on the server; upload it again"):
+        load_table("upload", files)  # without the session's copy
+
+
+def test_a_server_that_was_killed_leaves_nothing_for_the_next_to_keep(tmp_path):
+    """At start-up: session folders of a server process that is gone and Shiny's upload
+    folders older than a minute are removed; a live server's and fresh uploads stay."""
+    import os
+    import subprocess
+    import sys
+
+    from dppca.app.handlers import OWNER_FILE, STALE_UPLOAD_SECONDS, sweep_stale
+
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    dead = tmp_path / "dppca-app-dead"
+    dead.mkdir()
+    (dead / OWNER_FILE).write_text(gone.stdout.strip())
+    (dead / "run1").mkdir()
+    live = tmp_path / "dppca-app-live"
+    live.mkdir()
+    (live / OWNER_FILE).write_text(str(os.getpid()))
+    old_upload = tmp_path / "fileupload-old"
+    (old_upload / "tmp1").mkdir(parents=True)
+    (old_upload / "tmp1" / "0.csv").write_text("a,b\n1,2\n")
+    stale = os.stat(old_upload).st_mtime - STALE_UPLOAD_SECONDS - 10
+    os.utime(old_upload, (stale, stale))
+    fresh_upload = tmp_path / "fileupload-new"
+    fresh_upload.mkdir()
+    other = tmp_path / "someone-else"
+    other.mkdir()
+    removed = sweep_stale(tmp_path)
+    assert sorted(path.name for path in removed) == ["dppca-app-dead", "fileupload-old"]
+    assert live.exists() and fresh_upload.exists() and other.exists()

@@ -4,9 +4,10 @@ Pick an embedded data set or upload a CSV file, choose the variables, the groups
 its split (the budget preview updates before anything runs), press Run, and read the private
 page, the budget spent, the notes on noise, and download the release, the figures and the
 report. The non-private reference is computed only on request and shown apart, under a "NOT
-PRIVATE" heading; it is never part of a download. Uploaded data stay in the session's memory
-and its temporary folder, which are dropped when the session ends. The app serves on
-127.0.0.1 only unless told otherwise.
+PRIVATE" heading; it is never part of a download. Uploaded data stay in the server's memory:
+an upload's file is deleted as soon as it is read, the session's results are dropped when it
+ends, and a server started after one that was killed removes what that one left. The app
+serves on 127.0.0.1 only unless told otherwise.
 
 Built with Shiny for Python (imported only here, when the app is used).
 """
@@ -40,4 +41,7 @@ def run_app(host: str = "127.0.0.1", port: int = 8000, launch_browser: bool = Fa
     """
     from shiny._main import run_app as serve  # shiny's own entry point
 
+    from dppca.app.handlers import sweep_stale
+
+    sweep_stale()  # what a killed server left: stale sessions' folders and uploads
     serve(create_app(), host=host, port=port, launch_browser=launch_browser, dev_mode=False)

@@ -3,7 +3,9 @@ variables or groups, and the settings that follow from the public number of rows
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,18 +65,26 @@ def embedded(key: str) -> Table:
 
 
 def uploaded(path: str | Path, name: str) -> Table:
-    """A CSV file uploaded to the app, read whole; every problem as one readable sentence."""
+    """A CSV file uploaded to the app, read whole into memory and its upload file deleted at
+    once (:func:`forget_upload`), so that no copy of the data stays on disk however the server
+    ends; every problem as one readable sentence."""
     path = Path(path)
-    if path.stat().st_size > UPLOAD_LIMIT:
+    try:
+        size = path.stat().st_size
+        content = path.read_bytes() if size <= UPLOAD_LIMIT else b""
+    finally:
+        forget_upload(path)
+    if size > UPLOAD_LIMIT:
         raise DataError(
             f"{name} is larger than {UPLOAD_LIMIT // 2**20} MB; use the command line "
             "(dppca run) for large files"
         )
-    separator = _separator(path)
+    separator = _separator(content)
     try:
-        frame = pd.read_csv(path, sep=separator)
+        frame = pd.read_csv(io.BytesIO(content), sep=separator)
         if separator == ";" and len(describe(frame, "", None).numeric) < 2:
-            frame = pd.read_csv(path, sep=separator, decimal=",")  # 3,14 as in many locales
+            # 3,14 as in many locales
+            frame = pd.read_csv(io.BytesIO(content), sep=separator, decimal=",")
     except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
         reason = " ".join(str(error).split())
         raise DataError(f"{name} could not be read as CSV: {reason}") from None
@@ -91,15 +101,24 @@ def uploaded(path: str | Path, name: str) -> Table:
     return table
 
 
+def forget_upload(path: Path) -> None:
+    """Delete a file Shiny wrote for an upload (``fileupload-*/<operation>/0.csv``) and the
+    operation's folder when that is left empty; a file elsewhere is never touched."""
+    if not any(folder.name.startswith("fileupload-") for folder in path.parents):
+        return
+    path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # only an empty folder goes
+        path.parent.rmdir()
+
+
 #: The field separators an upload may use.
 SEPARATORS = ",;\t|"
 
 
-def _separator(path: Path) -> str:
+def _separator(content: bytes) -> str:
     """The file's field separator among :data:`SEPARATORS` (a comma when the first lines do not
     tell: a file with one column has none)."""
-    with path.open(newline="", errors="replace") as handle:
-        sample = handle.read(64 * 1024)
+    sample = content[: 64 * 1024].decode("utf-8", errors="replace")
     try:
         return csv.Sniffer().sniff(sample, delimiters=SEPARATORS).delimiter
     except csv.Error:

@@ -7,8 +7,10 @@ reactive inputs and outputs.
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import tempfile
+import time
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,12 +23,73 @@ from dppca.app.data import DataError, Table, embedded, uploaded
 from dppca.app.runner import RunOutput, Settings, in_app_terms, problem
 from dppca.exceptions import UnlocatableError
 
+#: The sessions' folders, and the file in each that names the server process owning it.
+SESSION_PREFIX = "dppca-app-"
+OWNER_FILE = "server.pid"
+#: Shiny's upload folders older than this (seconds) are stale: the app reads and deletes an
+#: upload's file as soon as it arrives.
+STALE_UPLOAD_SECONDS = 60.0
+
+
+def sweep_stale(folder: Path | None = None) -> list[Path]:
+    """Remove what servers that ended without cleaning up (killed) left in the temporary
+    ``folder``: session folders whose server process is gone, and Shiny's upload folders
+    older than :data:`STALE_UPLOAD_SECONDS`, only this user's; the paths removed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> sweep_stale(Path(tempfile.mkdtemp()))
+    []
+    """
+    folder = Path(tempfile.gettempdir()) if folder is None else folder
+    removed = []
+    for candidate in folder.iterdir():
+        try:
+            info = candidate.lstat()
+        except OSError:
+            continue
+        if not candidate.is_dir() or candidate.is_symlink() or info.st_uid != os.getuid():
+            continue
+        stale = False
+        if candidate.name.startswith(SESSION_PREFIX):
+            stale = not _server_alive(candidate / OWNER_FILE)
+        elif candidate.name.startswith("fileupload-"):
+            stale = time.time() - info.st_mtime > STALE_UPLOAD_SECONDS
+        if stale:
+            shutil.rmtree(candidate, ignore_errors=True)
+            removed.append(candidate)
+    return removed
+
+
+def _server_alive(owner: Path) -> bool:
+    """Whether the process named in ``owner`` still runs (a folder without one is a server's
+    that has not written it yet, or of another program: left alone)."""
+    try:
+        pid = int(owner.read_text())
+    except (OSError, ValueError):
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 #: The figures of a run, each written as PNG and SVG.
 FIGURES = ("scree", "score", "loading", "variable", "biplot", "page")
 
 
-def load_table(choice: str, files: Sequence[dict[str, Any]] | None) -> Table:
-    """The data set chosen: an embedded one by name, or the first uploaded file.
+def load_table(
+    choice: str,
+    files: Sequence[dict[str, Any]] | None,
+    uploads: dict[str, Table | str] | None = None,
+) -> Table:
+    """The data set chosen: an embedded one by name, or the first uploaded file, read once
+    (its file is deleted as it is read) and then kept in the session's ``uploads``, with the
+    problem it had.
 
     Raises
     ------
@@ -37,7 +100,23 @@ def load_table(choice: str, files: Sequence[dict[str, Any]] | None) -> Table:
         return embedded(choice)
     if not files:
         raise DataError("Upload a CSV file, or choose an embedded data set.")
-    return uploaded(files[0]["datapath"], files[0]["name"])
+    key, name = files[0]["datapath"], files[0]["name"]
+    known = None if uploads is None else uploads.get(key)
+    if isinstance(known, str):
+        raise DataError(known)
+    if known is not None:
+        return known
+    try:
+        table = uploaded(key, name)
+    except FileNotFoundError:
+        raise DataError(f"{name} is no longer on the server; upload it again.") from None
+    except DataError as error:
+        if uploads is not None:
+            uploads[key] = str(error)
+        raise
+    if uploads is not None:
+        uploads[key] = table
+    return table
 
 
 def read_settings(value: Callable[[str], Any]) -> Settings:
@@ -134,14 +213,21 @@ class SessionRuns:
         default_factory=dict
     )
 
+    #: The session's uploads (each read once, its file deleted), or the problem each had.
+    uploads: dict[str, Table | str] = field(default_factory=dict)
+
     @classmethod
     def open(cls) -> SessionRuns:
-        """A new session with its own folder, readable by this user only."""
-        return cls(Path(tempfile.mkdtemp(prefix="dppca-app-")))
+        """A new session with its own folder, readable by this user only, marked with the
+        server's process id (:func:`sweep_stale` removes the folders of servers gone)."""
+        folder = Path(tempfile.mkdtemp(prefix=SESSION_PREFIX))
+        (folder / OWNER_FILE).write_text(str(os.getpid()))
+        return cls(folder)
 
     def end(self) -> None:
-        """The session ended: remove its folder and everything in it."""
+        """The session ended: remove its folder and everything in it, and forget its data."""
         self.ended = True
+        self.uploads.clear()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def start(self, table: Table) -> Path:

@@ -37,7 +37,7 @@ def server(input: Any, output: Any, session: Any) -> None:
     @reactive.effect
     def _load() -> None:
         try:
-            table = load_table(input.dataset(), input.upload())
+            table = load_table(input.dataset(), input.upload(), runs.uploads)
         except DataError as error:
             loaded.set(None)
             data_error.set(str(error))
