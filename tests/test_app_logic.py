@@ -244,13 +244,13 @@ def test_an_upload_is_read_into_memory_and_its_file_deleted_at_once(tmp_path):
 
 
 def test_a_server_that_was_killed_leaves_nothing_for_the_next_to_keep(tmp_path):
-    """At start-up: session folders of a server process that is gone and Shiny's upload
-    folders older than a minute are removed; a live server's and fresh uploads stay."""
+    """At start-up: the session folders of a server process that is gone, with the Shiny upload
+    folders they list, are removed; a live server's and unlisted upload folders stay."""
     import os
     import subprocess
     import sys
 
-    from dppca.app.handlers import OWNER_FILE, STALE_UPLOAD_SECONDS, sweep_stale
+    from dppca.app.handlers import OWNER_FILE, SessionRuns, sweep_stale
 
     gone = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"],
@@ -262,18 +262,15 @@ def test_a_server_that_was_killed_leaves_nothing_for_the_next_to_keep(tmp_path):
     dead.mkdir()
     (dead / OWNER_FILE).write_text(gone.stdout.strip())
     (dead / "run1").mkdir()
+    its_upload = tmp_path / "fileupload-dead"
+    (its_upload / "tmp1").mkdir(parents=True)
+    (its_upload / "tmp1" / "0.csv").write_text("a,b\n1,2\n")  # killed before it was read
+    SessionRuns(dead).remember_upload(str(its_upload / "tmp1" / "0.csv"))
     live = tmp_path / "dppca-app-live"
     live.mkdir()
     (live / OWNER_FILE).write_text(str(os.getpid()))
-    old_upload = tmp_path / "fileupload-old"
-    (old_upload / "tmp1").mkdir(parents=True)
-    (old_upload / "tmp1" / "0.csv").write_text("a,b\n1,2\n")
-    stale = os.stat(old_upload).st_mtime - STALE_UPLOAD_SECONDS - 10
-    os.utime(old_upload, (stale, stale))
-    fresh_upload = tmp_path / "fileupload-new"
-    fresh_upload.mkdir()
-    other = tmp_path / "someone-else"
-    other.mkdir()
+    anothers = tmp_path / "fileupload-live"
+    anothers.mkdir()
     removed = sweep_stale(tmp_path)
-    assert sorted(path.name for path in removed) == ["dppca-app-dead", "fileupload-old"]
-    assert live.exists() and fresh_upload.exists() and other.exists()
+    assert sorted(path.name for path in removed) == ["dppca-app-dead", "fileupload-dead"]
+    assert live.exists() and anothers.exists()

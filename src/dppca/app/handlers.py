@@ -6,11 +6,11 @@ reactive inputs and outputs.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import shutil
 import tempfile
-import time
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,18 +23,18 @@ from dppca.app.data import DataError, Table, embedded, uploaded
 from dppca.app.runner import RunOutput, Settings, in_app_terms, problem
 from dppca.exceptions import UnlocatableError
 
-#: The sessions' folders, and the file in each that names the server process owning it.
+#: The sessions' folders, the file in each that names the server process owning it, and the
+#: file that lists Shiny's upload folders of the session.
 SESSION_PREFIX = "dppca-app-"
 OWNER_FILE = "server.pid"
-#: Shiny's upload folders older than this (seconds) are stale: the app reads and deletes an
-#: upload's file as soon as it arrives.
-STALE_UPLOAD_SECONDS = 60.0
+UPLOADS_FILE = "uploads.txt"
 
 
 def sweep_stale(folder: Path | None = None) -> list[Path]:
     """Remove what servers that ended without cleaning up (killed) left in the temporary
-    ``folder``: session folders whose server process is gone, and Shiny's upload folders
-    older than :data:`STALE_UPLOAD_SECONDS`, only this user's; the paths removed.
+    ``folder``: the session folders whose server process is gone, with the Shiny upload
+    folders (``fileupload-*``) they list, only this user's; the paths removed (a live
+    server's folders, and upload folders no session lists, stay).
 
     Examples
     --------
@@ -51,15 +51,30 @@ def sweep_stale(folder: Path | None = None) -> list[Path]:
             continue
         if not candidate.is_dir() or candidate.is_symlink() or info.st_uid != os.getuid():
             continue
-        stale = False
-        if candidate.name.startswith(SESSION_PREFIX):
-            stale = not _server_alive(candidate / OWNER_FILE)
-        elif candidate.name.startswith("fileupload-"):
-            stale = time.time() - info.st_mtime > STALE_UPLOAD_SECONDS
-        if stale:
-            shutil.rmtree(candidate, ignore_errors=True)
-            removed.append(candidate)
+        if not candidate.name.startswith(SESSION_PREFIX) or _server_alive(candidate / OWNER_FILE):
+            continue
+        for upload in _listed_uploads(candidate / UPLOADS_FILE):
+            shutil.rmtree(upload, ignore_errors=True)
+            removed.append(upload)
+        shutil.rmtree(candidate, ignore_errors=True)
+        removed.append(candidate)
     return removed
+
+
+def _listed_uploads(listing: Path) -> list[Path]:
+    """The existing Shiny upload folders (``fileupload-*``, this user's) that ``listing``
+    names."""
+    try:
+        lines = listing.read_text().splitlines()
+    except OSError:
+        return []
+    found = []
+    for line in dict.fromkeys(lines):
+        path = Path(line)
+        shiny = path.name.startswith("fileupload-") and path.is_dir() and not path.is_symlink()
+        if shiny and path.stat().st_uid == os.getuid():
+            found.append(path)
+    return found
 
 
 def _server_alive(owner: Path) -> bool:
@@ -223,6 +238,15 @@ class SessionRuns:
         folder = Path(tempfile.mkdtemp(prefix=SESSION_PREFIX))
         (folder / OWNER_FILE).write_text(str(os.getpid()))
         return cls(folder)
+
+    def remember_upload(self, datapath: str) -> None:
+        """Note Shiny's upload folder of ``datapath`` (before its file is read), so that a server
+        started after this one was killed removes it (:func:`sweep_stale`)."""
+        for folder in Path(datapath).parents:
+            if folder.name.startswith("fileupload-"):
+                with contextlib.suppress(OSError), (self.folder / UPLOADS_FILE).open("a") as out:
+                    out.write(f"{folder}\n")
+                return
 
     def end(self) -> None:
         """The session ended: remove its folder and everything in it, and forget its data."""

@@ -37,7 +37,10 @@ def server(input: Any, output: Any, session: Any) -> None:
     @reactive.effect
     def _load() -> None:
         try:
-            table = load_table(input.dataset(), input.upload(), runs.uploads)
+            files = input.upload()
+            if input.dataset() == "upload" and files:
+                runs.remember_upload(files[0]["datapath"])
+            table = load_table(input.dataset(), files, runs.uploads)
         except DataError as error:
             loaded.set(None)
             data_error.set(str(error))
