@@ -99,7 +99,7 @@ def measure(X, groups, epsilon, seed, score="thresholded", composition=None) -> 
             random_state=seed,
             non_private=True,
             scree={"k": k},
-            score=score,
+            score={"method": score, "group_levels": levels},
             noise={"composition": composition},
         )
     reference = result.non_private

@@ -21,7 +21,7 @@ LAYERS = [
     {"results"},
     {"releases"},
     {"pipeline", "orchestrator", "planning"},
-    {"plotting", "estimator", "datasets", "baselines", "audit"},
+    {"plotting", "estimator", "_estimator_params", "datasets", "baselines", "audit"},
     {"report", "figures", "job"},
     {"cli", "cli_input", "cli_options", "app", "__main__", "__init__"},
 ]

@@ -209,3 +209,18 @@ def test_import_time_quick(tmp_path):
 def test_memory_quick(tmp_path):
     table = _load("memory").main(["--rows", "3000", "--out", str(tmp_path)])
     assert (table["peak_MiB"] > 0).all() and (tmp_path / "memory.md").exists()
+
+
+def test_timing_channel_quick(tmp_path):
+    timing = _load("timing_channel")
+    timing.KERNELS = {"all pairs": (200, "all")}
+    table = timing.main(["--repeats", "1", "--out", str(tmp_path)])
+    assert set(table["data"]) == {
+        "base",
+        "a row at 1e50",
+        "a row at 1e100",
+        "a duplicate row",
+        "a near duplicate",
+        "a subnormal row",
+    }
+    assert (table["median_ms"] > 0).all() and (tmp_path / "timing_channel.md").exists()

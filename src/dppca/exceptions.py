@@ -65,7 +65,7 @@ class DetachedAccountantError(RuntimeError):
     Examples
     --------
     >>> import pickle
-    >>> from dppca import Accountant, Budget
+    >>> from dppca import Accountant, Budget, DetachedAccountantError
     >>> copy = pickle.loads(pickle.dumps(Accountant(Budget(1.0, 1e-6))))
     >>> try:
     ...     copy.spend(Budget(0.1, 0.0), "a fit")
