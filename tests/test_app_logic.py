@@ -219,12 +219,16 @@ def test_the_page_says_what_its_links_and_labels_publish():
     assert "labels are published with the results" in html
 
 
-def test_an_upload_is_read_into_memory_and_its_file_deleted_at_once(tmp_path):
-    """Shiny writes an upload to fileupload-*/<operation>/0.csv: the app reads it whole and
-    deletes it (and the emptied operation folder) at once, keeping the table in the session;
-    a file elsewhere is never deleted."""
+def test_an_upload_is_read_into_memory_and_its_file_deleted_at_once(tmp_path, monkeypatch):
+    """Shiny writes an upload to <temporary folder>/fileupload-*/<operation>/0.csv: the app reads
+    it whole and deletes it (and the emptied operation folder) at once, keeping the table in
+    the session. The path comes from the browser: any other path (a user's file, a ``..``
+    through an upload folder) is refused and never read or deleted."""
+    import tempfile
+
     from dppca.app.handlers import load_table
 
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     operation = tmp_path / "fileupload-abc" / "tmp123"
     operation.mkdir(parents=True)
     upload = operation / "0.csv"
@@ -235,23 +239,31 @@ def test_an_upload_is_read_into_memory_and_its_file_deleted_at_once(tmp_path):
     assert not upload.exists() and not operation.exists()
     assert (tmp_path / "fileupload-abc").exists()  # Shiny's own, removed when the session ends
     assert load_table("upload", files, uploads) is table  # kept in memory, not read again
-    own = tmp_path / "own.csv"
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    own = secret / "data.csv"
     _table().frame.drop(columns="name").to_csv(own, index=False)
-    assert load_table("upload", [{"datapath": str(own), "name": "own.csv"}]).n == 600
-    assert own.exists()
+    for sent in (own, tmp_path / "fileupload-abc" / ".." / "secret" / "data.csv"):
+        with pytest.raises(DataError, match="is not a file this server received"):
+            load_table("upload", [{"datapath": str(sent), "name": "data.csv"}], {})
+    assert own.exists() and secret.exists()
     with pytest.raises(DataError, match="no longer on the server; upload it again"):
         load_table("upload", files)  # without the session's copy
 
 
-def test_a_server_that_was_killed_leaves_nothing_for_the_next_to_keep(tmp_path):
-    """At start-up: the session folders of a server process that is gone, with the Shiny upload
-    folders they list, are removed; a live server's and unlisted upload folders stay."""
+def test_a_server_that_was_killed_leaves_nothing_for_the_next_to_keep(tmp_path, monkeypatch):
+    """At start-up: the session folders of a server process that is gone (or whose pid now
+    belongs to another process), with the Shiny upload folders they list, are removed; a live
+    server's, unlisted upload folders and folders a listing names outside the temporary folder
+    stay."""
     import os
     import subprocess
     import sys
+    import tempfile
 
-    from dppca.app.handlers import OWNER_FILE, SessionRuns, sweep_stale
+    from dppca.app.handlers import OWNER_FILE, UPLOADS_FILE, SessionRuns, sweep_stale
 
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     gone = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"],
         capture_output=True,
@@ -265,12 +277,19 @@ def test_a_server_that_was_killed_leaves_nothing_for_the_next_to_keep(tmp_path):
     its_upload = tmp_path / "fileupload-dead"
     (its_upload / "tmp1").mkdir(parents=True)
     (its_upload / "tmp1" / "0.csv").write_text("a,b\n1,2\n")  # killed before it was read
-    SessionRuns(dead).remember_upload(str(its_upload / "tmp1" / "0.csv"))
-    live = tmp_path / "dppca-app-live"
-    live.mkdir()
-    (live / OWNER_FILE).write_text(str(os.getpid()))
+    SessionRuns(dead).remember_upload(its_upload / "tmp1" / "0.csv")
+    elsewhere = tmp_path / "keep" / "fileupload-keep"
+    elsewhere.mkdir(parents=True)
+    with (dead / UPLOADS_FILE).open("a") as listing:  # a crafted line: not the temporary folder
+        listing.write(f"{elsewhere}\n")
+    reused = tmp_path / "dppca-app-reused"
+    reused.mkdir()
+    (reused / OWNER_FILE).write_text(f"{os.getpid()} 1")  # this pid, another start time
+    live = SessionRuns.open()
     anothers = tmp_path / "fileupload-live"
     anothers.mkdir()
     removed = sweep_stale(tmp_path)
-    assert sorted(path.name for path in removed) == ["dppca-app-dead", "fileupload-dead"]
-    assert live.exists() and anothers.exists()
+    names = ["dppca-app-dead", "dppca-app-reused", "fileupload-dead"]
+    assert sorted(path.name for path in removed) == names
+    assert live.folder.exists() and anothers.exists() and elsewhere.exists()
+    live.end()

@@ -262,3 +262,30 @@ def test_threads_sharing_an_accountant_cannot_overspend_together():
     for thread in threads:
         thread.join(10)
     assert len(passed) == 5 and owner.spent == Budget(5.0, 0.0)
+
+
+def test_a_forked_copy_refuses_and_a_detached_copy_reports_what_was_spent():
+    """A child made by fork holds a live-looking copy (never pickled): it refuses to charge;
+    a pickled copy reports what had been spent and that it can spend nothing."""
+    import multiprocessing
+    import pickle
+
+    owner = Accountant(Budget(1.0, 1e-6), composition="basic")
+    owner.spend(Budget(0.4, 0.0), "first")
+
+    def child(queue):
+        try:
+            owner.spend(Budget(0.5, 0.0), "in the child")
+            queue.put("charged")
+        except Exception as error:  # the test reads the type's name
+            queue.put(type(error).__name__)
+
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    process = context.Process(target=child, args=(queue,))
+    process.start()
+    process.join(30)
+    assert queue.get(timeout=5) == "DetachedAccountantError"
+    assert owner.spent == Budget(0.4, 0.0)
+    copy = pickle.loads(pickle.dumps(owner))
+    assert copy.spent == Budget(0.4, 0.0) and not copy.can_spend(Budget(0.1, 0.0))

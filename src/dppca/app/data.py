@@ -7,6 +7,8 @@ import contextlib
 import csv
 import io
 import math
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,10 +103,35 @@ def uploaded(path: str | Path, name: str) -> Table:
     return table
 
 
+def upload_folder(path: str | Path) -> Path | None:
+    """Shiny's upload folder of ``path`` when ``path`` has exactly the shape of a file Shiny
+    wrote for an upload, ``<temporary folder>/fileupload-*/<operation>/<file>``, as written
+    (absolute, no ``..``, no symbolic link on the way) and owned by this user; else None. The
+    path comes from the browser: nothing else is read or deleted as an upload."""
+    path = Path(path)
+    if not path.is_absolute() or Path(os.path.realpath(path)) != path:
+        return None
+    folder = path.parent.parent
+    temporary = Path(os.path.realpath(tempfile.gettempdir()))
+    if folder.parent != temporary or not folder.name.startswith("fileupload-"):
+        return None
+    # What exists must be this user's; what is gone (a file already read) is neither read nor
+    # deleted again.
+    for part in (path, path.parent, folder):
+        try:
+            if part.lstat().st_uid != os.getuid():
+                return None
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return None
+    return folder
+
+
 def forget_upload(path: Path) -> None:
-    """Delete a file Shiny wrote for an upload (``fileupload-*/<operation>/0.csv``) and the
-    operation's folder when that is left empty; a file elsewhere is never touched."""
-    if not any(folder.name.startswith("fileupload-") for folder in path.parents):
+    """Delete a file Shiny wrote for an upload (:func:`upload_folder`) and the operation's
+    folder when that is left empty; any other file is never touched."""
+    if upload_folder(path) is None:
         return
     path.unlink(missing_ok=True)
     with contextlib.suppress(OSError):  # only an empty folder goes

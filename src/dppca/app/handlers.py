@@ -10,6 +10,7 @@ import contextlib
 import io
 import os
 import shutil
+import stat
 import tempfile
 import zipfile
 from collections.abc import Callable, Sequence
@@ -19,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from dppca.app.data import DataError, Table, embedded, uploaded
+from dppca.app.data import DataError, Table, embedded, upload_folder, uploaded
 from dppca.app.runner import RunOutput, Settings, in_app_terms, problem
 from dppca.exceptions import UnlocatableError
 
@@ -69,21 +70,46 @@ def _listed_uploads(listing: Path) -> list[Path]:
     except OSError:
         return []
     found = []
+    temporary = Path(os.path.realpath(tempfile.gettempdir()))
     for line in dict.fromkeys(lines):
         path = Path(line)
-        shiny = path.name.startswith("fileupload-") and path.is_dir() and not path.is_symlink()
-        if shiny and path.stat().st_uid == os.getuid():
+        if not path.name.startswith("fileupload-") or path.parent != temporary:
+            continue  # only Shiny's folders directly in the temporary folder
+        try:
+            info = path.lstat()
+        except OSError:  # gone meanwhile (another server swept it)
+            continue
+        if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid():
             found.append(path)
     return found
 
 
-def _server_alive(owner: Path) -> bool:
-    """Whether the process named in ``owner`` still runs (a folder without one is a server's
-    that has not written it yet, or of another program: left alone)."""
+def _process_identity(pid: int) -> str:
+    """``pid`` and its start time (Linux's ``/proc``; the pid alone elsewhere), so that a pid
+    used again by another process is not taken for the server's."""
+    return f"{pid} {_started(pid) or ''}".strip()
+
+
+def _started(pid: int) -> str | None:
+    """A process's start time in clock ticks, or None where ``/proc`` does not say (or the
+    process is a zombie: killed, not yet reaped)."""
     try:
-        pid = int(owner.read_text())
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return None if fields[0] == "Z" else fields[19]
+
+
+def _server_alive(owner: Path) -> bool:
+    """Whether the process named in ``owner`` still runs: the same pid started at the same
+    time (a folder without a readable owner is left alone)."""
+    try:
+        pid_text, *start = owner.read_text().split()
+        pid = int(pid_text)
     except (OSError, ValueError):
         return True
+    if start:
+        return _started(pid) == start[0]
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -116,6 +142,8 @@ def load_table(
     if not files:
         raise DataError("Upload a CSV file, or choose an embedded data set.")
     key, name = files[0]["datapath"], files[0]["name"]
+    if upload_folder(key) is None:  # the browser sends the path: only Shiny's own is read
+        raise DataError(f"{name} is not a file this server received; upload it again.")
     known = None if uploads is None else uploads.get(key)
     if isinstance(known, str):
         raise DataError(known)
@@ -236,17 +264,23 @@ class SessionRuns:
         """A new session with its own folder, readable by this user only, marked with the
         server's process id (:func:`sweep_stale` removes the folders of servers gone)."""
         folder = Path(tempfile.mkdtemp(prefix=SESSION_PREFIX))
-        (folder / OWNER_FILE).write_text(str(os.getpid()))
+        (folder / OWNER_FILE).write_text(_process_identity(os.getpid()))
         return cls(folder)
 
-    def remember_upload(self, datapath: str) -> None:
-        """Note Shiny's upload folder of ``datapath`` (before its file is read), so that a server
-        started after this one was killed removes it (:func:`sweep_stale`)."""
-        for folder in Path(datapath).parents:
-            if folder.name.startswith("fileupload-"):
-                with contextlib.suppress(OSError), (self.folder / UPLOADS_FILE).open("a") as out:
-                    out.write(f"{folder}\n")
-                return
+    def remember_upload(self, datapath: str | Path) -> None:
+        """Note Shiny's upload folder of ``datapath`` (a file, or the session's folder itself),
+        so that a server started after this one was killed removes it (:func:`sweep_stale`);
+        anything not of Shiny's shape is ignored."""
+        path = Path(datapath)
+        folder = upload_folder(path)
+        if path.name.startswith("fileupload-"):  # the session's own folder
+            temporary = Path(os.path.realpath(tempfile.gettempdir()))
+            exact = path.is_absolute() and Path(os.path.realpath(path)) == path
+            folder = path if exact and path.parent == temporary else None
+        if folder is None:
+            return
+        with contextlib.suppress(OSError), (self.folder / UPLOADS_FILE).open("a") as out:
+            out.write(f"{folder}\n")
 
     def end(self) -> None:
         """The session ended: remove its folder and everything in it, and forget its data."""

@@ -31,6 +31,11 @@ def server(input: Any, output: Any, session: Any) -> None:
     page's inputs and outputs."""
     runs = SessionRuns.open()
     session.on_ended(runs.end)
+    # Shiny's upload folder of this session, listed for a later server should this one be
+    # killed (Shiny removes it when the session ends; its attribute is not public API).
+    uploads_folder = getattr(getattr(session, "_file_upload_manager", None), "_basedir", None)
+    if uploads_folder:
+        runs.remember_upload(uploads_folder)
     loaded: reactive.Value[Table | None] = reactive.value(None)
     data_error: reactive.Value[str | None] = reactive.value(None)
 

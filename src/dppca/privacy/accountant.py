@@ -11,6 +11,7 @@ charges' epsilons and deltas add up.
 
 from __future__ import annotations
 
+import os
 import threading
 import warnings
 from collections import Counter
@@ -72,6 +73,7 @@ class Accountant:
         self.ledger = PrivacyLedger.for_total(total.epsilon, composition)
         self._calls: Counter[str] = Counter()
         self._lock = threading.RLock()
+        self._process = os.getpid()
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A pickled accountant is a :class:`DetachedAccountant`: it cannot charge this one."""
@@ -134,6 +136,13 @@ class Accountant:
         records nothing."""
         if not isinstance(budget, Budget):
             raise TypeError(f"budget must be a Budget; got {type(budget).__name__}.")
+        if os.getpid() != self._process:  # a forked child's copy, never pickled
+            raise DetachedAccountantError(
+                "This accountant was copied into a forked process (multiprocessing, a pool "
+                "worker): it cannot charge its owner's budget, so it refuses "
+                f"{name or 'this charge'} before anything is released. Charge the accountant in "
+                "the process that made it (n_jobs=1), or give the child one of its own."
+            )
         if not self.can_spend(budget, losses):
             spent = "" if self.composition == "tight" else f" and {self.remaining!r} remains"
             raise BudgetExceededError(
@@ -200,6 +209,15 @@ class DetachedAccountant(Accountant):
     def __init__(self, total: Budget, composition: str, spent: Budget) -> None:
         super().__init__(total, composition)
         self.spent_when_copied = spent
+
+    @property
+    def spent(self) -> Budget:
+        """What had been spent when the copy was made (a copy charges nothing)."""
+        return self.spent_when_copied
+
+    def can_spend_all(self, charges: Sequence[tuple[Budget, Sequence[PrivacyLoss]]]) -> bool:
+        """Never: a copy cannot charge its owner's budget."""
+        return False
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (DetachedAccountant, (self.total, self.composition, self.spent_when_copied))
