@@ -224,3 +224,11 @@ def test_timing_channel_quick(tmp_path):
         "a subnormal row",
     }
     assert (table["median_ms"] > 0).all() and (tmp_path / "timing_channel.md").exists()
+
+
+def test_discrete_sampler_quick(tmp_path):
+    tables = _load("discrete_sampler").main(
+        ["--releases", "20", "--rows", "60", "--sizes", "300", "--out", str(tmp_path)]
+    )
+    assert set(tables["per_draw"]["sampler"]) == {"one at a time", "arrays"}
+    assert (tables["share"]["share"] > 0).all() and (tmp_path / "discrete_sampler.md").exists()

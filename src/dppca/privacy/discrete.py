@@ -48,23 +48,31 @@ class SecureBits:
         self._buffer = hashlib.shake_256(message).digest(_BLOCK)
         self._position = 0
 
-    def bits(self, k: int) -> int:
-        """``k`` uniform random bits as an integer in ``[0, 2^k)`` (from fresh whole bytes)."""
-        size = (k + 7) >> 3
+    def take(self, size: int) -> bytes:
+        """The next ``size`` bytes of the stream."""
         end = self._position + size
         if end <= len(self._buffer):  # the common case: the request fits in the block
             chunk = self._buffer[self._position : end]
             self._position = end
-            return int.from_bytes(chunk, "little") & ((1 << k) - 1)
+            return chunk
         parts = []
         while size > 0:
             if self._position >= len(self._buffer):
                 self._refill()
-            take = min(size, len(self._buffer) - self._position)
-            parts.append(self._buffer[self._position : self._position + take])
-            self._position += take
-            size -= take
-        return int.from_bytes(b"".join(parts), "little") & ((1 << k) - 1)
+            step = min(size, len(self._buffer) - self._position)
+            parts.append(self._buffer[self._position : self._position + step])
+            self._position += step
+            size -= step
+        return b"".join(parts)
+
+    def bits(self, k: int) -> int:
+        """``k`` uniform random bits as an integer in ``[0, 2^k)`` (from fresh whole bytes)."""
+        return int.from_bytes(self.take((k + 7) >> 3), "little") & ((1 << k) - 1)
+
+    def words(self, count: int) -> np.ndarray:
+        """``count`` uniform 64-bit words (``uint64``), the stream's next ``8 count`` bytes read
+        little-endian."""
+        return np.frombuffer(self.take(8 * count), dtype="<u8").astype(np.uint64)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (``n >= 1``), by rejection: exact."""
@@ -166,14 +174,14 @@ def rational_at_most(value: float, bits: int = 40) -> Fraction:
     return Fraction(math.floor(math.ldexp(value, -exponent))) * Fraction(2) ** exponent
 
 
-def gaussian_integers(source: SecureBits, variance: Fraction, size: int) -> np.ndarray:
-    """``size`` independent discrete Gaussians with variance parameter ``variance``, as floats
-    (exact below ``2^53``; beyond, the release is pure noise and rounding it is harmless)."""
+def scalar_gaussian_integers(source: SecureBits, variance: Fraction, size: int) -> np.ndarray:
+    """``size`` independent discrete Gaussians with variance parameter ``variance``, as floats,
+    one at a time (:func:`dppca.privacy.discrete_batch.gaussian_integers` draws whole arrays)."""
     return np.array([float(discrete_gaussian(source, variance)) for _ in range(size)])
 
 
-def laplace_integers(source: SecureBits, scale: Fraction, size: int) -> np.ndarray:
+def scalar_laplace_integers(source: SecureBits, scale: Fraction, size: int) -> np.ndarray:
     """``size`` independent discrete Laplace variables with ``P(y) ∝ exp(-|y| / scale)``, as
-    floats."""
+    floats, one at a time (:func:`dppca.privacy.discrete_batch.laplace_integers`: whole arrays)."""
     a, b = scale.denominator, scale.numerator
     return np.array([float(discrete_laplace(source, a, b)) for _ in range(size)])

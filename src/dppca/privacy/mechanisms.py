@@ -45,10 +45,9 @@ from dppca.privacy.calibration import (
     zcdp_rho_kernel,
 )
 from dppca.privacy.composition import PrivacyLoss
+from dppca.privacy.discrete_batch import gaussian_integers, laplace_integers
 from dppca.privacy.discrete import (
     SecureBits,
-    gaussian_integers,
-    laplace_integers,
     one_sided_geometric,
     rational_at_least,
     rational_at_most,
