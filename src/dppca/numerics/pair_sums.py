@@ -16,11 +16,22 @@ Two ways to add up pairs:
 * **graph-Laplacian** (all pairs, Lipschitz ``h``): ``sum c_ij (y_i - y_j)(y_i - y_j)^T =
   Y^T diag(C 1) Y - Y^T C Y`` with ``c = h^2 / ||y_i - y_j||^2``, ``O(n^2 d + n^2 d^2 / B)``
   instead of ``O(n^2 d^2)``, in tiles of ``B = TILE_ROWS`` rows against ``B`` rows. Each tile is
-  shifted by the coordinate medians of its row block and scaled by a power of two from its own
-  values: no statistic of the whole data set enters, and no row outside a tile changes how the
-  tile is computed. A pair whose squared distance is at most ``NEAR_DUPLICATE_RATIO`` times the
-  larger squared norm of its two rows (after the shift), or at most ``TINY_SQUARED_DISTANCE``,
-  would cancel catastrophically or underflow: it is computed explicitly instead.
+  shifted by the coordinate medians of its row block and scaled by ``2^-E``, ``E`` the binary
+  exponent of the median of its rows' largest entries: no statistic of the whole data set
+  enters, no row outside a tile changes how the tile is computed, and no single row sets the
+  tile's scale. A row whose largest entry's exponent is more than ``K = BAND_EXPONENT`` from
+  ``E`` is outside the band: its pairs are computed explicitly (a row at 1e100 among rows near
+  1 costs its own pairs, not the tile's; a tile with no such row computes the pairs of its
+  first block's farthest row explicitly all the same, so that one far row does not change the
+  work). So in working units every other row is zero or has
+  entries below ``2^K`` and squared norm at least ``2^(-2K-2)``. A pair whose squared distance is
+  at most ``tau = NEAR_DUPLICATE_RATIO`` times the larger squared norm of its two rows (after the
+  shift) would cancel catastrophically: it is computed explicitly too. Every other pair has
+  squared distance above ``tau 2^(-2K-2)``, so its weight is below ``2^(2K+2) / tau``, and each
+  term of the form (a weight times two entries of one pair's rows) is at most ``1 / tau`` in
+  absolute value: nothing overflows. The near pairs are found by the same passes over every
+  tile (its row and column minima, then only the rows and columns they flag), so a duplicate
+  does not change the work done on the rest of the tile.
 
 **Error bound.** With unit roundoff ``u = 2^-53`` and ``gamma_m = m u / (1 - m u)`` (Higham 2002,
 Chapter 3), the computed unit-space matrix ``K_hat`` and the exact one satisfy
@@ -48,8 +59,11 @@ Chapter 3), the computed unit-space matrix ``K_hat`` and the exact one satisfy
   distances and shifted values add ``3200 gamma_{p + 2} + 270 u`` (the squared distance has
   absolute error ``4 gamma_{p + 2} M^2``, relative ``8 gamma_{p + 2} / tau``; ``h`` is
   1-Lipschitz). Per pair, with room to spare: ``1600 gamma_{2B + 4p + 400}``;
-* underflow adds absolute errors below ``2^-1074`` times weights below ``1 / TINY``, and the
-  compensated sums and the final division by ``N`` add at most ``4 u ||K||_F <= 4 u``.
+* underflow (of a shifted value scaled by ``2^-E``, or of a partial product) adds absolute
+  errors below ``2^-1074`` times the other factors of its term, a weight below
+  ``2^(2K+2) / tau`` and an entry below ``2^K``: below ``2^-280`` per term, against terms of
+  relative error ``gamma``; the compensated sums and the final division by ``N`` add at most
+  ``4 u ||K||_F <= 4 u``.
 
 So ``E`` does not grow with ``n``: about ``5e-10`` for the Laplacian form (``p = 50``) and
 ``2e-12`` for explicit pairs. :func:`dppca.numerics.sensitivity.kendall_sensitivity` adds ``2E`` to
@@ -67,7 +81,7 @@ within the stated errors of the exact ones.)
 from __future__ import annotations
 
 import math
-from typing import cast
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -76,9 +90,9 @@ from dppca.numerics.signs import SignTransform
 #: ``tau``: pairs with ``||y_i - y_j||^2 <= tau max(||y_i||^2, ||y_j||^2)`` (after a tile's shift)
 #: leave the Laplacian form and are computed explicitly.
 NEAR_DUPLICATE_RATIO = 5e-3
-#: Squared distances below this (in a tile's working units, where its largest entry is in
-#: [0.5, 1)) are always computed explicitly, so Laplacian weights stay below ``1e100``.
-TINY_SQUARED_DISTANCE = 1e-100
+#: ``K``: a tile's rows whose largest entry (after the shift) has a binary exponent within ``K``
+#: of the tile's median row enter the Laplacian form; the pairs of the others are explicit.
+BAND_EXPONENT = 256
 #: ``B``: rows of a Laplacian tile (a tile holds ``B x B`` pairs, 8 MiB of weights).
 TILE_ROWS = 1024
 #: ``R``: the most pairs summed by one product in the explicit path.
@@ -216,32 +230,116 @@ def _chunked_pair_sum(
     return total.value()
 
 
-def _working_tile(
-    first: np.ndarray, second: np.ndarray, shift: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, int] | None:
-    """Both row sets shifted by ``shift`` and scaled by a power of two from their own values.
+class WorkingTile(NamedTuple):
+    """A tile's two row sets in working units, the exponent that turns a working-unit length
+    back into the caller's units, and the rows outside the band (zeroed here)."""
 
-    Returns the two arrays in working units (largest entry in [0.5, 1)) and the exponent that
-    turns a working-unit length back into the caller's units, or None when every value equals
-    the shift (all pairs are duplicates).
+    first: np.ndarray
+    second: np.ndarray
+    exponent: int
+    outside_first: np.ndarray
+    outside_second: np.ndarray
+
+
+def _row_exponents(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's largest absolute entry and its binary exponent (``frexp``)."""
+    tops = np.max(np.abs(rows), axis=1) if rows.shape[1] else np.zeros(len(rows))
+    return tops, np.frexp(tops)[1]
+
+
+def _working_tile(first: np.ndarray, second: np.ndarray, shift: np.ndarray) -> WorkingTile | None:
+    """Both row sets shifted by ``shift`` and scaled by ``2^-E``, ``E`` the exponent of the lower
+    median of the nonzero rows' largest entries.
+
+    A row is in the band when it is zero or its largest entry's exponent is within
+    ``BAND_EXPONENT`` of ``E``; the others are zeroed and reported, so that their pairs are
+    computed explicitly. Returns None when every value equals the shift (all pairs are
+    duplicates). One row changes ``E`` by at most one rank of the others.
     """
     with np.errstate(over="ignore", invalid="ignore"):
         a, b = first - shift, second - shift
     extra = 0
     if not (np.isfinite(a).all() and np.isfinite(b).all()):
         a, b, extra = first * 0.5 - shift * 0.5, second * 0.5 - shift * 0.5, 1
-    top = max(float(np.max(np.abs(a))), float(np.max(np.abs(b))))
-    if top == 0.0:
+    tops_a, exponents_a = _row_exponents(a)
+    tops_b, exponents_b = _row_exponents(b)
+    nonzero = np.concatenate([tops_a[tops_a > 0], tops_b[tops_b > 0]])
+    if nonzero.size == 0:
         return None
-    _, exponent = math.frexp(top)
+    middle = (nonzero.size - 1) // 2
+    _, exponent = math.frexp(float(np.partition(nonzero, middle)[middle]))
+    distance_a = np.where(tops_a > 0, np.abs(exponents_a - exponent), -1)
+    outside_a = distance_a > BAND_EXPONENT
+    outside_b = (tops_b > 0) & (np.abs(exponents_b - exponent) > BAND_EXPONENT)
+    if not (outside_a.any() or outside_b.any()):
+        # The same work whether or not one row is outside: the farthest row of the first block
+        # is computed explicitly anyway.
+        outside_a[np.argmax(distance_a)] = True
+        if first is second:
+            outside_b = outside_a
+    a[outside_a], b[outside_b] = 0.0, 0.0
     with np.errstate(under="ignore"):
-        return np.ldexp(a, -exponent), np.ldexp(b, -exponent), exponent + extra
+        A, B = np.ldexp(a, -exponent), np.ldexp(b, -exponent)
+    return WorkingTile(A, B, exponent + extra, outside_a, outside_b)
 
 
 def block_shift(rows: np.ndarray) -> np.ndarray:
     """A Laplacian tile's shift: the lower coordinate medians of its first row block (values of
     the block: finite, never an overflowing average)."""
     return cast("np.ndarray", np.quantile(rows, 0.5, axis=0, method="lower"))
+
+
+def near_pairs(
+    rho2: np.ndarray, limit_a: np.ndarray, limit_b: np.ndarray, same: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The entries ``(i, j)`` with ``rho2[i, j] <= limit_a[i]`` or ``<= limit_b[j]``, found with
+    the same passes over the tile whatever it holds: the row and column minima select the rows
+    and columns that have any, and only those are searched. In a tile of one block
+    (``same``), a pair counts when either of its two entries does, and is returned once, as
+    ``i < j``."""
+    rows_with = np.flatnonzero(rho2.min(axis=1) <= limit_a)
+    cols_with = np.flatnonzero(rho2.min(axis=0) <= limit_b)
+    found_rows, found_cols = [], []
+    for i in rows_with:
+        cols = np.flatnonzero(rho2[i] <= limit_a[i])
+        found_rows.append(np.full(len(cols), i))
+        found_cols.append(cols)
+    for j in cols_with:
+        rows = np.flatnonzero(rho2[:, j] <= limit_b[j])
+        found_rows.append(rows)
+        found_cols.append(np.full(len(rows), j))
+    if not found_rows:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    rows, cols = np.concatenate(found_rows), np.concatenate(found_cols)
+    if same:
+        rows, cols = np.minimum(rows, cols), np.maximum(rows, cols)
+    keys = np.unique(rows * rho2.shape[1] + cols)
+    return keys // rho2.shape[1], keys % rho2.shape[1]
+
+
+def _outside_pairs(
+    outside_a: np.ndarray, outside_b: np.ndarray, same: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair with a row outside the band, once (``i < j`` in a tile of one block)."""
+    rows, cols = [np.zeros(0, np.intp)], [np.zeros(0, np.intp)]
+    every_b = np.arange(len(outside_b))
+    for i in np.flatnonzero(outside_a):
+        # within one block, a pair of two outside rows is taken from its smaller row only
+        if same:
+            partners = np.flatnonzero((~outside_b | (every_b > i)) & (every_b != i))
+        else:
+            partners = every_b
+        rows.append(np.full(len(partners), i))
+        cols.append(partners)
+    if not same:
+        inside_a = np.flatnonzero(~outside_a)
+        for j in np.flatnonzero(outside_b):
+            rows.append(inside_a)
+            cols.append(np.full(len(inside_a), j))
+    first, second = np.concatenate(rows), np.concatenate(cols)
+    if same:
+        first, second = np.minimum(first, second), np.maximum(first, second)
+    return first, second
 
 
 def laplacian_tile_sum(
@@ -253,13 +351,15 @@ def laplacian_tile_sum(
 ) -> np.ndarray:
     """``sum h_unit^2 u u^T`` over the pairs of row block ``first`` with row block ``second``
     (``second=None``: the pairs ``i < j`` within ``first``), in the graph-Laplacian form, its
-    near pairs explicitly. ``shift`` is :func:`block_shift` of ``first``."""
+    near pairs and the pairs of rows outside the band explicitly. ``shift`` is
+    :func:`block_shift` of ``first``."""
     p = first.shape[1]
     same = second is None
-    tile = _working_tile(first, first if second is None else second, shift)
+    partner = first if second is None else second
+    tile = _working_tile(first, partner, shift)
     if tile is None:
         return np.zeros((p, p))
-    A, B, exponent = tile
+    A, B = tile.first, tile.second
     squared_a = np.einsum("ij,ij->i", A, A)
     squared_b = squared_a if same else np.einsum("ij,ij->i", B, B)
     ones_a, ones_b = np.ones((len(A), 1)), np.ones((len(B), 1))
@@ -267,27 +367,26 @@ def laplacian_tile_sum(
         np.hstack([A, squared_a[:, None], ones_a])
         @ np.hstack([-2.0 * B, ones_b, squared_b[:, None]]).T
     )
-    limit_a = np.maximum(NEAR_DUPLICATE_RATIO * squared_a, TINY_SQUARED_DISTANCE)
-    limit_b = (
-        limit_a if same else np.maximum(NEAR_DUPLICATE_RATIO * squared_b, TINY_SQUARED_DISTANCE)
-    )
     if same:
         rho2[np.diag_indices(len(A))] = np.inf  # a row with itself: weight 0
-    near_sum = None
-    # Near pairs are rare: one pass finds whether the tile has any before the full test.
-    if rho2.min() <= max(limit_a.max(), limit_b.max()):
-        near = rho2 <= limit_a[:, None]
-        near |= rho2 <= limit_b[None, :]
-        if same:  # rounding may make a pair's two entries differ slightly: either one counts
-            near |= near.T.copy()
-        rows, cols = np.nonzero(near)
-        if same:
-            once = rows < cols
-            rows, cols = rows[once], cols[once]
-        partner = first if second is None else second
-        near_sum = _chunked_pair_sum(first, rows, partner, cols, sign, chunk_pairs)
-        np.putmask(rho2, near, np.inf)
-    weights = sign.unit_weights(rho2, exponent)
+    rho2[tile.outside_first, :] = np.inf
+    rho2[:, tile.outside_second] = np.inf
+    near_rows, near_cols = near_pairs(
+        rho2, NEAR_DUPLICATE_RATIO * squared_a, NEAR_DUPLICATE_RATIO * squared_b, same
+    )
+    rho2[near_rows, near_cols] = np.inf
+    if same:
+        rho2[near_cols, near_rows] = np.inf
+    far_rows, far_cols = _outside_pairs(tile.outside_first, tile.outside_second, same)
+    explicit_sum = _chunked_pair_sum(
+        first,
+        np.concatenate([near_rows, far_rows]),
+        partner,
+        np.concatenate([near_cols, far_cols]),
+        sign,
+        chunk_pairs,
+    )
+    weights = sign.unit_weights(rho2, tile.exponent)
     products = weights @ np.hstack([B, ones_b])  # the weighted sums and the row sums
     row_sums, col_sums = products[:, -1], weights.sum(axis=0)
     cross = A.T @ products[:, :-1]
@@ -295,7 +394,7 @@ def laplacian_tile_sum(
         part = 0.5 * (A.T @ ((row_sums + col_sums)[:, None] * A) - cross - cross.T)
     else:
         part = A.T @ (row_sums[:, None] * A) + B.T @ (col_sums[:, None] * B) - cross - cross.T
-    return cast("np.ndarray", part if near_sum is None else part + near_sum)
+    return cast("np.ndarray", part + explicit_sum)
 
 
 def explicit_tile_sum(

@@ -45,7 +45,6 @@ from dppca.privacy.calibration import (
     zcdp_rho_kernel,
 )
 from dppca.privacy.composition import PrivacyLoss
-from dppca.privacy.discrete_batch import gaussian_integers, laplace_integers
 from dppca.privacy.discrete import (
     SecureBits,
     one_sided_geometric,
@@ -53,6 +52,7 @@ from dppca.privacy.discrete import (
     rational_at_most,
     uniform_below,
 )
+from dppca.privacy.discrete_batch import gaussian_integers, laplace_integers
 
 SAMPLERS = ("continuous", "discrete")
 #: The largest noise scale accepted: its draws, and sums of them, stay finite floats.
