@@ -129,7 +129,7 @@ def test_the_stream_used_depends_on_the_size_alone():
         source = _CountingBits(np.random.default_rng(seed).bytes(32))
         gaussian_batch(source, Fraction(10**6), 2_000)
         sizes[seed] = source.taken
-    first = 32 * batch_module._proposal_count(2_000, batch_module._kept_rate(1, 1001) * 0.7)
+    first = 32 * batch_module._proposal_count(2_000, batch_module._gaussian_kept_rate(1001))
     assert sum(taken == first for taken in sizes.values()) >= 38
 
 
@@ -137,3 +137,25 @@ def test_parameters_beyond_the_array_range_take_the_scalar_sampler():
     huge = Fraction(2**84)  # sigma = 2^42 > LARGEST_SCALE
     draws = gaussian_integers(secure_source(5), huge, 3)
     assert draws.shape == (3,) and np.all(np.abs(draws) < 2.0**50)
+
+
+@pytest.mark.parametrize("variance", [Fraction(9, 100), Fraction(4), Fraction(9, 2)])
+def test_one_batch_suffices_at_the_least_kept_rates(variance):
+    # sigma^2 near 0.09 and 4 keep the fewest proposals (exact sums): the public batch size
+    # still gives the draws in one batch almost always.
+    batches = 0
+    original = batch_module._proposal_count
+    for seed in range(20):
+        source = _CountingBits(np.random.default_rng(seed).bytes(32))
+        gaussian_batch(source, variance, 20_000)
+        t = math.isqrt(variance.numerator // variance.denominator) + 1
+        one = 32 * original(20_000, batch_module._gaussian_kept_rate(t))
+        batches += source.taken > one
+    assert batches <= 1
+
+
+def test_the_float_bounds_refuse_arguments_outside_their_domain():
+    with pytest.raises(ValueError, match="0 <= x_lo <= x_hi"):
+        batch_module.exp_neg_interval(np.array([-1.0]), np.array([1.0]))
+    with pytest.raises(ValueError, match="0 <= x_lo <= x_hi"):
+        batch_module.exp_neg_interval(np.array([np.nan]), np.array([1.0]))

@@ -37,7 +37,7 @@ _TABLE_BITS = 1200
 
 
 def _exp_neg_one_bounds(bits: int) -> tuple[int, int]:
-    """Integers ``lo <= 2^bits exp(-1) <= hi``, ``hi - lo <= 2``."""
+    """Integers ``lo <= 2^bits exp(-1) <= hi``, ``hi - lo <= 3``."""
     total, term, k = Fraction(0), Fraction(1), 0
     while term > Fraction(1, 2 ** (bits + 2)):
         total += term if k % 2 == 0 else -term
@@ -102,6 +102,8 @@ def exp_neg_interval(x_lo: np.ndarray, x_hi: np.ndarray) -> tuple[np.ndarray, np
     >>> bool(np.all(lo <= np.exp(-np.array([0.5, 3.0]))) and np.all(hi - lo < 1e-12))
     True
     """
+    if not (np.all(x_lo >= 0.0) and np.all(x_hi >= x_lo)):  # also refuses NaN
+        raise ValueError("exp_neg_interval needs 0 <= x_lo <= x_hi.")
     table_lo, table_hi = exp_neg_table()
     x = np.minimum(x_lo, float(UNDERFLOW_ARGUMENT))
     whole = np.floor(x)

@@ -16,15 +16,20 @@ drawn independently of the other proposals, so the kept proposals are independen
 target distribution, and the first ``size`` of them are returned. Each comparison
 ``X < exp(-q)`` of a uniform ``X`` is made on its first 53 bits against the certified float
 bounds of :func:`dppca.numerics.exp_bounds.exp_neg_interval`; the rare comparison those bits
-cannot decide (probability about ``2^-42``) draws more bits of the same ``X`` and compares it
-with integer bounds on ``exp(-q)`` (:func:`~dppca.numerics.exp_bounds.exp_neg_scaled`) until it
-is decided. So every draw has exactly the stated distribution, as with the scalar samplers.
+cannot decide (probability below ``2^-42``, about ``2^-44`` measured) draws more bits of the
+same ``X`` and compares it with integer bounds on ``exp(-q)``
+(:func:`~dppca.numerics.exp_bounds.exp_neg_scaled`) until it is decided. So every draw has
+exactly the stated distribution, as with the scalar samplers (``V`` stops at ``2^62 / b``,
+which it reaches with probability below ``exp(-2^22)``).
 
-**Work that does not follow the noise.** A batch draws four 64-bit words per proposal and runs
-the same array operations whatever their values; the number of proposals depends only on
-``size``; another batch is drawn only when too few proposals were kept, an event independent of
-the kept values. The time of a release therefore does not depend on its noise, except through
-the undecided comparisons (about one in ``10^12`` comparisons), which take longer.
+**Work that does not follow the noise.** A batch draws three 64-bit words per proposal (four
+for the Gaussian) and runs the same array operations whatever their values; the number of
+proposals depends only on ``size`` and public parameters; another batch is drawn only when too
+few proposals were kept, an event independent of the kept values. The time of a release
+therefore does not depend on its noise, except through the undecided comparisons (a release of
+125,250 draws meets one with probability about ``4e-8``), which take longer, and through the
+hardware's integer division, whose latency may vary with its operands (``%`` and ``//`` on the
+drawn words, averaged over every proposal).
 """
 
 from __future__ import annotations
@@ -148,6 +153,13 @@ def _kept_rate(a: int, b: int) -> float:
     return 0.98 * u_kept * (1.0 - 0.5 * -math.expm1(-a / b))
 
 
+def _gaussian_kept_rate(t: int) -> float:
+    """A lower bound on the Gaussian's kept rate: Algorithm 3 keeps at least 44.5 % of its
+    Laplace proposals for ``t <= 2`` (at ``sigma^2`` near 0.09) and 66.3 % beyond (at
+    ``sigma^2 = 4``), from exact sums over ``y``."""
+    return _kept_rate(1, t) * (0.44 if t <= 2 else 0.66)
+
+
 def _proposal_count(needed: int, rate: float) -> int:
     """Proposals for ``needed`` kept draws at a kept rate of at least ``rate``: enough that a
     second batch is rare (a public function of ``needed``)."""
@@ -223,7 +235,7 @@ def gaussian_batch(source: SecureBits, variance: Fraction, size: int) -> np.ndar
     def batch(count: int) -> tuple[np.ndarray, np.ndarray]:
         words = source.words(4 * count).reshape(4, count)
         y, kept = _laplace_proposals(source, 1, t, words[:3])
-        m = np.abs(y).astype(np.float64)  # exact: |y| < 2^53
+        m = np.abs(y).astype(np.float64)  # exact below 2^53 (beyond: undecided, below)
         gap_lo = np.nextafter(m - centre_hi, -np.inf)
         gap_hi = np.nextafter(m - centre_lo, np.inf)
         # (|y| - sigma^2 / t)^2 over the interval of the gap, rounded outward
@@ -242,8 +254,7 @@ def gaussian_batch(source: SecureBits, variance: Fraction, size: int) -> np.ndar
             )
         return y, kept & accepted
 
-    # Algorithm 3 keeps at least 45 % of its proposals for t <= 2 and 70 % beyond (measured).
-    return _collect(size, _kept_rate(1, t) * (0.45 if t <= 2 else 0.7), batch)
+    return _collect(size, _gaussian_kept_rate(t), batch)
 
 
 def gaussian_integers(source: SecureBits, variance: Fraction, size: int) -> np.ndarray:
