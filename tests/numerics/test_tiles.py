@@ -4,13 +4,22 @@ near-pair search finds exactly the pairs of a brute-force test."""
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
 import dppca.numerics.pair_sums as pair_sums
-from dppca.numerics.kendall import unit_kendall
-from dppca.numerics.pair_sums import NEAR_DUPLICATE_RATIO, near_pairs
-from dppca.numerics.signs import SphericalSign, WinsorizedSign
+from dppca.numerics.kendall import unit_error_bound, unit_kendall
+from dppca.numerics.pair_sums import (
+    BAND_EXPONENT,
+    NEAR_DUPLICATE_RATIO,
+    _working_tile,
+    block_shift,
+    near_pairs,
+)
+from dppca.numerics.signs import MAX_BOUND, MIN_BOUND, SphericalSign, WinsorizedSign
 
 from kendall_reference import direct_kendall, winsorized_h2
 
@@ -139,3 +148,126 @@ def test_the_near_pair_search_finds_exactly_the_brute_force_pairs(same):
         found = set(zip(rows.tolist(), cols.tolist(), strict=True))
         assert len(found) == len(rows)
         assert found == _brute_force(rho2, limit_a, limit_b, same)
+
+
+@pytest.mark.parametrize("same", [True, False])
+def test_pairs_near_by_the_larger_rows_limit_only_are_found(same):
+    """A pair within tau of its larger row's squared norm but not of its smaller row's is near
+    through its column only: the search of the rows whose minimum is within twice their own
+    limit still finds it (squared distances computed as the tiles compute them)."""
+    rng = np.random.default_rng(15)
+    A = rng.standard_normal((60, 4)) * 2.0 ** rng.integers(-3, 4, size=(60, 1))
+    B = A.copy() if same else rng.standard_normal((50, 4))
+    for k, gap in enumerate(np.linspace(0.0705, 0.0765, 12)):  # sqrt(tau) = 0.0707
+        if same:
+            A[30 + k] = A[k] * (1.0 + gap)
+        else:
+            B[k] = A[k] * (1.0 + gap)
+    B = A if same else B
+    squared_a, squared_b = (A**2).sum(axis=1), (B**2).sum(axis=1)
+    rho2 = (
+        np.hstack([A, squared_a[:, None], np.ones((len(A), 1))])
+        @ np.hstack([-2.0 * B, np.ones((len(B), 1)), squared_b[:, None]]).T
+    )
+    if same:
+        np.fill_diagonal(rho2, np.inf)
+    limit_a, limit_b = NEAR_DUPLICATE_RATIO * squared_a, NEAR_DUPLICATE_RATIO * squared_b
+    by_column_only = (rho2 <= limit_b[None, :]) & (rho2 > limit_a[:, None])
+    assert by_column_only.sum() >= 4
+    rows, cols = near_pairs(rho2, limit_a, limit_b, same)
+    assert set(zip(rows.tolist(), cols.tolist(), strict=True)) == _brute_force(
+        rho2, limit_a, limit_b, same
+    )
+
+
+def _exact_kendall(X, radius=None):
+    """The unit-space Kendall matrix from exact differences (fractions: no overflow, no
+    underflow), each pair's unit vector rounded once and the pairs summed exactly (``fsum``)."""
+    n, p = X.shape
+    values = [[Fraction(float(v)) for v in row] for row in X]
+    terms = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            diff = [a - b for a, b in zip(values[i], values[j], strict=True)]
+            largest = max(abs(d) for d in diff)
+            if largest == 0:
+                terms.append(np.zeros((p, p)))
+                continue
+            unit = np.array([float(d / largest) for d in diff])
+            unit /= np.linalg.norm(unit)
+            h2 = 1.0
+            if radius is not None:  # min(r, s)^2 / r^2 with s^2 = ||diff||^2 / 2
+                ratio = sum(d * d for d in diff) / 2 / Fraction(radius) ** 2
+                h2 = float(min(ratio, Fraction(1)))
+            terms.append(h2 * np.outer(unit, unit))
+    flat = np.array(terms).reshape(len(terms), -1)
+    return np.array([math.fsum(flat[:, e]) for e in range(p * p)]).reshape(p, p) / len(terms)
+
+
+def _overflowing_shift():
+    """Most rows equal the shift in their first value (1e308) and differ only in subnormal
+    values; one row at -1e308 makes its shifted value overflow. The tile's scale is then that of
+    the subnormals: the row that overflows is outside the band, and nothing is halved (halving
+    rounds subnormals, which at that scale would move every pair)."""
+    rng = np.random.default_rng(12)
+    X = np.empty((21, 3))
+    X[:, 0] = 1e308
+    X[:, 1:] = rng.integers(1, 40, size=(21, 2)) * 5e-324
+    X[4, 0] = -1e308
+    return X
+
+
+def _hostile_for_the_bound():
+    rng = np.random.default_rng(13)
+    cases = dict(_hostile())
+    near = 10.0 + rng.standard_normal((30, 3))
+    near[15:] = near[:15] + 1e-9 * rng.standard_normal((15, 3))
+    wide = _base(17, 4, 14) @ rng.standard_normal((4, 50))
+    wide[3] = 1e120
+    cases.update(
+        {
+            "subnormal rows": rng.integers(-60, 60, size=(27, 3)) * 5e-324,
+            "near duplicates": near,
+            "p = 50": wide,
+            "an overflowing shift among subnormals": _overflowing_shift(),
+        }
+    )
+    return cases
+
+
+@pytest.mark.parametrize("tile_rows", [4, 1024])
+@pytest.mark.parametrize("name", list(_hostile_for_the_bound()))
+def test_tiles_stay_within_the_proven_bound_of_the_exact_matrix(name, tile_rows):
+    X = _hostile_for_the_bound()[name]
+    bound = unit_error_bound(X.shape[1], SphericalSign(), None)
+    exact = _exact_kendall(X)
+    fast = unit_kendall(X, SphericalSign(), tile_rows=tile_rows)
+    assert np.linalg.norm(fast - exact) <= bound
+    radius = float(np.quantile(np.abs(X), 0.5, method="lower")) or 1.0
+    if MIN_BOUND <= radius <= MAX_BOUND:
+        fast = unit_kendall(X, WinsorizedSign(radius), tile_rows=tile_rows)
+        assert np.linalg.norm(fast - _exact_kendall(X, radius)) <= bound
+
+
+def test_a_row_that_overflows_is_outside_the_band_unless_the_tile_is_that_large():
+    X = _overflowing_shift()
+    shift = block_shift(X)
+    tile = _working_tile(X, X, shift)
+    assert tile is not None
+    assert np.flatnonzero(tile.outside_first).tolist() == [4]
+    with np.errstate(over="ignore"):
+        shifted = X - shift
+    shifted[4] = 0.0
+    assert np.array_equal(tile.first, np.ldexp(shifted, -tile.exponent))  # exact: not halved
+    # Rows at +-1e308 alone: the tile's scale is theirs, so its values are halved and the rows
+    # that overflowed (0, 3, 6, 9) are in the band.
+    big = np.where(np.arange(12)[:, None] % 3 == 0, -1e308, 1e308) * np.ones((12, 2))
+    big[:, 1] *= np.linspace(0.5, 1.0, 12)
+    tile = _working_tile(big, big, block_shift(big))
+    assert tile is not None and tile.exponent > 1000
+    assert tile.outside_first.sum() == 1  # the farthest row, computed explicitly all the same
+    assert (np.abs(tile.first[[0, 3, 6, 9]]).max(axis=1) > 0).sum() >= 3
+    assert np.isfinite(tile.first).all() and np.abs(tile.first).max() < 2.0**BAND_EXPONENT
+    assert np.linalg.norm(
+        unit_kendall(big, SphericalSign(), tile_rows=5) - _exact_kendall(big)
+    ) <= unit_error_bound(2, SphericalSign(), None)

@@ -27,6 +27,12 @@ def _cells(prob: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame({"xmin": bx, "xmax": bx + 1.0, "ymin": by, "ymax": by + 1.0, "prob": prob})
 
 
+#: With 2,700 of 3,000 rows equal, the scree's clip level is lost in the noise with 7 of the
+#: seeds 0-11 and located with the other 5 (the noise decides): the tests below need a seed of
+#: the first kind.
+TIES_SEED = 2
+
+
 def test_the_outer_ring_share_counts_the_boundary_cells():
     prob = np.zeros(16)
     prob[[5, 6, 9, 10]] = 0.2  # the four inner cells
@@ -73,14 +79,15 @@ def test_scree_states():
 
 
 def test_duplicated_rows_are_marked_not_shown():
-    """900 of 1000 rows are one row: the pairs' ties leave the scree's positive clip level
-    unlocated, so every variance lies within the noise: the scree, and the frame whose width
-    comes from it, are NaN with the reason; the directions stand."""
+    """2,700 of 3,000 rows are one row: the pairs' ties leave the scree's positive clip level
+    unlocated with most seeds (``TIES_SEED`` is one), so every variance lies within the noise:
+    the scree, and the frame whose width comes from it, are NaN with the reason; the
+    directions stand."""
     X = np.random.default_rng(0).normal(size=(3000, 5)) * [3, 2, 1, 1, 1]
     X[:2700] = X[0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = dppca.dp_pca(X, 4.0, 1e-6, random_state=0)
+        result = dppca.dp_pca(X, 4.0, 1e-6, random_state=TIES_SEED)
     assert result.status["scree"].state == "lost in the noise"
     assert not result.status["frame"].usable and not result.status["histogram"].usable
     assert np.isnan(result.scree).all() and np.isnan(result.pve).all()
@@ -138,7 +145,7 @@ def test_the_estimator_marks_its_scree():
     X[:2700] = X[0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = dppca.DPPCA(2, epsilon=4.0, random_state=0).fit(X)
+        model = dppca.DPPCA(2, epsilon=4.0, random_state=TIES_SEED).fit(X)
     assert model.status_["scree"].state == "lost in the noise"
     assert np.isnan(model.explained_variance_ratio_).all()
     assert np.all(np.isfinite(model.components_))
@@ -151,7 +158,7 @@ def test_unusable_panels_say_why_and_usable_flags_go_under_the_panel():
     X[:2700] = X[0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = dppca.dp_pca(X, 4.0, 1e-6, random_state=0)
+        result = dppca.dp_pca(X, 4.0, 1e-6, random_state=TIES_SEED)
     scree = ScreeDisplay.from_result(result)
     score = ScoreHistogramDisplay.from_result(result)
     assert isinstance(scree, UnusableDisplay) and isinstance(score, UnusableDisplay)
@@ -175,7 +182,7 @@ def test_the_report_says_what_was_done_and_what_is_unusable(tmp_path):
     X[:2700] = X[0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = dppca.dp_pca(X, 4.0, 1e-6, random_state=0)
+        result = dppca.dp_pca(X, 4.0, 1e-6, random_state=TIES_SEED)
         write_release(
             result,
             tmp_path,

@@ -13,25 +13,30 @@ Two ways to add up pairs:
   difference is scaled by its own largest entry (halved first if it overflows) and normalised.
   Either way a pair's contribution ``v v^T = h^2 u u^T`` depends on that pair alone; chunks of
   at most ``CHUNK_PAIRS`` pairs are summed by one product ``V^T V``;
-* **graph-Laplacian** (all pairs, Lipschitz ``h``): ``sum c_ij (y_i - y_j)(y_i - y_j)^T =
-  Y^T diag(C 1) Y - Y^T C Y`` with ``c = h^2 / ||y_i - y_j||^2``, ``O(n^2 d + n^2 d^2 / B)``
-  instead of ``O(n^2 d^2)``, in tiles of ``B = TILE_ROWS`` rows against ``B`` rows. Each tile is
-  shifted by the coordinate medians of its row block and scaled by ``2^-E``, ``E`` the binary
-  exponent of the median of its rows' largest entries: no statistic of the whole data set
-  enters, no row outside a tile changes how the tile is computed, and no single row sets the
-  tile's scale. A row whose largest entry's exponent is more than ``K = BAND_EXPONENT`` from
-  ``E`` is outside the band: its pairs are computed explicitly (a row at 1e100 among rows near
-  1 costs its own pairs, not the tile's; a tile with no such row computes the pairs of its
-  first block's farthest row explicitly all the same, so that one far row does not change the
-  work). So in working units every other row is zero or has
-  entries below ``2^K`` and squared norm at least ``2^(-2K-2)``. A pair whose squared distance is
-  at most ``tau = NEAR_DUPLICATE_RATIO`` times the larger squared norm of its two rows (after the
-  shift) would cancel catastrophically: it is computed explicitly too. Every other pair has
-  squared distance above ``tau 2^(-2K-2)``, so its weight is below ``2^(2K+2) / tau``, and each
-  term of the form (a weight times two entries of one pair's rows) is at most ``1 / tau`` in
-  absolute value: nothing overflows. The near pairs are found by the same passes over every
-  tile (its row and column minima, then only the rows and columns they flag), so a duplicate
-  does not change the work done on the rest of the tile.
+* **graph-Laplacian** (all pairs, Lipschitz ``h``):
+  ``sum c_ij (y_i - y_j)(y_i - y_j)^T = Y^T diag(C 1) Y - Y^T C Y`` with
+  ``c = h^2 / ||y_i - y_j||^2``, ``O(n^2 d + n^2 d^2 / B)`` instead of ``O(n^2 d^2)``, in tiles of
+  ``B = TILE_ROWS`` rows against ``B`` rows. Each tile is shifted by the coordinate medians of its
+  row block and scaled by ``2^-e``, ``e`` the lower median of the binary exponents of its nonzero
+  rows' largest entries (after the shift): no statistic of the whole data set enters, no row outside
+  a tile changes how the tile is computed, and no single row sets the tile's scale. A row whose
+  largest entry's exponent is more than ``K = BAND_EXPONENT`` from ``e`` is outside the band: its
+  values are zeroed and its pairs computed explicitly (a row at 1e100 among rows near 1 costs its
+  own pairs, not the tile's; a tile with no such row computes the pairs of its first block's
+  farthest row explicitly all the same, so that one far row does not change the work). A row whose
+  shifted values overflow has exponent ``1025`` and is outside the band unless ``e >= 1025 - K``;
+  only then are the tile's values halved before the shift (``x / 2 - s / 2``), and ``e`` taken again
+  from the halves, where it is at least ``768``. So in working units every other row is zero or has
+  entries below ``2^K``, squared norm below ``p 2^(2K)`` and at least ``2^(-2K-2)``. A pair whose
+  squared distance is at most ``tau = NEAR_DUPLICATE_RATIO`` times the larger squared norm of its
+  two rows (after the shift) would cancel catastrophically: it is computed explicitly too (so is a
+  pair of two zero rows, whose squared distance is 0; a pair of equal rows contributes 0 and is left
+  out). Every other pair has squared distance above ``tau 2^(-2K-2)``, so its weight is below
+  ``2^(2K+3) / tau``; a weight times an entry of one of its pair's rows is below ``2^(K+2) / tau``,
+  and a weight times two such entries below ``2 / tau``: nothing overflows. The near pairs are found
+  by the same pass over every tile (its row minima against twice the rows' limits, which every near
+  entry meets, see :func:`near_pairs`; then only the rows they flag), so a duplicate does not change
+  the work done on the rest of the tile.
 
 **Error bound.** With unit roundoff ``u = 2^-53`` and ``gamma_m = m u / (1 - m u)`` (Higham 2002,
 Chapter 3), the computed unit-space matrix ``K_hat`` and the exact one satisfy
@@ -59,11 +64,15 @@ Chapter 3), the computed unit-space matrix ``K_hat`` and the exact one satisfy
   distances and shifted values add ``3200 gamma_{p + 2} + 270 u`` (the squared distance has
   absolute error ``4 gamma_{p + 2} M^2``, relative ``8 gamma_{p + 2} / tau``; ``h`` is
   1-Lipschitz). Per pair, with room to spare: ``1600 gamma_{2B + 4p + 400}``;
-* underflow (of a shifted value scaled by ``2^-E``, or of a partial product) adds absolute
-  errors below ``2^-1074`` times the other factors of its term, a weight below
-  ``2^(2K+2) / tau`` and an entry below ``2^K``: below ``2^-280`` per term, against terms of
-  relative error ``gamma``; the compensated sums and the final division by ``N`` add at most
-  ``4 u ||K||_F <= 4 u``.
+* underflow adds absolute errors below ``2^-1074`` in working units: to a shifted value scaled
+  by ``2^-e``; to a halved value (it rounds only below ``2^-1021``, by less than ``2^-1075`` of
+  the caller's units, below ``2^-1843`` in working units as ``e >= 768``); to a weight (the
+  winsorized cap); to a partial product. In a squared distance, which exceeds
+  ``tau 2^(-2K-2)``, that is a relative error below ``2^-550``; in a term of the form it is
+  multiplied by the term's other factors (at most a weight below ``2^(2K+3) / tau`` and an
+  entry below ``2^K``, or two entries): below ``2^-295`` per term, a few ``p^2`` terms per
+  pair, negligible against the room left in the per-pair bound (over ``300000 u``). The
+  compensated sums and the final division by ``N`` add at most ``4 u ||K||_F <= 4 u``.
 
 So ``E`` does not grow with ``n``: about ``5e-10`` for the Laplacian form (``p = 50``) and
 ``2e-12`` for explicit pairs. :func:`dppca.numerics.sensitivity.kendall_sensitivity` adds ``2E`` to
@@ -93,6 +102,9 @@ NEAR_DUPLICATE_RATIO = 5e-3
 #: ``K``: a tile's rows whose largest entry (after the shift) has a binary exponent within ``K``
 #: of the tile's median row enter the Laplacian form; the pairs of the others are explicit.
 BAND_EXPONENT = 256
+#: The binary exponent (``frexp``) of a shifted value that overflows (``2^1024 <= |x - s| <
+#: 2^1025``): such a row is in the band only when the tile's exponent is at least ``1025 - K``.
+OVERFLOW_EXPONENT = 1025
 #: ``B``: rows of a Laplacian tile (a tile holds ``B x B`` pairs, 8 MiB of weights).
 TILE_ROWS = 1024
 #: ``R``: the most pairs summed by one product in the explicit path.
@@ -241,45 +253,97 @@ class WorkingTile(NamedTuple):
     outside_second: np.ndarray
 
 
+class _Rows(NamedTuple):
+    """A tile's row sets minus its shift, each row's largest absolute entry and that entry's
+    binary exponent, and the lower median of the exponents of the nonzero rows (None when
+    every row is zero)."""
+
+    first: np.ndarray
+    second: np.ndarray
+    tops_first: np.ndarray
+    tops_second: np.ndarray
+    exponents_first: np.ndarray
+    exponents_second: np.ndarray
+    median: int | None
+
+
 def _row_exponents(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's largest absolute entry and its binary exponent (``frexp``)."""
+    """Each row's largest absolute entry and its binary exponent (``frexp``;
+    ``OVERFLOW_EXPONENT`` for a row whose values overflowed)."""
     tops = np.max(np.abs(rows), axis=1) if rows.shape[1] else np.zeros(len(rows))
-    return tops, np.frexp(tops)[1]
+    exponents = np.frexp(tops)[1]
+    exponents[np.isinf(tops)] = OVERFLOW_EXPONENT
+    return tops, exponents
+
+
+def _minus(rows: np.ndarray, shift: np.ndarray, halve: bool) -> np.ndarray:
+    """``rows - shift`` (an overflow gives an infinite value), or ``rows / 2 - shift / 2``."""
+    if halve:
+        return cast("np.ndarray", rows * 0.5 - shift * 0.5)
+    with np.errstate(over="ignore"):
+        return cast("np.ndarray", rows - shift)
+
+
+def _shifted_rows(
+    first: np.ndarray, second: np.ndarray, shift: np.ndarray, same: bool, halve: bool
+) -> _Rows:
+    """:class:`_Rows` of ``first - shift`` and ``second - shift`` (``x / 2 - shift / 2`` when
+    ``halve``; ``same``: the two sets are one)."""
+    a = _minus(first, shift, halve)
+    b = a if same else _minus(second, shift, halve)
+    tops_a, exponents_a = _row_exponents(a)
+    tops_b, exponents_b = (tops_a, exponents_a) if same else _row_exponents(b)
+    # Within one block every row is listed once: the median of the list taken twice is the same.
+    nonzero = exponents_a[tops_a > 0]
+    if not same:
+        nonzero = np.concatenate([nonzero, exponents_b[tops_b > 0]])
+    median = None
+    if nonzero.size:
+        middle = (nonzero.size - 1) // 2
+        median = int(np.partition(nonzero, middle)[middle])
+    return _Rows(a, b, tops_a, tops_b, exponents_a, exponents_b, median)
 
 
 def _working_tile(first: np.ndarray, second: np.ndarray, shift: np.ndarray) -> WorkingTile | None:
-    """Both row sets shifted by ``shift`` and scaled by ``2^-E``, ``E`` the exponent of the lower
-    median of the nonzero rows' largest entries.
+    """Both row sets shifted by ``shift`` and scaled by ``2^-e``, ``e`` the lower median of the
+    exponents of the nonzero rows' largest entries (``second is first``: one block).
 
     A row is in the band when it is zero or its largest entry's exponent is within
-    ``BAND_EXPONENT`` of ``E``; the others are zeroed and reported, so that their pairs are
-    computed explicitly. Returns None when every value equals the shift (all pairs are
-    duplicates). One row changes ``E`` by at most one rank of the others.
+    ``BAND_EXPONENT`` of ``e``; the others are zeroed and reported, so that their pairs are
+    computed explicitly. A row whose shifted values overflow is in the band only if ``e`` is at
+    least ``OVERFLOW_EXPONENT - BAND_EXPONENT``: only then are all values halved before the
+    shift (at that scale the halving's rounding, below ``2^-1075``, underflows in working
+    units). Returns None when every value equals the shift (all pairs are duplicates). One row
+    changes ``e`` by at most one rank of the others.
     """
-    with np.errstate(over="ignore", invalid="ignore"):
-        a, b = first - shift, second - shift
-    extra = 0
-    if not (np.isfinite(a).all() and np.isfinite(b).all()):
-        a, b, extra = first * 0.5 - shift * 0.5, second * 0.5 - shift * 0.5, 1
-    tops_a, exponents_a = _row_exponents(a)
-    tops_b, exponents_b = _row_exponents(b)
-    nonzero = np.concatenate([tops_a[tops_a > 0], tops_b[tops_b > 0]])
-    if nonzero.size == 0:
+    same = first is second
+    rows = _shifted_rows(first, second, shift, same, halve=False)
+    exponent, extra = rows.median, 0
+    if exponent is None:
         return None
-    middle = (nonzero.size - 1) // 2
-    _, exponent = math.frexp(float(np.partition(nonzero, middle)[middle]))
-    distance_a = np.where(tops_a > 0, np.abs(exponents_a - exponent), -1)
+    overflowed = (rows.exponents_first == OVERFLOW_EXPONENT).any() or (
+        rows.exponents_second == OVERFLOW_EXPONENT
+    ).any()
+    if overflowed and exponent + BAND_EXPONENT >= OVERFLOW_EXPONENT:
+        rows, extra = _shifted_rows(first, second, shift, same, halve=True), 1
+        exponent = cast("int", rows.median)  # the rows that overflowed are not zero halved
+    distance_a = np.where(rows.tops_first > 0, np.abs(rows.exponents_first - exponent), -1)
     outside_a = distance_a > BAND_EXPONENT
-    outside_b = (tops_b > 0) & (np.abs(exponents_b - exponent) > BAND_EXPONENT)
+    outside_b = outside_a
+    if not same:
+        distance_b = np.abs(rows.exponents_second - exponent)
+        outside_b = (rows.tops_second > 0) & (distance_b > BAND_EXPONENT)
     if not (outside_a.any() or outside_b.any()):
         # The same work whether or not one row is outside: the farthest row of the first block
-        # is computed explicitly anyway.
+        # is computed explicitly anyway (within one block, outside_b is the same array).
         outside_a[np.argmax(distance_a)] = True
-        if first is second:
-            outside_b = outside_a
-    a[outside_a], b[outside_b] = 0.0, 0.0
+    a, b = rows.first, rows.second
+    a[outside_a] = 0.0
+    if not same:
+        b[outside_b] = 0.0
     with np.errstate(under="ignore"):
-        A, B = np.ldexp(a, -exponent), np.ldexp(b, -exponent)
+        A = np.ldexp(a, -exponent)
+        B = A if same else np.ldexp(b, -exponent)
     return WorkingTile(A, B, exponent + extra, outside_a, outside_b)
 
 
@@ -293,24 +357,25 @@ def near_pairs(
     rho2: np.ndarray, limit_a: np.ndarray, limit_b: np.ndarray, same: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """The entries ``(i, j)`` with ``rho2[i, j] <= limit_a[i]`` or ``<= limit_b[j]``, found with
-    the same passes over the tile whatever it holds: the row and column minima select the rows
-    and columns that have any, and only those are searched. In a tile of one block
-    (``same``), a pair counts when either of its two entries does, and is returned once, as
-    ``i < j``."""
-    rows_with = np.flatnonzero(rho2.min(axis=1) <= limit_a)
-    cols_with = np.flatnonzero(rho2.min(axis=0) <= limit_b)
-    found_rows, found_cols = [], []
-    for i in rows_with:
-        cols = np.flatnonzero(rho2[i] <= limit_a[i])
-        found_rows.append(np.full(len(cols), i))
-        found_cols.append(cols)
-    for j in cols_with:
-        rows = np.flatnonzero(rho2[:, j] <= limit_b[j])
-        found_rows.append(rows)
-        found_cols.append(np.full(len(rows), j))
-    if not found_rows:
-        return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    rows, cols = np.concatenate(found_rows), np.concatenate(found_cols)
+    the same pass over the tile whatever it holds: the row minima select the rows that may have
+    any, and only those rows are searched. In a tile of one block (``same``), a pair counts when
+    either of its two entries does, and is returned once, as ``i < j``.
+
+    ``rho2`` must hold a tile's computed squared distances (``+inf`` for the pairs left out)
+    and the limits ``tau`` times its rows' computed squared norms. Then an entry within its
+    column's limit is within twice its row's, so that the rows whose minimum is at most twice
+    their limit hold every such entry. If ``||y_j|| <= ||y_i||`` (exact norms), ``limit_b[j]``
+    exceeds ``limit_a[i]`` at most by the rounding of the squared norms and of their products
+    by ``tau``, a factor below 1.01. Otherwise the exact squared distance is at most
+    ``(tau + 8 gamma_{p + 2}) ||y_j||^2`` (the computed one's error, module docstring), so
+    ``||y_i|| >= (1 - 0.0708) ||y_j||``, ``||y_i||^2 >= 0.86 ||y_j||^2`` and ``rho2[i, j] <=
+    1.2 limit_a[i]``. (A zero row's entries are its partner's squared norm, never within
+    ``tau`` of it, or 0 with another zero row, within both limits.)
+    """
+    rows_with = np.flatnonzero(rho2.min(axis=1) <= 2.0 * limit_a)
+    candidates = rho2[rows_with]
+    in_rows, cols = np.nonzero((candidates <= limit_a[rows_with, None]) | (candidates <= limit_b))
+    rows = rows_with[in_rows]
     if same:
         rows, cols = np.minimum(rows, cols), np.maximum(rows, cols)
     keys = np.unique(rows * rho2.shape[1] + cols)
@@ -377,6 +442,9 @@ def laplacian_tile_sum(
     rho2[near_rows, near_cols] = np.inf
     if same:
         rho2[near_cols, near_rows] = np.inf
+    # Exact duplicates contribute 0: left out, they cost no call of the careful path.
+    distinct = (first[near_rows] != partner[near_cols]).any(axis=1)
+    near_rows, near_cols = near_rows[distinct], near_cols[distinct]
     far_rows, far_cols = _outside_pairs(tile.outside_first, tile.outside_second, same)
     explicit_sum = _chunked_pair_sum(
         first,

@@ -228,7 +228,7 @@ def dp_loading(
     >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
     >>> result = dp_loading(X, 2.0, 1e-6, random_state=1)
     >>> np.abs(result.directions[:, 0]).round(1).tolist()
-    [1.0, 0.0, 0.0, 0.0]
+    [1.0, 0.1, 0.0, 0.0]
     >>> result.privacy.total
     Budget(epsilon=2, delta=1e-06)
     """
