@@ -39,6 +39,21 @@ def write_markdown(path: Path, sections: list[str], started: float) -> Path:
     return path
 
 
+def script_intro(doc: str) -> str:
+    """A benchmark script's docstring without its first line and its usage line."""
+    return doc.split("\n\n", 1)[1].split("Usage:")[0].strip()
+
+
+def save_table_report(
+    table: pd.DataFrame, out: Path, stem: str, sections: list[str], started: float
+) -> Path:
+    """``table`` as ``out/<stem>.csv`` and, after ``sections``, as the Markdown report
+    ``out/<stem>.md`` (with the wall time since ``started``); returns the report's path."""
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / f"{stem}.csv", index=False)
+    return write_markdown(out / f"{stem}.md", [*sections, markdown_table(table)], started)
+
+
 def markdown_table(table: pd.DataFrame) -> str:
     """A Markdown table with 4 significant digits (no optional dependency)."""
 

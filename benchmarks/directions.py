@@ -66,7 +66,15 @@ from dppca.baselines import analyze_gauss, sklearn_pca
 from dppca.datasets import load_1kg_aisnps, load_gau_g
 from dppca.exceptions import UnlocatableError
 
-from _common import markdown_table, mean_intervals, paired_verdicts, scored, tally, with_tails
+from _common import (
+    markdown_table,
+    mean_intervals,
+    paired_verdicts,
+    scored,
+    script_intro,
+    tally,
+    with_tails,
+)
 
 SPECTRUM = (10.0, 5.0, 3.0)
 DISTRIBUTIONS = ("gaussian", "t3", "cauchy", "aligned 5%")
@@ -350,7 +358,7 @@ def report(results: pd.DataFrame, facts: dict, label: str) -> str:
         f"{facts['fits']} fits in {facts['minutes']:.1f} minutes on {facts['workers']} "
         f"worker(s). Grid: {json.dumps(facts['grid'])}.",
         "",
-        __doc__.split("\n\n", 1)[1].split("Usage:")[0].strip(),
+        script_intro(__doc__),
         "",
         "## Goals",
         "",

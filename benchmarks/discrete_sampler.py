@@ -35,7 +35,7 @@ import dppca.privacy.mechanisms as mechanisms
 from dppca.privacy.discrete import SecureBits, scalar_gaussian_integers
 from dppca.privacy.discrete_batch import gaussian_integers
 
-from _common import markdown_table, write_markdown
+from _common import markdown_table, script_intro, write_markdown
 
 SAMPLERS = {"one at a time": scalar_gaussian_integers, "arrays": gaussian_integers}
 #: A variance in grid steps as a Kendall release draws it (sigma of about 3,000 steps).
@@ -143,12 +143,11 @@ def main(argv: list[str] | None = None) -> dict[str, pd.DataFrame]:
     args.out.mkdir(parents=True, exist_ok=True)
     for name, table in tables.items():
         table.to_csv(args.out / f"discrete_sampler_{name}.csv", index=False)
-    intro = __doc__.split("\n\n", 1)[1].split("Usage:")[0].strip()
     write_markdown(
         args.out / "discrete_sampler.md",
         [
             "# The exact discrete Gaussian sampler",
-            intro,
+            script_intro(__doc__),
             f"Variance {float(VARIANCE):g} grid steps squared.",
             "## Per draw\n\n" + markdown_table(tables["per_draw"]),
             "## Share of dp_pca at d = 500\n\n" + markdown_table(tables["share"]),

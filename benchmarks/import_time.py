@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from _common import markdown_table, write_markdown
+from _common import save_table_report, script_intro
 
 STATEMENTS = {
     "import numpy": "import numpy",
@@ -58,16 +58,11 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         }
     )
     table["ratio_to_pandas_scipy"] = table["median_s"] / baseline
-    args.out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(args.out / "import_time.csv", index=False)
-    write_markdown(
-        args.out / "import_time.md",
-        [
-            "# Import time",
-            __doc__.split("\n\n", 1)[1].split("Usage:")[0].strip(),
-            f"{args.repeats} runs of each, interleaved.",
-            markdown_table(table),
-        ],
+    save_table_report(
+        table,
+        args.out,
+        "import_time",
+        ["# Import time", script_intro(__doc__), f"{args.repeats} runs of each, interleaved."],
         started,
     )
     return table

@@ -21,7 +21,7 @@ import pandas as pd
 
 import dppca
 
-from _common import markdown_table, write_markdown
+from _common import save_table_report, script_intro
 
 
 def peak(call) -> int:
@@ -61,15 +61,11 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             }
         )
     table = pd.DataFrame(rows)
-    args.out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(args.out / "memory.csv", index=False)
-    write_markdown(
-        args.out / "memory.md",
-        [
-            "# Peak memory",
-            __doc__.split("\n\n", 1)[1].split("Usage:")[0].strip(),
-            markdown_table(table),
-        ],
+    save_table_report(
+        table,
+        args.out,
+        "memory",
+        ["# Peak memory", script_intro(__doc__)],
         started,
     )
     return table

@@ -35,7 +35,14 @@ import pandas as pd
 import dppca.numerics.sscm as sscm_numerics
 from dppca import dp_loading
 
-from _common import markdown_table, mean_intervals, paired_verdicts, scored, write_markdown
+from _common import (
+    markdown_table,
+    mean_intervals,
+    paired_verdicts,
+    scored,
+    script_intro,
+    write_markdown,
+)
 from directions import sample
 
 KAPPAS = {"kappa 3 (library)": 3.0, "kappa 6": 6.0, "kappa 10": 10.0, "no outer weight": 1e300}
@@ -114,7 +121,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         args.out / f"{label}.md",
         [
             "# The SSCM's outer weights",
-            __doc__.split("\n\n", 1)[1].split("Usage:")[0].strip(),
+            script_intro(__doc__),
             f"{len(results) // 2} releases of {n} rows, {reps} repetitions per cell.",
             "## Mean sin Theta [95 % interval]",
             markdown_table(means.reset_index()),

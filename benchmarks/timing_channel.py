@@ -26,7 +26,7 @@ import pandas as pd
 
 import dppca
 
-from _common import markdown_table, write_markdown
+from _common import save_table_report, script_intro
 
 KERNELS = {"all pairs": (1500, "all"), "design, 64 pairs per row": (30_000, 64)}
 
@@ -78,15 +78,14 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
                 }
             )
     table = pd.DataFrame(rows)
-    args.out.mkdir(parents=True, exist_ok=True)
-    table.to_csv(args.out / "timing_channel.csv", index=False)
-    write_markdown(
-        args.out / "timing_channel.md",
+    save_table_report(
+        table,
+        args.out,
+        "timing_channel",
         [
             "# Run time as a side channel",
-            __doc__.split("\n\n", 1)[1].split("Usage:")[0].strip(),
+            script_intro(__doc__),
             f"{args.repeats} interleaved runs of each.",
-            markdown_table(table),
         ],
         started,
     )

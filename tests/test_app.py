@@ -237,6 +237,17 @@ def test_the_json_download_holds_only_the_private_release(page):
         assert names == [f"{panel}.{kind}" for panel in panels]  # private panels only
 
 
+def _upload(page, path):
+    """Upload ``path`` (a CSV whose first column is ``secret_height``) and wait for its
+    variables to appear."""
+    page.locator("#dataset").select_option("upload")
+    page.locator("#upload").set_input_files(str(path))
+    page.wait_for_function(
+        "() => document.querySelector('#variables').innerHTML.includes('secret_height')",
+        timeout=30_000,
+    )
+
+
 def test_two_sessions_do_not_see_each_others_data(browser, app_url, tmp_path):
     mine = tmp_path / "mine.csv"
     mine.write_text("secret_height,secret_weight\n" + "\n".join(f"{i},{i % 7}" for i in range(50)))
@@ -245,12 +256,7 @@ def test_two_sessions_do_not_see_each_others_data(browser, app_url, tmp_path):
     for opened in (first, second):
         opened.goto(app_url)
         _ready(opened)
-    first.locator("#dataset").select_option("upload")
-    first.locator("#upload").set_input_files(str(mine))
-    first.wait_for_function(
-        "() => document.querySelector('#variables').innerHTML.includes('secret_height')",
-        timeout=30_000,
-    )
+    _upload(first, mine)
     second.reload()
     _ready(second)
     assert "secret_height" not in second.content()
@@ -287,12 +293,7 @@ def test_an_upload_never_stays_on_disk_even_when_the_server_is_killed(browser, t
     opened = browser.new_context().new_page()
     opened.goto(url)
     _ready(opened)
-    opened.locator("#dataset").select_option("upload")
-    opened.locator("#upload").set_input_files(str(mine))
-    opened.wait_for_function(
-        "() => document.querySelector('#variables').innerHTML.includes('secret_height')",
-        timeout=30_000,
-    )
+    _upload(opened, mine)
     assert not list(temporary.rglob("*.csv"))  # read into memory, its file gone
     sessions = list(temporary.glob("dppca-app-*"))
     assert sessions
