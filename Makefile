@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-floors lint docs bench app clean
+.PHONY: demo test test-long test-floors lint docs bench app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,13 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m mypy
 
+# The tests on every core, without the long ones (marker "long": statistical privacy audits,
+# tests with many draws, the benchmark scripts' quick runs), which test-long runs.
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto -m "not long"
+
+test-long: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -n auto -m long
 
 # The declared floors of the runtime dependencies (tests/floors.txt): the package with the
 # oldest versions it allows, and the tests of its releases, privacy and numerics, in .venv-floors.
@@ -48,7 +53,7 @@ FLOOR_TESTS := tests/releases tests/privacy tests/numerics tests/results tests/t
 	tests/test_pinned_releases.py tests/test_dataframes.py tests/test_cli.py
 
 test-floors: $(FLOOR_VENV)/.installed
-	$(FLOOR_VENV)/bin/python -m pytest -q -m "not slow" $(FLOOR_TESTS)
+	$(FLOOR_VENV)/bin/python -m pytest -q -n auto -m "not long" $(FLOOR_TESTS)
 
 # The documentation site in docs/_build/html; every example runs, and a warning is an error.
 docs: $(VENV)/.installed-docs

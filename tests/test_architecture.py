@@ -84,7 +84,9 @@ def _imports(tree: ast.Module, *, top_level: bool):
                     yield alias.name.split(".")[1]
 
 
-@pytest.mark.parametrize(("module", "tree"), list(_modules()), ids=lambda value: str(value)[:40])
+@pytest.mark.parametrize(
+    ("module", "tree"), [pytest.param(*pair, id=pair[0]) for pair in _modules()]
+)
 def test_module_level_imports_go_down_the_layers(module, tree):
     own = _layer(module)
     upward = [name for name in _imports(tree, top_level=True) if _layer(name) > own]

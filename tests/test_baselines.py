@@ -314,7 +314,7 @@ def test_tuned_noise_scales_follow_their_calibrations_and_the_ledger_adds_up():
     assert walk.privacy.total.epsilon == pytest.approx(1.0, rel=1e-12)
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_fairly_tuned_baselines_are_close_to_g_dppca_on_centred_gaussian_data():
     """The comparison is not rigged: at d = 10, n = 2000, epsilon = 1 (a spiked Gaussian with
     two spikes of 10, centred), AG with a private clip and NSGGD with its authors' shrinking

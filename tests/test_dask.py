@@ -383,7 +383,10 @@ def test_command_line_on_a_scheduler_reads_csv_and_parquet_in_blocks(client, sit
         _assert_same_release(json.loads(got.read_text()), json.loads(expected.read_text()))
 
 
-def test_command_line_scheduler_errors_are_one_line(client, site_table, tmp_path, capsys):
+def test_command_line_scheduler_errors_are_one_line(
+    client, site_table, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setattr("dppca.cli.SCHEDULER_TIMEOUT", "2s")  # nothing listens on port 9
     table, csv = site_table
     table.loc[400, "c"] = np.nan
     bad = tmp_path / "bad.csv"

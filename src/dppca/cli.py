@@ -38,7 +38,8 @@ from dppca.cli_options import (
 )
 
 EXIT_USAGE = 2
-
+#: How long ``--scheduler ADDRESS`` waits for the scheduler to answer.
+SCHEDULER_TIMEOUT = "20s"
 
 #: Written into every output folder: only folders holding it may be replaced (--overwrite).
 MARKER = ".dppca-output"
@@ -224,7 +225,7 @@ def _scheduler(address: str | None) -> Iterator[None]:
             yield
         return
     try:
-        client = distributed.Client(address, timeout="20s")
+        client = distributed.Client(address, timeout=SCHEDULER_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:
         message = " ".join(str(error).split())
         raise UsageError(f"cannot connect to the Dask scheduler at {address}: {message}") from None

@@ -8,6 +8,8 @@ import pytest
 
 from dppca.audit import audit, clopper_pearson, epsilon_lower_bound, scenarios
 
+pytestmark = pytest.mark.long
+
 SCENARIOS = scenarios()
 #: The composed pipeline's statistic sees only its Gaussian parts (the quantiles spend part of
 #: the total unseen): many cheap draws give the audit the power to flag 4x its epsilon.

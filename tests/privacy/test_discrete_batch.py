@@ -64,6 +64,7 @@ def _undecided_everywhere(monkeypatch):
     monkeypatch.setattr(batch_module, "_floor_minus_log", no_logarithm)
 
 
+@pytest.mark.long  # the exact fallback is pure Python: 8,000 draws take seconds
 @pytest.mark.parametrize("variance", [Fraction(1, 4), Fraction(307, 10)])
 def test_the_exact_fallback_alone_gives_the_same_distribution(monkeypatch, variance):
     _undecided_everywhere(monkeypatch)

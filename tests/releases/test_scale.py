@@ -20,7 +20,7 @@ def test_clipped_normal_mean_against_numerical_integration():
         assert clipped_normal_mean(level) == pytest.approx(exact, rel=1e-9)
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_normal_scales_estimate_the_standard_deviation_within_their_error():
     """Over 40 samples of three normal variables in units 1, 100 and 0.01, every released scale
     lies within 5 standard errors of the sample sd. The standard error combines the sampling
@@ -212,7 +212,7 @@ def test_dp_pca_scale_errors_come_before_any_noise():
         )
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_normal_variables_at_a_small_budget_are_rarely_flagged_or_far_off():
     """At n = 5000 with a scale budget of 0.2 (what dp_pca at total epsilon 2 gives it), the
     clip levels' level falls towards 1/2; a good release is flagged with probability about
