@@ -54,6 +54,19 @@ def save_table_report(
     return write_markdown(out / f"{stem}.md", [*sections, markdown_table(table)], started)
 
 
+def time_summary(seconds: dict[str, list[float]], label: str) -> pd.DataFrame:
+    """One row per timed thing (``label`` its column's name): the median, least and worst of its
+    times in seconds."""
+    return pd.DataFrame(
+        {
+            label: list(seconds),
+            "median_s": [float(np.median(values)) for values in seconds.values()],
+            "min_s": [min(values) for values in seconds.values()],
+            "worst_s": [max(values) for values in seconds.values()],
+        }
+    )
+
+
 def markdown_table(table: pd.DataFrame) -> str:
     """A Markdown table with 4 significant digits (no optional dependency)."""
 

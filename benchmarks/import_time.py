@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from _common import save_table_report, script_intro
+from _common import save_table_report, script_intro, time_summary
 
 STATEMENTS = {
     "import numpy": "import numpy",
@@ -50,13 +50,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         for name, statement in STATEMENTS.items():
             seconds[name].append(timed(statement))
     baseline = statistics.median(seconds[BASELINE])
-    table = pd.DataFrame(
-        {
-            "statement": list(STATEMENTS),
-            "median_s": [statistics.median(values) for values in seconds.values()],
-            "min_s": [min(values) for values in seconds.values()],
-        }
-    )
+    table = time_summary(seconds, "statement")
     table["ratio_to_pandas_scipy"] = table["median_s"] / baseline
     save_table_report(
         table,

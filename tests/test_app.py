@@ -39,13 +39,16 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _serve(log: Path, environment: dict[str, str] | None = None):
-    """``dppca app`` in its own process on a free loopback port: the process and its URL, once
-    it answers."""
+def _serve(log: Path, environment: dict[str, str] | None = None, code: str | None = None):
+    """``dppca app`` (or Python ``code`` serving it on the port in ``{port}``) in its own
+    process on a free loopback port: the process and its URL, once it answers."""
     port = _free_port()
+    command = [sys.executable, "-m", "dppca", "app", "--port", str(port)]
+    if code is not None:
+        command = [sys.executable, "-c", code.format(port=port)]
     with log.open("w") as sink:
         server = subprocess.Popen(
-            [sys.executable, "-m", "dppca", "app", "--port", str(port)],
+            command,
             stdout=sink,
             stderr=subprocess.STDOUT,
             env=environment,
@@ -111,6 +114,10 @@ def _preview(page) -> dict[str, tuple[float, float]]:
     return table
 
 
+def _source(page, panel: str) -> str:
+    return page.locator(f"#panel-{panel}").get_attribute("src")
+
+
 def _run(page) -> None:
     page.get_by_role("button", name="Run private PCA").click()
     page.locator("#status .alert-success, #status .alert-warning, #status .alert-danger").wait_for(
@@ -133,9 +140,10 @@ def test_a_run_on_embedded_data_draws_every_panel(page):
     _shot(page, "2a-computing")
     page.locator("#status .alert-success, #status .alert-warning").wait_for(timeout=RUN_TIMEOUT_MS)
     assert page.locator("#status .alert-danger").count() == 0
-    image = page.locator("#private-page")
-    image.wait_for()
-    assert image.evaluate("element => element.naturalWidth") > 800
+    for panel in ("scree", "score", "loading", "variable", "biplot"):  # the report's drawings
+        image = page.locator(f"#panel-{panel}")
+        image.wait_for()
+        assert image.evaluate("element => element.naturalWidth") > 500
     _shot(page, "2-run")
     page.get_by_role("tab", name="Budget and importance").click()
     budget = page.locator("#budget table").inner_text()
@@ -147,9 +155,28 @@ def test_a_run_on_embedded_data_draws_every_panel(page):
     page.locator("#synthetic-page").wait_for(timeout=30_000)
     _shot(page, "3b-synthetic")
     page.get_by_role("tab", name="Private results").click()
+    before = {name: _source(page, name) for name in ("scree", "loading")}
     page.locator("#loading_view").select_option("heatmap")  # redrawn, no budget spent
-    page.wait_for_timeout(500)
-    page.locator("#private-page").wait_for()
+    page.wait_for_function(
+        "before => document.querySelector('#panel-loading').src !== before",
+        arg=before["loading"],
+        timeout=30_000,
+    )
+    assert _source(page, "scree") == before["scree"]  # only the changed panel is drawn again
+    heatmap = _source(page, "loading")
+    page.locator("#loading_view").select_option("point")
+    page.locator("#loading_axes").select_option("1,3")  # another plane: PC1 and PC3
+    page.wait_for_function(
+        "before => document.querySelector('#panel-loading').src !== before",
+        arg=heatmap,
+        timeout=30_000,
+    )
+    page.locator("#scree_view").select_option("scree")
+    page.wait_for_function(
+        "before => document.querySelector('#panel-scree').src !== before",
+        arg=before["scree"],
+        timeout=30_000,
+    )
     _shot(page, "4-heatmap")
 
 
@@ -185,7 +212,7 @@ def test_the_directions_can_come_from_the_sscm(page):
     )
     _run(page)
     assert page.locator("#status .alert-danger").count() == 0
-    page.locator("#private-page").wait_for()
+    page.locator("#panel-biplot").wait_for()
     _shot(page, "5b-sscm")
 
 
@@ -274,7 +301,7 @@ def test_repeated_runs_are_added_up_and_results_never_outlive_their_data(page):
     _shot(page, "8-two-runs")
     page.locator("#dataset").select_option("gau_g")
     sync_api.expect(page.locator("#status")).to_contain_text("The data changed", timeout=30_000)
-    assert page.locator("#private-page").count() == 0
+    assert page.locator("#panel-scree").count() == 0
     _shot(page, "9-data-changed")
 
 
@@ -308,3 +335,32 @@ def test_an_upload_never_stays_on_disk_even_when_the_server_is_killed(browser, t
     finally:
         second.terminate()
         second.wait(timeout=30)
+
+
+GIVEN_DATA = """
+import numpy as np, pandas as pd, dppca.app
+rng = np.random.default_rng(0)
+frame = pd.DataFrame(rng.normal(size=(800, 3)) * [3, 2, 1], columns=["height", "weight", "age"])
+sites = rng.choice(["north", "south"], size=800)
+dppca.app.run(frame, groups=sites, name="my study", port={port}, launch_browser=False)
+"""
+
+
+def test_the_app_opens_on_data_passed_from_python(browser, tmp_path):
+    server, url = _serve(tmp_path / "server.log", code=GIVEN_DATA)
+    try:
+        context = browser.new_context(viewport={"width": 1500, "height": 1100})
+        page = context.new_page()
+        page.goto(url)
+        _ready(page)
+        assert page.locator("#dataset option:checked").inner_text() == "my study"
+        assert page.locator("#group option:checked").inner_text() == "group"
+        _run(page)
+        assert page.locator("#status .alert-danger").count() == 0
+        page.locator("#panel-variable").wait_for()
+        assert page.get_by_label("Components in the scree (k)").input_value() == "3"  # p = 3
+        _shot(page, "10-from-python")
+        context.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

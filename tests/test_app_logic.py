@@ -293,3 +293,54 @@ def test_a_server_that_was_killed_leaves_nothing_for_the_next_to_keep(tmp_path, 
     assert sorted(path.name for path in removed) == names
     assert live.folder.exists() and anothers.exists() and elsewhere.exists()
     live.end()
+
+
+def test_a_run_keeps_the_reports_panels_and_draws_only_views_not_drawn_before(
+    tmp_path, monkeypatch
+):
+    import dppca.plotting.pages as pages
+    from dppca.app.panels import PANELS
+
+    outcome = run(_table(), _settings(seed_text="3"), tmp_path / "run1")
+    panels = outcome.panels
+    for name in PANELS:  # the report's own drawings, before anything is asked
+        assert panels.cached(name) == (outcome.folder / f"{name}.png").read_bytes()
+    drawn = []
+    original = pages.page_panels
+    monkeypatch.setattr(
+        pages, "page_panels", lambda *a, **k: drawn.append(k["panels"]) or original(*a, **k)
+    )
+    assert panels.png("loading", loading="point", axes=None, scree="scree") == panels.cached(
+        "loading"
+    )  # a view it does not read changes nothing
+    heatmap = panels.png("loading", loading="heatmap")
+    plane = panels.png("loading", loading="point", axes=(1, 3))
+    assert len({heatmap, plane, panels.cached("loading")}) == 3 and heatmap[:4] == b"\x89PNG"
+    assert panels.png("loading", loading="heatmap") == heatmap
+    assert drawn == [["loading"], ["loading"]]  # each new view drawn once, nothing else
+
+
+def test_data_from_python_keep_their_names_and_groups_and_are_not_changed():
+    from dppca.app.data import provided
+    from dppca.app.handlers import GIVEN, load_table
+
+    frame = _table().frame[["a", "b", "c", "site"]]
+    before = frame.copy()
+    by_name = provided(frame, groups="site", name="my study")
+    assert (by_name.variables, by_name.group, by_name.source) == (
+        ["a", "b", "c"],
+        "site",
+        "my study",
+    )
+    pd.testing.assert_frame_equal(frame, before)
+    labels = frame["site"].to_numpy()
+    by_labels = provided(frame[["a", "b"]].to_numpy(), groups=labels)
+    assert by_labels.variables == ["X1", "X2"] and by_labels.group == "group"
+    assert list(by_labels.frame["group"]) == list(labels)
+    with pytest.raises(ValueError, match=r"one label per row of X \(600\); got shape \(3,\)"):
+        provided(frame[["a", "b"]], groups=["x", "y", "z"])
+    with pytest.raises(ValueError, match="a table or a 2-D array; got shape"):
+        provided(np.zeros(4))
+    assert load_table(GIVEN, None, None, by_name) is by_name
+    with pytest.raises(DataError, match="started without data of its own"):
+        load_table(GIVEN, None, None, None)

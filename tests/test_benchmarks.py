@@ -7,8 +7,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from dppca.audit import scenarios
+
+pytestmark = pytest.mark.long
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
@@ -204,6 +207,22 @@ def test_import_time_quick(tmp_path):
     table = _load("import_time").main(["--repeats", "1", "--out", str(tmp_path)])
     assert list(table["statement"])[2] == "import dppca"
     assert (table["median_s"] > 0).all() and (tmp_path / "import_time.md").exists()
+
+
+def test_demo_time_quick(tmp_path):
+    table = _load("demo_time").main(["--repeats", "1", "--out", str(tmp_path)])
+    assert list(table["command"]) == ["dppca demo", "the release alone", "import dppca.cli"]
+    assert (table["median_s"] > 0).all() and (tmp_path / "demo_time.md").exists()
+
+
+def test_app_time_quick(tmp_path):
+    pytest.importorskip("playwright.sync_api")
+    pytest.importorskip("shiny")
+    if not any(Path(folder, "chromium").exists() for folder in ("/usr/bin", "/usr/local/bin")):
+        pytest.skip("Chromium is not installed (.ci/run installs it)")
+    table = _load("app_time").main(["--repeats", "1", "--out", str(tmp_path)])
+    assert table["step"].iloc[0] == "run: click to every panel"
+    assert (table["median_s"] > 0).all() and (tmp_path / "app_time.md").exists()
 
 
 def test_memory_quick(tmp_path):

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from dppca.plotting.pages import loading_grid, score_grid
+from dppca.plotting.grids import loading_grid, score_grid
 from dppca.plotting.scree import ScreeDisplay
 from dppca.releases.loading import dp_loading
 from dppca.releases.scores import dp_score

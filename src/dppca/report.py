@@ -6,19 +6,20 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import json
 import math
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from dppca._groups import label_texts
-from dppca.plotting._style import pyplot
-from dppca.plotting.pages import PageDisplay
+from dppca.plotting.export import compose_page, render_figure
+from dppca.plotting.pages import PageDisplay, page_panels, page_title
 from dppca.results.pca import DPPCAResult
 from dppca.results.uncertainty import Uncertainty
+
+#: The resolution of the PNG figures, in dots per inch (the SVG figures are vector).
+PNG_DPI = 110
 
 CITATION = (
     "Kim, M. and Jung, S. (2025). Robust and differentially private principal component "
@@ -26,16 +27,31 @@ CITATION = (
 )
 
 
-def _save(figure, folder: Path, name: str) -> bytes:
-    """Save ``figure`` as PNG and SVG; return the PNG bytes."""
-    buffer = io.BytesIO()
-    with warnings.catch_warnings():  # a noise-dominated panel's long labels: cosmetic only
-        warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
-        figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
-        figure.savefig(folder / f"{name}.svg", bbox_inches="tight")
-    (folder / f"{name}.png").write_bytes(buffer.getvalue())
-    pyplot().close(figure)
-    return buffer.getvalue()
+def _save(images: dict[str, bytes], folder: Path, name: str) -> bytes:
+    """Write a figure's PNG and SVG into ``folder``; return the PNG."""
+    for extension, image in images.items():
+        (folder / f"{name}.{extension}").write_bytes(image)
+    return images["png"]
+
+
+def page_images(
+    result: DPPCAResult,
+    *,
+    non_private: bool = False,
+    formats: tuple[str, ...] = ("png", "svg"),
+    progress=None,
+    **options: Any,
+) -> tuple[dict[str, dict[str, bytes]], dict[str, bytes]]:
+    """Every panel of a result's page drawn and rendered apart (PNG at :data:`PNG_DPI`, SVG),
+    and the page composed of them: ``(panels, page)``, each image keyed by its format.
+    ``options``: :func:`~dppca.plotting.pages.page_panels`'s."""
+    resolutions = {name: {"png": PNG_DPI, "svg": None}[name] for name in formats}
+    rendered = {}
+    for panel, display in page_panels(result, non_private=non_private, **options).items():
+        rendered[panel] = render_figure(display.figure_, resolutions)
+        if progress:
+            progress()
+    return rendered, compose_page(rendered, page_title(result, non_private), dpi=PNG_DPI)
 
 
 def write_figures(
@@ -47,19 +63,16 @@ def write_figures(
     progress=None,
 ) -> dict[str, bytes]:
     """Every private panel and the private page as PNG and SVG (with noise intervals when
-    ``uncertainty`` is given)."""
-    plt = pyplot()
-    images = {}
-    options = PageDisplay.panel_options(random_state=random_state, uncertainty=uncertainty)
-    for panel in PageDisplay.PANELS:
-        ax = plt.figure(figsize=(5.5, 5), layout="constrained").add_subplot()
-        display_class, panel_options = options[panel]
-        display = display_class.from_result(result, ax=ax, **panel_options)
-        images[panel] = _save(display.figure_, folder, panel)
-        if progress:
-            progress()
-    page = result.plot("all", random_state=random_state, uncertainty=uncertainty)
-    images["page"] = _save(page.figure_, folder, "page")
+    ``uncertainty`` is given); returns the PNGs."""
+    panels, page = page_images(
+        result,
+        non_private=False,
+        progress=progress,
+        random_state=random_state,
+        uncertainty=uncertainty,
+    )
+    images = {panel: _save(rendered, folder, panel) for panel, rendered in panels.items()}
+    images["page"] = _save(page, folder, "page")
     return images
 
 
@@ -325,8 +338,8 @@ def write_non_private_report(
     """
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "reference.json").write_text(result.to_json(include_non_private=True, indent=1))
-    figure = result.plot("all", non_private=True, random_state=random_state).figure_
-    png = _save(figure, folder, "page")
+    _, images = page_images(result, non_private=True, random_state=random_state)
+    png = _save(images, folder, "page")
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>NOT PRIVATE: reference for {html.escape(title)}</title>

@@ -102,6 +102,26 @@ def test_pure_parts_against_brute_force_enumeration():
         assert total <= ours <= total * (1 + 2e-8) + 1e-15  # rounded up by its margin
 
 
+@pytest.mark.parametrize("count", [1, 2, 7, 60, 1000, 5000])
+@pytest.mark.parametrize("epsilon", [1e-6, 0.1, 1.0, 6.0, 40.0])
+def test_the_randomized_response_counts_match_the_binomial_in_50_digits(count, epsilon):
+    import mpmath
+
+    from dppca.privacy.composition import _binomial_pmf
+
+    ours = _binomial_pmf(count, epsilon)
+    with mpmath.workdps(50):
+        p, q = 1 / (1 + mpmath.exp(-epsilon)), 1 / (1 + mpmath.exp(epsilon))
+        expected = np.array(
+            [float(mpmath.binomial(count, k) * p**k * q ** (count - k)) for k in range(count + 1)]
+        )
+    relevant = expected > 1e-290  # below, both are lost to underflow
+    # Three log-gamma terms of size count * log(count), each off by a few of their ulps.
+    tolerance = 1e-15 * count * math.log(count + 1) + 1e-14
+    assert np.allclose(ours[relevant], expected[relevant], rtol=tolerance, atol=0)
+    assert np.all(ours[~relevant] < 1e-280)
+
+
 def test_zcdp_parts_and_the_choice_of_pure_parts_to_join():
     rho = [PrivacyLoss("zcdp", rho=0.05), PrivacyLoss("zcdp", rho=0.02)]
     assert composed_delta(rho, 1.0) == pytest.approx(zcdp_delta(0.07, 1.0), rel=2e-8)
@@ -184,7 +204,7 @@ def test_every_plan_declares_every_mechanism_it_holds(settings):
     assert len(declared) >= 3
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_the_planned_losses_are_the_recorded_ones_and_the_total_holds():
     """For every kind of release dp_pca makes: the losses it charged (from the plans, in one
     charge or, with private scales, stage by stage) are exactly those of the ledger's entries

@@ -9,16 +9,21 @@ an upload's file is deleted as soon as it is read, the session's results are dro
 ends, and a server started after one that was killed removes what that one left. The app
 serves on 127.0.0.1 only unless told otherwise.
 
-Built with Shiny for Python (imported only here, when the app is used).
+From Python, ``dppca.app.run(X, groups=...)`` opens it on your own data. Built with Shiny for
+Python (imported only here, when the app is used).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dppca.app.data import Table
 
 
-def create_app() -> Any:
-    """The Shiny application object (for ``shiny run`` or any ASGI server).
+def create_app(given: Table | None = None) -> Any:
+    """The Shiny application object (for ``shiny run`` or any ASGI server); ``given``: data
+    offered first (:func:`dppca.app.data.provided`).
 
     Examples
     --------
@@ -29,11 +34,19 @@ def create_app() -> Any:
     from dppca.app.server import server
     from dppca.app.ui import page
 
-    return App(page(), server)
+    def session(input: Any, output: Any, session: Any) -> None:
+        server(input, output, session, given)
+
+    return App(page(None if given is None else given.source), session)
 
 
-def run_app(host: str = "127.0.0.1", port: int = 8000, launch_browser: bool = False) -> None:
-    """Serve the app on ``host:port`` until interrupted.
+def run_app(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    launch_browser: bool = False,
+    given: Table | None = None,
+) -> None:
+    """Serve the app on ``host:port`` until interrupted (``given``: data offered first).
 
     Examples
     --------
@@ -44,4 +57,29 @@ def run_app(host: str = "127.0.0.1", port: int = 8000, launch_browser: bool = Fa
     from dppca.app.handlers import sweep_stale
 
     sweep_stale()  # what a killed server left: stale sessions' folders and uploads
-    serve(create_app(), host=host, port=port, launch_browser=launch_browser, dev_mode=False)
+    serve(create_app(given), host=host, port=port, launch_browser=launch_browser, dev_mode=False)
+
+
+def run(
+    X: Any,
+    groups: Any = None,
+    *,
+    name: str = "your data",
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    launch_browser: bool = True,
+) -> None:
+    """Open the app on data from Python: ``X`` (any table or 2-D array, its column names kept)
+    is offered first and chosen, with ``groups`` (a column of ``X`` or one label per row) as
+    its group column. The data stay in the server's memory; nothing is released until Run.
+
+    Examples
+    --------
+    >>> import dppca.app
+    >>> from dppca.datasets import load_gau_g
+    >>> X, groups = load_gau_g()
+    >>> dppca.app.run(X, groups=groups)  # doctest: +SKIP
+    """
+    from dppca.app.data import provided
+
+    run_app(host, port, launch_browser, given=provided(X, groups, name))

@@ -11,7 +11,9 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 #: The embedded data sets the app offers, by key, with what they hold.
@@ -150,6 +152,41 @@ def _separator(content: bytes) -> str:
         return csv.Sniffer().sniff(sample, delimiters=SEPARATORS).delimiter
     except csv.Error:
         return ","
+
+
+def provided(X: Any, groups: Any = None, name: str = "your data") -> Table:
+    """Data passed from Python (:func:`dppca.app.run`) as a table: ``X`` any table or 2-D
+    array (its column names kept, ``X1, X2, ...`` otherwise), ``groups`` the name of one of its
+    columns or one label per row (a column ``group``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> table = provided(np.zeros((3, 2)), groups=["a", "b", "a"])
+    >>> table.variables, table.group, table.n
+    (['X1', 'X2'], 'group', 3)
+    """
+    from dppca._groups import take_group_column
+    from dppca._validation import _as_pandas, array_names
+
+    frame = _as_pandas(X)
+    if frame is None:
+        values = np.asarray(X)
+        if values.ndim != 2:
+            raise ValueError(f"X must be a table or a 2-D array; got shape {values.shape}.")
+        frame = pd.DataFrame(values, columns=array_names(X, values.shape[1]))
+    frame = frame.copy()  # the app adds a group column: the caller's frame stays as it was
+    group = None
+    if groups is not None:
+        frame, labels = take_group_column(frame, groups)
+        labels = np.asarray(labels)
+        if labels.shape != (len(frame),):
+            raise ValueError(
+                f"groups must hold one label per row of X ({len(frame)}); got shape {labels.shape}."
+            )
+        group = groups if isinstance(groups, str) else "group"
+        frame[group] = labels
+    return describe(frame, name, group)
 
 
 def describe(frame: pd.DataFrame, source: str, group: str | None) -> Table:

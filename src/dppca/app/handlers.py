@@ -119,6 +119,8 @@ def _server_alive(owner: Path) -> bool:
     return True
 
 
+#: The data set key of the data the app was started with (:func:`dppca.app.run`).
+GIVEN = "given"
 #: The figures of a run, each written as PNG and SVG.
 FIGURES = ("scree", "score", "loading", "variable", "biplot", "page")
 
@@ -127,16 +129,21 @@ def load_table(
     choice: str,
     files: Sequence[dict[str, Any]] | None,
     uploads: dict[str, Table | str] | None = None,
+    given: Table | None = None,
 ) -> Table:
-    """The data set chosen: an embedded one by name, or the first uploaded file, read once
-    (its file is deleted as it is read) and then kept in the session's ``uploads``, with the
-    problem it had.
+    """The data set chosen: the data the app was started with (``"given"``), an embedded one
+    by name, or the first uploaded file, read once (its file is deleted as it is read) and then
+    kept in the session's ``uploads``, with the problem it had.
 
     Raises
     ------
     DataError
         With a sentence for the page (no upload, an unreadable file).
     """
+    if choice == GIVEN:
+        if given is None:
+            raise DataError("This server was started without data of its own; choose another.")
+        return given
     if choice != "upload":
         return embedded(choice)
     if not files:

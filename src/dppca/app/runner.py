@@ -4,7 +4,6 @@ own folder. The non-private reference is computed only on request and written ap
 
 from __future__ import annotations
 
-import io
 import math
 import re
 import threading
@@ -18,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from dppca.app.data import Table, split_shares
+from dppca.app.panels import PanelImages
 
 #: Runs one at a time: matplotlib's figure manager and the warnings filters are process-wide.
 RUN_LOCK = threading.Lock()
@@ -163,10 +163,11 @@ def problem(table: Table, settings: Settings) -> str | None:
 
 @dataclass(frozen=True)
 class RunOutput:
-    """The outcome of a run: the folder of downloads, the release and its noise intervals (for
-    redrawing the page, which spends no budget), the tables shown, the warnings (from released
-    values only) and the reference folder when asked for; or an error message, with what the
-    run spent before it stopped (``spent``, a :class:`~dppca.Budget`, when it spent anything)."""
+    """The outcome of a run: the folder of downloads, the release and its noise intervals, its
+    panels (drawn again in other views, which spends no budget), the tables shown, the warnings
+    (from released values only) and the reference page when asked for; or an error message,
+    with what the run spent before it stopped (``spent``, a :class:`~dppca.Budget`, when it
+    spent anything)."""
 
     folder: Path | None = None
     release: Any = None
@@ -177,6 +178,7 @@ class RunOutput:
     reference_png: bytes | None = None
     error: str | None = None
     spent: Any = None
+    panels: PanelImages | None = None
 
 
 def run(
@@ -191,6 +193,7 @@ def run(
     ``RunOutput(error=...)``; ``on_step`` hears the name of each stage as it starts."""
     from dppca.exceptions import UnreliableScaleError
     from dppca.job import run_job
+    from dppca.report import page_images
 
     refused = problem(table, settings)
     if refused:
@@ -233,8 +236,10 @@ def run(
         reference_png = None
         if settings.non_private:
             on_step("drawing the non-private reference")
-            figure = result.plot("all", non_private=True, random_state=job.reference_rng).figure_
-            reference_png = png_bytes(figure)
+            _, page = page_images(
+                result, non_private=True, formats=("png",), random_state=job.reference_rng
+            )
+            reference_png = page["png"]
     summary = result.summary()
     messages = list(dict.fromkeys(app_advice(str(w.message)) for w in caught))
     return RunOutput(
@@ -245,14 +250,12 @@ def run(
         importance=summary.importance,
         warnings=messages,
         reference_png=reference_png,
+        panels=PanelImages.from_report(result, job.uncertainty, private),
     )
 
 
 def png_bytes(figure: Any) -> bytes:
     """A figure as PNG bytes (the figure is closed)."""
-    from dppca.plotting._style import pyplot
+    from dppca.plotting.export import render_figure
 
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
-    pyplot().close(figure)
-    return buffer.getvalue()
+    return render_figure(figure, {"png": 90})["png"]

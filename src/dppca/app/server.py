@@ -23,12 +23,13 @@ from dppca.app.handlers import (
     read_settings,
     sample_size_problem,
 )
+from dppca.app.panels import DESCRIPTIONS, axes_choices, read_axes
 from dppca.app.runner import RUN_LOCK, RunOutput, Settings, png_bytes, run
 
 
-def server(input: Any, output: Any, session: Any) -> None:
+def server(input: Any, output: Any, session: Any, given: Table | None = None) -> None:
     """One browser session: :mod:`dppca.app.handlers` does the work, this wires it to the
-    page's inputs and outputs."""
+    page's inputs and outputs (``given``: the data the app was started with)."""
     runs = SessionRuns.open()
     session.on_ended(runs.end)
     # Shiny's upload folder of this session, listed for a later server should this one be
@@ -45,7 +46,7 @@ def server(input: Any, output: Any, session: Any) -> None:
             files = input.upload()
             if input.dataset() == "upload" and files:
                 runs.remember_upload(files[0]["datapath"])
-            table = load_table(input.dataset(), files, runs.uploads)
+            table = load_table(input.dataset(), files, runs.uploads, given)
         except DataError as error:
             loaded.set(None)
             data_error.set(str(error))
@@ -58,6 +59,7 @@ def server(input: Any, output: Any, session: Any) -> None:
         groups = {"": "none", **{name: name for name in table.group_candidates}}
         ui.update_select("group", choices=groups, selected=table.group or "")
         ui.update_numeric("delta", value=default_delta(table.n))
+        ui.update_numeric("k", value=min(4, len(table.variables)))  # at most one per variable
 
     @render.ui
     def delta_rule() -> Any:
@@ -161,32 +163,56 @@ def server(input: Any, output: Any, session: Any) -> None:
             class_="alert alert-warning",
         )
 
+    @reactive.effect
+    def _offer_axes() -> None:
+        result = finished()
+        if result is not None and result.release is not None:
+            choices = axes_choices(len(result.release.feature_names))
+            ui.update_select("loading_axes", choices=choices, selected="")
+
     @render.ui
-    async def page() -> Any:
+    def results_hint() -> Any:
         result = finished()
         if result is None or result.release is None:
-            return ui.p("Press Run to make the private release; its page appears here.")
-        score, loading = input.score_view(), input.loading_view()
-        png = await _drawn(  # redrawn in the chosen displays: post-processing, no budget
-            lambda: (
-                result.release.plot(
-                    "all",
-                    score=score,
-                    loading=loading,
-                    random_state=0,
-                    uncertainty=result.uncertainty,
-                ).figure_
-            )
-        )
-        return _image(
-            png,
-            "The private PCA page: scree, scores, loadings, variable plot and biplot",
-            "private-page",
-        )
+            return ui.p("Press Run to make the private release; its panels appear here.")
+        return None
+
+    async def panel(name: str, **views: Any) -> Any:
+        """One panel in its views: the run's drawing when there is one, else drawn now in a
+        worker thread (post-processing, no budget)."""
+        result = finished()
+        if result is None or result.panels is None:
+            return None
+        panels = result.panels
+        png = panels.cached(name, **views)
+        if png is None:
+            png = await _in_worker(lambda: panels.png(name, **views))
+        return _image(png, DESCRIPTIONS[name], f"panel-{name}")
+
+    @render.ui
+    async def panel_scree() -> Any:
+        return await panel("scree", scree=input.scree_view())
+
+    @render.ui
+    async def panel_score() -> Any:
+        return await panel("score", score=input.score_view())
+
+    @render.ui
+    async def panel_loading() -> Any:
+        axes = read_axes(input.loading_axes())
+        return await panel("loading", loading=input.loading_view(), axes=axes)
+
+    @render.ui
+    async def panel_variable() -> Any:
+        return await panel("variable")
+
+    @render.ui
+    async def panel_biplot() -> Any:
+        return await panel("biplot")
 
     @render.ui
     async def synthetic() -> Any:
-        from dppca.plotting.pages import score_grid
+        from dppca.plotting.grids import score_grid
 
         result = finished()
         if result is None or result.release is None:
@@ -196,14 +222,16 @@ def server(input: Any, output: Any, session: Any) -> None:
         if wrong:
             return ui.div(wrong, class_="alert alert-warning")
 
-        png = await _drawn(  # post-processing of the released histogram: no budget
-            lambda: score_grid(
-                result.release,
-                panels=("histogram", "sample"),
-                sampling=sampling,
-                n_points=int(size),
-                random_state=0,
-            )[0]
+        png = await _in_worker(  # post-processing of the released histogram: no budget
+            lambda: png_bytes(
+                score_grid(
+                    result.release,
+                    panels=("histogram", "sample"),
+                    sampling=sampling,
+                    n_points=int(size),
+                    random_state=0,
+                )[0]
+            )
         )
         return _image(
             png,
@@ -274,15 +302,15 @@ def _html_table(frame: pd.DataFrame | None, index: bool = False) -> Any:
     return ui.HTML(html)
 
 
-async def _drawn(make_figure: Callable[[], Any]) -> bytes:
-    """``make_figure()`` as PNG bytes, drawn in a worker thread (one drawing at a time in the
-    process), so that the server keeps serving every session while it waits."""
+async def _in_worker(draw: Callable[[], bytes]) -> bytes:
+    """``draw()`` (an image) in a worker thread, one drawing at a time in the process, so that
+    the server keeps serving every session while it waits."""
 
-    def draw() -> bytes:
+    def locked() -> bytes:
         with RUN_LOCK:
-            return png_bytes(make_figure())
+            return draw()
 
-    return await asyncio.to_thread(draw)
+    return await asyncio.to_thread(locked)
 
 
 def _image(png_data: bytes, alt: str, element_id: str, width: str = "100%") -> Any:

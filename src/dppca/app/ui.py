@@ -8,6 +8,8 @@ from typing import Any
 from shiny import ui
 
 from dppca.app.data import EMBEDDED
+from dppca.app.handlers import GIVEN
+from dppca.app.panels import PANELS
 
 DATA_CHOICES = {**EMBEDDED, "upload": "Upload a CSV file"}
 STATISTIC_CHOICES = {
@@ -35,10 +37,11 @@ def _help(text: str) -> Any:
     return ui.tags.small(text, class_="text-muted d-block mb-2")
 
 
-def _data_panel() -> Any:
+def _data_panel(given: str | None) -> Any:
+    choices = DATA_CHOICES if given is None else {GIVEN: given, **DATA_CHOICES}
     return ui.accordion_panel(
         "1. Data",
-        ui.input_select("dataset", "Data set", DATA_CHOICES, selected="1kg-kidd"),
+        ui.input_select("dataset", "Data set", choices, selected=next(iter(choices))),
         ui.panel_conditional(
             "input.dataset === 'upload'",
             ui.input_file("upload", "CSV file (header row, one row per person)", accept=[".csv"]),
@@ -100,11 +103,17 @@ def _settings_panel() -> Any:
     )
 
 
-def page() -> Any:
-    """The whole page."""
+def page(given: str | None = None) -> Any:
+    """The whole page (``given``: the name of the data the app was started with, offered first
+    and chosen)."""
     sidebar = ui.sidebar(
         ui.accordion(
-            _data_panel(), _budget_panel(), _settings_panel(), id="steps", open=True, multiple=True
+            _data_panel(given),
+            _budget_panel(),
+            _settings_panel(),
+            id="steps",
+            open=True,
+            multiple=True,
         ),
         ui.input_task_button("run", "Run private PCA", label_busy="Computing..."),
         width=380,
@@ -115,6 +124,11 @@ def page() -> Any:
             "Private results",
             ui.layout_columns(
                 ui.input_select(
+                    "scree_view",
+                    "Scree panel",
+                    {"pve": "proportion of variance", "scree": "variances (eigenvalues)"},
+                ),
+                ui.input_select(
                     "score_view",
                     "Score panel",
                     {"histogram": "private histogram", "sample": "synthetic points"},
@@ -124,9 +138,15 @@ def page() -> Any:
                     "Loading panel",
                     {"point": "points", "vector": "arrows", "heatmap": "heatmap"},
                 ),
-                col_widths=(3, 3),
+                ui.input_select(
+                    "loading_axes", "Loading panel's components", {"": "as the score plot"}
+                ),
+                col_widths=(3, 3, 3, 3),
             ),
-            ui.output_ui("page"),
+            ui.output_ui("results_hint"),
+            ui.layout_column_wrap(
+                *[ui.output_ui(f"panel_{name}") for name in PANELS], width=1 / 3, gap="0.5rem"
+            ),
         ),
         ui.nav_panel(
             "Synthetic scores",
@@ -166,16 +186,16 @@ def page() -> Any:
         ui.nav_panel("Non-private reference", ui.output_ui("reference")),
         id="tabs",
     )
-    return ui.page_sidebar(
+    return ui.page_sidebar(  # the results above the fold, the budget preview below them
         sidebar,
         ui.tags.style(STYLE),
+        ui.output_ui("status"),
+        results,
         ui.card(
             ui.card_header("Budget preview (before anything runs)"),
             ui.output_ui("preview"),
             ui.output_ui("preview_note"),
         ),
-        ui.output_ui("status"),
-        results,
         title="dppca: private PCA",
         window_title="dppca",
     )

@@ -13,8 +13,9 @@ common base and ``pages`` the figures of several displays.
 """
 
 from dppca.plotting._display import UnusableDisplay
+from dppca.plotting.grids import loading_grid, score_grid
 from dppca.plotting.loadings import LoadingDisplay, plot_loading_heatmap, plot_loadings
-from dppca.plotting.pages import PageDisplay, PagesDisplay, loading_grid, score_grid
+from dppca.plotting.pages import PageDisplay, PagesDisplay
 from dppca.plotting.scores import (
     ScoreHistogramDisplay,
     ScorePointsDisplay,

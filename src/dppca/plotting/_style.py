@@ -122,7 +122,7 @@ _WAITING: ContextVar[list[Any] | None] = ContextVar("dppca_waiting_labels", defa
 
 def label_points(ax, tips: np.ndarray, names: list[str], color: str, limit: float) -> None:
     """A label for each tip, just beyond it, then moved apart from the other labels and the
-    tips, with a thin leader line where it moved far (adjustText, Flyamer et al.).
+    tips, with a thin leader line where it moved far (:mod:`.label_placement`).
 
     ``limit`` is the panel's half-range in data units (the outward offset is 5 % of it).
     The labels are placed by :func:`labels_ready` once the panel's limits are set.
@@ -167,78 +167,49 @@ def labels_ready(ax) -> None:
     :func:`deferred_labels`, once the figure is laid out."""
     waiting = _WAITING.get()
     if waiting is None:
+        ax.figure.figure.draw_without_rendering()  # the root figure's layout: the final sizes
         place_labels(ax)
     elif ax not in waiting:
         waiting.append(ax)
 
 
-#: The least distance, in points, between a label and the edge of its panel.
-LABEL_MARGIN = 4.0
-
-
 def place_labels(ax) -> None:
-    """Move the labels of ``ax`` (from :func:`label_points`) apart from each other and from the
-    points they name, then at least :data:`LABEL_MARGIN` inside the Axes' edges."""
-    from adjustText import adjust_text
+    """Move the labels of ``ax`` (from :func:`label_points`) apart from each other, from the
+    points they name and from the outer part of each arrow's shaft
+    (:mod:`.label_placement`), once the figure is laid out."""
+    from dppca.plotting.label_placement import place_texts
 
     for texts, tips in ax.__dict__.pop("_dppca_labels", []):
-        # Repel from the tips and from points along the outer part of each arrow's shaft.
         along = np.linspace(0.6, 1.0, 5)[:, None, None] * tips[None]
-        obstacles = along.reshape(-1, 2)
-        _, leaders = adjust_text(
-            texts,
-            x=obstacles[:, 0],
-            y=obstacles[:, 1],
-            target_x=tips[:, 0],
-            target_y=tips[:, 1],
-            ax=ax,
-            force_text=(0.4, 0.6),
-            force_explode=(0.3, 0.8),
-            expand=(1.3, 1.6),
-            ensure_inside_axes=True,
-            prevent_crossings=False,  # its swaps can put two labels on one spot again
-            iter_lim=400,  # it stops when no label overlaps, or here (not by the clock)
-            min_arrow_len=8,
-            arrowprops={"arrowstyle": "-", "color": "0.5", "lw": 0.6, "shrinkA": 0},
-        )
-        for leader in leaders:
-            leader.set_gid("leader")
-        _keep_inside(ax, texts, tips, leaders)
-
-
-def _keep_inside(ax, texts: list[Any], tips: np.ndarray, leaders: list[Any]) -> None:
-    """Shift each label nearer than :data:`LABEL_MARGIN` to an edge of the Axes back inside
-    (adjustText stops labels at the edge itself, where the frame runs through them); its leader
-    line follows."""
-    renderer = ax.figure.canvas.get_renderer()
-    pad = LABEL_MARGIN * ax.figure.dpi / 72.0
-    box = ax.bbox
-    lines = {id(leader.patchA): leader for leader in leaders}
-    for text, tip in zip(texts, tips, strict=True):
-        extent = text.get_window_extent(renderer)
-        dx = max(box.x0 + pad - extent.x0, 0.0) + min(box.x1 - pad - extent.x1, 0.0)
-        dy = max(box.y0 + pad - extent.y0, 0.0) + min(box.y1 - pad - extent.y1, 0.0)
-        if dx or dy:
-            x, y = ax.transData.transform(text.get_position())
-            position = ax.transData.inverted().transform((x + dx, y + dy))
-            text.set_position(position)
-            if id(text) in lines:
-                lines[id(text)].set_positions(position, tip)
+        place_texts(ax, texts, tips, along.reshape(-1, 2))
 
 
 @contextmanager
 def deferred_labels(figure) -> Iterator[None]:
     """Place every label drawn inside the block once, after the figure is laid out (labels
-    placed panel by panel would overlap again when later panels shrink the earlier ones)."""
+    placed panel by panel would overlap again when later panels shrink the earlier ones); a
+    figure without a layout engine is not drawn, its Axes' limits are all the labels need."""
     waiting: list[Any] = []
     token = _WAITING.set(waiting)
     try:
         yield
     finally:
         _WAITING.reset(token)
-    figure.canvas.draw()  # the final layout
-    for ax in waiting:
-        place_labels(ax)
+    root = figure.figure  # a page may be a SubFigure: the root figure is laid out
+    engine = root.get_layout_engine()
+    if engine is None:  # nothing to lay out: the Axes' final limits and shape are enough
+        for ax in waiting:
+            ax.autoscale_view()
+            ax.apply_aspect()
+            place_labels(ax)
+        return
+    root.draw_without_rendering()  # the final layout
+    root.set_layout_engine("none")  # labels move inside their Axes: the layout stands meanwhile
+    try:
+        for ax in waiting:
+            place_labels(ax)
+    finally:
+        root.set_layout_engine(engine)
 
 
 def draw_arrows(ax, tips: np.ndarray, color: str) -> None:

@@ -418,3 +418,11 @@ def default_components(result: Any, directions: np.ndarray) -> int:
     (all directions otherwise), at most 5."""
     known = is_result(result, "DPPCAResult", "ScreeResult")
     return min(int(result.k) if known else directions.shape[1], 5)
+
+
+def named_variables(loadings: pd.DataFrame, columns: list[str], variables: Any) -> Any:
+    """``variables`` as names: a number is resolved on ``loadings`` (the private ones), so that
+    every panel shows the same variables; names, None and "all" pass through."""
+    if isinstance(variables, int) and not isinstance(variables, bool):
+        return list(select_variables(loadings, columns, variables).index)
+    return variables

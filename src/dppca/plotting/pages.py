@@ -10,25 +10,16 @@ import inspect
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from dppca._validation import check_bool, check_choices, check_option
-from dppca.numerics.linalg import axis_labels, pc_labels
-from dppca.plotting._display import plotted_axes, reference_directions, version_titles
+from dppca.numerics.linalg import axis_labels
 from dppca.plotting._results import check_result
 from dppca.plotting._style import deferred_labels, pyplot
-from dppca.plotting.loadings import (
-    LoadingDisplay,
-    default_components,
-    directions_of,
-    heatmap_columns,
-    select_variables,
-)
+from dppca.plotting.loadings import LoadingDisplay, named_variables
 from dppca.plotting.scores import ScoreHistogramDisplay, ScorePointsDisplay
 from dppca.plotting.scree import ScreeDisplay
 from dppca.plotting.variables import BiplotDisplay, VariableDisplay
 from dppca.releases.scores import check_axes
-from dppca.results.sampling import SAMPLING_METHODS
 
 #: The display of each panel kind.
 DISPLAYS: dict[str, Any] = {
@@ -169,7 +160,7 @@ class PageDisplay:
                 f"heatmap_components={heatmap_components!r} and components={components!r}."
             )
         # One choice of variables for every panel (and both pages): from the private loadings.
-        variables = _named(result.loadings, list(result.axis_labels), variables)
+        variables = named_variables(result.loadings, list(result.axis_labels), variables)
         options = cls.panel_options(
             variables=variables,
             labels=labels,
@@ -203,16 +194,72 @@ class PageDisplay:
                 displays[panel] = display.from_result(
                     result, non_private=non_private, ax=figure.add_subplot(slot), **panel_options
                 )
-            total = result.privacy.total
-            figure.suptitle(
-                "Non-private PCA (reference: NOT differentially private)"
-                if non_private
-                else f"Private PCA ({getattr(result, 'method', 'g-DPPCA')}): total "
-                f"ε={total.epsilon:.3g}, δ={total.delta:.2g}",
-                fontsize=15,
-                fontweight="bold",
-            )
+            figure.suptitle(page_title(result, non_private), fontsize=15, fontweight="bold")
         return cls(displays, figure)
+
+
+def page_title(result: Any, non_private: bool = False) -> str:
+    """The title of a result's page: the method and total budget, or that it is the
+    non-private reference."""
+    if non_private:
+        return "Non-private PCA (reference: NOT differentially private)"
+    total = result.privacy.total
+    return (
+        f"Private PCA ({getattr(result, 'method', 'g-DPPCA')}): total "
+        f"ε={total.epsilon:.3g}, δ={total.delta:.2g}"
+    )
+
+
+def page_panels(
+    result: Any,
+    *,
+    non_private: bool = False,
+    panels: Any = PageDisplay.PANELS,
+    axes: tuple[int, int] | None = None,
+    figsize: tuple[float, float] = (5.5, 5),
+    **options: Any,
+) -> dict[str, Any]:
+    """The ``panels`` of :class:`PageDisplay` each on a figure of its own (``figsize`` inches),
+    with the page's ``options`` (:meth:`PageDisplay.panel_options`) and its one choice of
+    variables, for files: the Axes at a fixed place (no layout engine to run; rendering crops
+    each figure to what it draws, as ``bbox_inches="tight"``) and the labels placed. What a
+    report renders panel by panel and composes into a page
+    (:func:`dppca.plotting.export.compose_page`) and what the app redraws one at a time.
+    ``axes``: the loading panel's components (1-based), the released score axes by default;
+    the variables shown are chosen in that plane.
+
+    Examples
+    --------
+    >>> import numpy as np, dppca
+    >>> X = np.random.default_rng(0).normal(size=(600, 4)) * [3, 2, 1, 0.5]
+    >>> result = dppca.dp_pca(X, 4.0, 1e-6, scree={"k": 3}, random_state=1)
+    >>> list(page_panels(result, random_state=0)) == list(PageDisplay.PANELS)
+    True
+    >>> page_panels(result, panels=["loading"], axes=(1, 3))["loading"].ax_.get_ylabel()
+    'PC3'
+    """
+    check_result(result, "page_panels", "DPPCAResult")
+    chosen_panels = check_choices(panels, "panels", PageDisplay.PANELS)
+    plane = list(result.axis_labels)
+    if axes is not None:
+        axes = check_axes(axes, len(result.feature_names))
+        plane = list(axis_labels(axes))
+    variables = named_variables(result.loadings, plane, options.pop("variables", 10))
+    chosen = PageDisplay.panel_options(variables=variables, **options)
+    if axes is not None:
+        chosen["loading"][1]["axes"] = axes
+    displays = {}
+    for panel in PageDisplay.PANELS:
+        if panel not in chosen_panels:
+            continue
+        display, panel_options = chosen[panel]
+        figure = pyplot().figure(figsize=figsize)
+        figure.subplots_adjust(left=0.14, right=0.96, bottom=0.11, top=0.88)
+        with deferred_labels(figure):
+            displays[panel] = display.from_result(
+                result, non_private=non_private, ax=figure.add_subplot(), **panel_options
+            )
+    return displays
 
 
 class PagesDisplay:
@@ -249,8 +296,6 @@ class PagesDisplay:
         heatmap = options.get("loading") == "heatmap"
         figure = pyplot().figure(figsize=(17 if heatmap else 16, 21), layout="constrained")
         top, bottom = figure.subfigures(2, 1)
-        for page in (top, bottom):  # the label placer lays out ``ax.figure``: the root's work
-            page.draw_without_rendering = figure.draw_without_rendering
         return cls(
             PageDisplay.from_result(result, random_state=first, figure=top, **options),
             PageDisplay.from_result(
@@ -258,186 +303,6 @@ class PagesDisplay:
             ),
             figure,
         )
-
-
-def loading_grid(
-    result: Any,
-    *,
-    display: Any = "vector",
-    non_private: bool = False,
-    variables: Any = 10,
-    labels: bool = True,
-    align_sign: bool = True,
-    axes: tuple[int, int] | None = None,
-    heatmap_components: Any = None,
-) -> tuple[Any, dict[tuple[str, str], LoadingDisplay]]:
-    """Loading panels of a result: one column per ``display`` (``"vector"``, ``"point"``,
-    ``"heatmap"``, in that order) and, with ``non_private=True``, the reference above the
-    private row, every panel of a kind on one shared scale and showing the same variables (a
-    number of ``variables`` is chosen from the private loadings, post-processing), as the R
-    package's ``dp_loading_plot``. ``heatmap_components``: a number or PC numbers. Returns the
-    figure and the displays keyed by (version, display).
-
-    Examples
-    --------
-    >>> from dppca.plotting import loading_grid
-    >>> import numpy as np, dppca
-    >>> X = np.random.default_rng(0).normal(size=(600, 3)) * [3, 2, 1]
-    >>> result = dppca.dp_loading(X, 4.0, 1e-6, non_private=True, random_state=1)
-    >>> figure, displays = loading_grid(result, display=("vector", "heatmap"), non_private=True)
-    >>> sorted(displays)
-    [('DP', 'heatmap'), ('DP', 'vector'), ('Non-private', 'heatmap'), ('Non-private', 'vector')]
-    """
-    order = ("vector", "point", "heatmap")
-    chosen = check_choices(display, "display", order)
-    kinds = [kind for kind in order if kind in chosen]
-    versions = [True, False] if check_bool(non_private, "non_private") else [False]
-    directions, names = directions_of(result, "loading_grid")
-    loadings = pd.DataFrame(directions, index=names, columns=pc_labels(directions.shape[1]))
-    shown_axes = check_axes(axes if axes is not None else plotted_axes(result), len(names))
-    components = (
-        default_components(result, directions) if heatmap_components is None else heatmap_components
-    )
-    heatmap = heatmap_columns(loadings, components)
-    plane = list(axis_labels(shown_axes))
-    chosen_names = {
-        kind: _named(loadings, heatmap if kind == "heatmap" else plane, variables) for kind in kinds
-    }
-    sets = [directions] + ([reference_directions(result, align_sign)] if non_private else [])
-    columns = [int(label[2:]) - 1 for label in plane]
-    largest = max(float(np.abs(d[:, columns]).max()) for d in sets)
-    strongest = max(
-        float(np.abs(d[:, [int(label[2:]) - 1 for label in heatmap]]).max()) for d in sets
-    )
-    figure, grid = pyplot().subplots(
-        len(versions),
-        len(kinds),
-        figsize=(5.2 * len(kinds) + 0.5, 5.0 * len(versions)),
-        squeeze=False,
-        layout="constrained",
-    )
-    displays = {}
-    with deferred_labels(figure):
-        for row, version in enumerate(versions):
-            for column, kind in enumerate(kinds):
-                displays[(version_titles(version)[0], kind)] = LoadingDisplay.from_result(
-                    result,
-                    kind=kind,
-                    non_private=version,
-                    variables=chosen_names[kind],
-                    labels=labels,
-                    align_sign=align_sign,
-                    axes=shown_axes,
-                    components=components,
-                    limit=max(strongest, 1e-12) if kind == "heatmap" else 1.35 * max(largest, 0.1),
-                    ax=grid[row, column],
-                )
-    return figure, displays
-
-
-def _named(loadings: pd.DataFrame, columns: list[str], variables: Any) -> Any:
-    """``variables`` as names: a number is resolved on ``loadings`` (the private ones), so that
-    every panel shows the same variables; names, None and "all" pass through."""
-    if isinstance(variables, int) and not isinstance(variables, bool):
-        return list(select_variables(loadings, columns, variables).index)
-    return variables
-
-
-def score_grid(
-    result: Any,
-    *,
-    panels: Any = ("histogram",),
-    sampling: Any = "uniform",
-    non_private: bool = False,
-    n_points: int | None = None,
-    bandwidth_scale: float | None = None,
-    center: bool = True,
-    random_state: Any = None,
-) -> tuple[Any, dict[tuple[str, str], Any]]:
-    """The score figure of the R package's ``dp_score_plot``: a row of histograms (the
-    reference scatter and histogram first with ``non_private=True``, then every private
-    method's), and with ``"sample"`` in ``panels`` one row per ``sampling`` method of synthetic
-    points from each private histogram. Returns the figure and the displays keyed by (panel,
-    method).
-
-    Examples
-    --------
-    >>> from dppca.plotting import score_grid
-    >>> import numpy as np, dppca
-    >>> X = np.random.default_rng(0).normal(size=(2000, 3)) * [3, 2, 1]
-    >>> result = dppca.dp_score(X, 4.0, 1e-6, bins=8, directions=np.eye(3), random_state=1)
-    >>> figure, displays = score_grid(result, panels=("histogram", "sample"), random_state=0)
-    >>> sorted(displays)
-    [('histogram', 'thresholded'), ('sample: uniform', 'thresholded')]
-    """
-    check_result(result, "score_grid", "DPPCAResult", "ScoreResult")
-    chosen = check_choices(panels, "panels", ("histogram", "sample"))
-    samplings = check_choices(sampling, "sampling", SAMPLING_METHODS) if "sample" in chosen else ()
-    methods = (
-        list(result.methods) if hasattr(result, "methods") else [result.settings["score_method"]]
-    )
-    rows: list[list[tuple[str, str | None]]] = []
-    # As the R package: the reference's column comes first (its histogram above, its scatter
-    # below when there are sample rows), then one column per private method.
-    if "histogram" in chosen:
-        lead: list[tuple[str, str | None]] = []
-        if non_private:
-            lead = [("histogram", None)] if samplings else [("scatter", None), ("histogram", None)]
-        rows.append(lead + [("histogram", method) for method in methods])
-    for index, how in enumerate(samplings):
-        lead = []
-        if non_private:
-            lead = [("scatter", None) if index == 0 else ("blank", None)]
-        rows.append(lead + [(f"sample: {how}", method) for method in methods])
-    width = max(len(row) for row in rows)
-    figure, grid = pyplot().subplots(
-        len(rows),
-        width,
-        figsize=(4.6 * width + 1.2, 4.4 * len(rows)),
-        squeeze=False,
-        layout="constrained",
-    )
-    generators = iter(np.random.default_rng(random_state).spawn(len(samplings) * len(methods) + 1))
-    displays: dict[tuple[str, str], Any] = {}
-    for r, row in enumerate(rows):
-        for c in range(width):
-            ax = grid[r, c]
-            if c >= len(row):
-                ax.set_visible(False)
-                continue
-            panel, method = row[c]
-            legend = c == len(row) - 1  # one legend per row, on its right
-            display: Any
-            if panel == "blank":
-                ax.set_visible(False)
-                continue
-            if panel == "scatter":
-                display = ScorePointsDisplay.from_result(
-                    result, non_private=True, center=center, legend=legend, ax=ax
-                )
-            elif panel == "histogram":
-                display = ScoreHistogramDisplay.from_result(
-                    result,
-                    method=method,
-                    non_private=method is None,
-                    center=center,
-                    legend=legend,
-                    ax=ax,
-                )
-            else:
-                display = ScorePointsDisplay.from_result(
-                    result,
-                    method=method,
-                    sampling=panel.split(": ")[1],
-                    n_points=n_points,
-                    bandwidth_scale=bandwidth_scale,
-                    center=center,
-                    random_state=next(generators),
-                    legend=legend,
-                    ax=ax,
-                )
-            displays[(panel, method or "non_private")] = display
-    return figure, displays
 
 
 def display_result(result: Any, kind: str, kinds: tuple[str, ...], **options: Any) -> Any:

@@ -42,7 +42,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, get_args
+from typing import Any, Literal, TypeVar, cast, get_args
 
 import numpy as np
 
@@ -125,17 +125,37 @@ def _gaussian_delta(mu: float, x: np.ndarray) -> np.ndarray:
     return np.exp([_log_gdp_delta(mu, float(value)) for value in x])
 
 
+def _binomial_pmf(count: int, epsilon: float) -> np.ndarray:
+    """``P(K = k)``, ``k = 0 .. count``, for ``K ~ Binomial(count, 1 / (1 + e^-epsilon))``,
+    from logarithms: ``log C(count, k) + k log p + (count - k) log(1 - p)`` with
+    ``log p = -log1p(e^-epsilon)`` and ``log(1 - p) = log p - epsilon``: the log-gamma terms,
+    of size ``count log(count)``, are each off by a few of their ulps, a relative error below
+    ``1e-15 count log(count + 1)`` (1.2e-11 at 5,000 terms), far inside the rounding margin
+    of :func:`composed_delta`.
+
+    Examples
+    --------
+    >>> [round(float(v), 6) for v in _binomial_pmf(2, 0.0)]
+    [0.25, 0.5, 0.25]
+    """
+    from scipy.special import gammaln
+
+    heads = np.arange(count + 1)
+    log_p = -math.log1p(math.exp(-epsilon))
+    log_choose = gammaln(count + 1.0) - gammaln(heads + 1.0) - gammaln(count - heads + 1.0)
+    logs = log_choose + heads * log_p + (count - heads) * (log_p - epsilon)
+    return cast("np.ndarray", np.exp(logs))
+
+
 def _discrete_loss(pure: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     """Support and probabilities of ``D = sum_j s_j epsilon_j`` (randomized responses), by
     groups of equal epsilon (a group of ``g`` contributes ``epsilon (2 K - g)`` with ``K``
     binomial). Points beyond ``_MAX_SUPPORT`` are merged upwards onto a grid (pessimistic:
     the divergence grows with the loss)."""
-    from scipy import stats  # imported when pure parts are composed, not with the package
-
     values, weights = np.array([0.0]), np.array([1.0])
     for epsilon, count in sorted(Counter(pure).items()):
         heads = np.arange(count + 1)
-        probability = stats.binom.pmf(heads, count, 1.0 / (1.0 + math.exp(-epsilon)))
+        probability = _binomial_pmf(count, epsilon)
         values = (values[:, None] + epsilon * (2 * heads - count)[None, :]).ravel()
         weights = (weights[:, None] * probability[None, :]).ravel()
         if values.size > _MAX_SUPPORT:
