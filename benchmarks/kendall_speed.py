@@ -6,9 +6,11 @@ For each (n, d), in one run on the same data:
   with a proven floating-point error bound);
 * ``direct``: a direct block-pair numpy kernel that forms every difference ``x_i - x_j``
   explicitly, normalises it and accumulates ``D^T D`` over row blocks;
-* ``products``: only the two dense products our kernel needs per tile, ``X_a X_b^T`` and
-  ``W X_b`` over the same tiles (each row block against the blocks from its own on), timed alone
-  (a floor for any implementation of the Laplacian form).
+* ``products``: only the dense products our kernel needs per tile, ``X_a X_b^T``, ``G X_b`` and
+  ``X_a^T (G X_b)``, over the kernel's own tiles (each row block against the blocks from its own
+  on), run by the kernel's own task runner: the same threads, each with a one-thread BLAS, and
+  the same compensated sum of the parts (a floor for any implementation of the Laplacian form
+  with this layout).
 
 Each time is the best of ``--repeats`` runs. Peak memory is the tracemalloc peak of one call
 (numpy reports its allocations to tracemalloc). Prints a Markdown table and saves it with a CSV.
@@ -23,19 +25,23 @@ import platform
 import time
 import tracemalloc
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from dppca import kendall_matrix
-from dppca.numerics.pair_sums import TILE_ROWS
+from dppca.numerics.kendall import pair_block_tasks, sum_tasks, worker_threads
+from dppca.numerics.pair_sums import CHUNK_PAIRS, TILE_ROWS
+from dppca.numerics.signs import SphericalSign
 
 from _common import markdown_table
 
 FULL_SIZES = [(2000, 20), (2000, 50), (5000, 20), (5000, 50), (20000, 20), (20000, 50)]
 QUICK_SIZES = [(300, 5), (600, 10)]
 DIRECT_BLOCK = 16
+SPHERICAL = SphericalSign()
 
 
 def direct_kernel(X: np.ndarray) -> np.ndarray:
@@ -51,16 +57,16 @@ def direct_kernel(X: np.ndarray) -> np.ndarray:
     return total / (n * (n - 1))  # ordered pairs: each unordered pair counted twice
 
 
+def _tile_products(rows: np.ndarray, partner: np.ndarray | None) -> np.ndarray:
+    partner = rows if partner is None else partner
+    return rows.T @ ((rows @ partner.T) @ partner)
+
+
 def dense_products(X: np.ndarray) -> np.ndarray:
-    """The two products of the Laplacian form over the kernel's own tiles, nothing else."""
-    n, d = X.shape
-    block = TILE_ROWS
-    total = np.zeros((min(block, n), d))
-    for first in range(0, n, block):
-        for second in range(first, n, block):
-            gram = X[first : first + block] @ X[second : second + block].T
-            total[: gram.shape[0]] += gram @ X[second : second + block]
-    return total
+    """The products of the Laplacian form on the kernel's tiles, threads and summation alone."""
+    tiles = pair_block_tasks(X, None, SPHERICAL, TILE_ROWS, CHUNK_PAIRS)
+    tasks = [partial(_tile_products, *task.args[:2]) for task in tiles]
+    return sum_tasks(tasks, X.shape[1], threads=worker_threads(SPHERICAL))
 
 
 def best_time(function: Callable[[np.ndarray], np.ndarray], X: np.ndarray, repeats: int) -> float:
