@@ -320,6 +320,11 @@ def test_a_run_keeps_the_reports_panels_and_draws_only_views_not_drawn_before(
     assert drawn == [["loading"], ["loading"]]  # each new view drawn once, nothing else
 
 
+def test_a_plane_beyond_the_screes_components_is_drawn_without_their_intervals(tmp_path):
+    outcome = run(_table(), _settings(k=2, seed_text="4"), tmp_path / "run1")
+    assert outcome.panels.png("loading", axes=(1, 3))[:4] == b"\x89PNG"  # PC3 has no interval
+
+
 def test_data_from_python_keep_their_names_and_groups_and_are_not_changed():
     from dppca.app.data import provided
     from dppca.app.handlers import GIVEN, load_table
@@ -341,6 +346,12 @@ def test_data_from_python_keep_their_names_and_groups_and_are_not_changed():
         provided(frame[["a", "b"]], groups=["x", "y", "z"])
     with pytest.raises(ValueError, match="a table or a 2-D array; got shape"):
         provided(np.zeros(4))
+    declared = pd.Categorical(labels, categories=["north", "south", "west"])
+    kept = provided(frame.assign(group=1.0), groups=declared)  # "group" is taken: group_1
+    assert kept.group == "group_1" and "group" in kept.variables
+    assert list(kept.frame["group_1"].cat.categories) == ["north", "south", "west"]
+    with pytest.raises(ValueError, match="groups has 600 distinct labels; the app shows at most"):
+        provided(frame[["a", "b"]], groups=np.arange(600))
     assert load_table(GIVEN, None, None, by_name) is by_name
     with pytest.raises(DataError, match="started without data of its own"):
         load_table(GIVEN, None, None, None)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dppca._groups import label_texts
+from dppca.plotting._style import pyplot
 from dppca.plotting.export import compose_page, render_figure
 from dppca.plotting.pages import PageDisplay, page_panels, page_title
 from dppca.results.pca import DPPCAResult
@@ -47,10 +48,16 @@ def page_images(
     ``options``: :func:`~dppca.plotting.pages.page_panels`'s."""
     resolutions = {name: {"png": PNG_DPI, "svg": None}[name] for name in formats}
     rendered = {}
-    for panel, display in page_panels(result, non_private=non_private, **options).items():
-        rendered[panel] = render_figure(display.figure_, resolutions)
-        if progress:
-            progress()
+    displays = page_panels(result, non_private=non_private, **options)
+    try:
+        for panel, display in displays.items():
+            rendered[panel] = render_figure(display.figure_, resolutions)  # and closed
+            if progress:
+                progress()
+    finally:  # the panels not rendered when one failed
+        for panel, display in displays.items():
+            if panel not in rendered:
+                pyplot().close(display.figure_)
     return rendered, compose_page(rendered, page_title(result, non_private), dpi=PNG_DPI)
 
 

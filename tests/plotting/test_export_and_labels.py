@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ElementTree
 
 import numpy as np
@@ -59,6 +60,11 @@ def test_a_page_pastes_its_panels_unchanged_and_nests_their_svgs():
     nested = [child for child in root if child.tag.endswith("svg")]
     assert len(nested) == 3
     assert any(child.text == "A page & its <title>" for child in root.iter() if child.text)
+    ids = [element.get("id") for element in root.iter() if element.get("id")]
+    assert len(ids) == len(set(ids))  # each panel's figure_1, axes_1, ... made its own
+    text = page["svg"].decode()
+    references = re.findall(r'url\(#([^)]+)\)|href="#([^"]+)"', text)
+    assert references and all((first or second) in ids for first, second in references)
 
 
 @pytest.mark.parametrize("count", [2, 6, 12])
@@ -85,8 +91,18 @@ def test_labels_move_off_the_points_they_cover_and_the_run_is_the_same_each_time
     assert np.array_equal(placed, place(centres, halves, points, (0, 400, 0, 400)))
 
 
-def test_a_label_too_wide_for_its_limits_is_centred_not_pushed_out():
+def test_a_label_too_wide_for_its_limits_is_put_against_their_low_edge():
     placed = place(
         np.array([[10.0, 50.0]]), np.array([[80.0, 5.0]]), np.empty((0, 2)), (0, 100, 0, 100)
     )
-    assert placed[0, 0] == pytest.approx(80.0)  # its left edge at the limit: it shows its start
+    assert placed[0, 0] == pytest.approx(80.0)  # its left edge at the limit
+
+
+def test_points_not_drawn_are_no_obstacles_and_no_labels_are_nothing_to_place():
+    start = np.array([[50.0, 50.0], [50.0, 50.0]])
+    halves = np.array([[10.0, 4.0]] * 2)
+    with_nan = place(start, halves, np.array([[np.nan, 0.0], [50.0, 50.0]]), (0, 100, 0, 100))
+    assert np.array_equal(
+        with_nan, place(start, halves, np.array([[50.0, 50.0]]), (0, 100, 0, 100))
+    )
+    assert place(np.empty((0, 2)), np.empty((0, 2)), np.empty((0, 2)), (0, 1, 0, 1)).shape == (0, 2)

@@ -70,8 +70,11 @@ def run(
     launch_browser: bool = True,
 ) -> None:
     """Open the app on data from Python: ``X`` (any table or 2-D array, its column names kept)
-    is offered first and chosen, with ``groups`` (a column of ``X`` or one label per row) as
-    its group column. The data stay in the server's memory; nothing is released until Run.
+    is offered first and chosen, with ``groups`` (a column of ``X`` or one label per row, a
+    categorical's categories kept as the declared levels) as its group column. The data stay
+    in the server's memory; nothing is released until Run. Every browser session that reaches
+    the server may run releases on ``X`` (each session adds up its own budget): keep the
+    default host, which serves this machine only.
 
     Examples
     --------

@@ -179,14 +179,33 @@ def provided(X: Any, groups: Any = None, name: str = "your data") -> Table:
     group = None
     if groups is not None:
         frame, labels = take_group_column(frame, groups)
-        labels = np.asarray(labels)
-        if labels.shape != (len(frame),):
+        if isinstance(getattr(labels, "dtype", None), pd.CategoricalDtype):
+            labels = pd.Categorical(labels)  # its categories are the declared levels: kept
+        else:
+            labels = np.asarray(labels)
+        if np.ndim(labels) != 1 or len(labels) != len(frame):
             raise ValueError(
-                f"groups must hold one label per row of X ({len(frame)}); got shape {labels.shape}."
+                f"groups must hold one label per row of X ({len(frame)}); got shape "
+                f"{np.shape(labels)}."
             )
-        group = groups if isinstance(groups, str) else "group"
+        group = groups if isinstance(groups, str) else _free_name(frame, "group")
         frame[group] = labels
+        if frame[group].nunique() > GROUP_LEVELS_LIMIT:
+            raise ValueError(
+                f"groups has {frame[group].nunique()} distinct labels; the app shows at most "
+                f"{GROUP_LEVELS_LIMIT} groups (labels of many values, such as identifiers, "
+                "would be published)."
+            )
     return describe(frame, name, group)
+
+
+def _free_name(frame: pd.DataFrame, name: str) -> str:
+    """``name``, or ``name_1``, ``name_2``, ... when ``frame`` has a column of that name."""
+    taken, candidate, count = set(map(str, frame.columns)), name, 0
+    while candidate in taken:
+        count += 1
+        candidate = f"{name}_{count}"
+    return candidate
 
 
 def describe(frame: pd.DataFrame, source: str, group: str | None) -> Table:

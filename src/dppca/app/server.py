@@ -186,7 +186,11 @@ def server(input: Any, output: Any, session: Any, given: Table | None = None) ->
         panels = result.panels
         png = panels.cached(name, **views)
         if png is None:
-            png = await _in_worker(lambda: panels.png(name, **views))
+            try:
+                png = await _in_worker(lambda: panels.png(name, **views))
+            except (ValueError, TypeError, KeyError) as error:
+                message = " ".join(str(error).split())
+                return ui.div(f"This view cannot be drawn: {message}", class_="alert alert-warning")
         return _image(png, DESCRIPTIONS[name], f"panel-{name}")
 
     @render.ui
@@ -199,8 +203,13 @@ def server(input: Any, output: Any, session: Any, given: Table | None = None) ->
 
     @render.ui
     async def panel_loading() -> Any:
-        axes = read_axes(input.loading_axes())
-        return await panel("loading", loading=input.loading_view(), axes=axes)
+        result = finished()
+        choice = input.loading_axes()
+        if result is None or result.release is None:
+            return None
+        if choice not in axes_choices(len(result.release.feature_names)):
+            choice = ""  # a choice for an earlier run's data, before the page is updated
+        return await panel("loading", loading=input.loading_view(), axes=read_axes(choice))
 
     @render.ui
     async def panel_variable() -> Any:

@@ -18,10 +18,13 @@ from typing import Any
 from dppca.plotting._style import pyplot
 
 
-def render_figure(figure: Any, formats: Mapping[str, float | None]) -> dict[str, bytes]:
+def render_figure(
+    figure: Any, formats: Mapping[str, float | None], *, crop: bool = True
+) -> dict[str, bytes]:
     """Render ``figure`` to each format (matplotlib's format name mapped to a resolution in dots
     per inch, ``None`` for the figure's own), cropped to its tight box padded by
-    ``savefig.pad_inches`` as ``bbox_inches="tight"`` would, then close the figure. A figure
+    ``savefig.pad_inches`` as ``bbox_inches="tight"`` would (``crop=False``: the whole figure),
+    then close the figure, whatever happens. A figure
     with a layout engine is laid out once and its layout fixed; one without (or whose layout
     is fixed already) is not drawn but to render it.
 
@@ -44,8 +47,10 @@ def render_figure(figure: Any, formats: Mapping[str, float | None]) -> dict[str,
                 warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
                 figure.draw_without_rendering()
             figure.set_layout_engine("none")  # positions stay where the engine put them
-        box = figure.get_tightbbox(figure.canvas.get_renderer())
-        box = box.padded(plt.rcParams["savefig.pad_inches"])
+        box = None
+        if crop:
+            box = figure.get_tightbbox(figure.canvas.get_renderer())
+            box = box.padded(plt.rcParams["savefig.pad_inches"])
         images = {}
         for name, dpi in formats.items():
             buffer = io.BytesIO()
@@ -89,16 +94,24 @@ def _png_page(panels: Mapping[str, bytes], rows: Any, title: str, dpi: float) ->
     page = Image.new("RGB", (int(width), int(height)), "white")
     heading = pyplot().figure(figsize=(width / dpi, TITLE_HEIGHT))
     heading.text(0.5, 0.5, title, ha="center", va="center", fontsize=TITLE_SIZE, weight="bold")
-    buffer = io.BytesIO()
-    heading.savefig(buffer, format="png", dpi=dpi)
-    pyplot().close(heading)
-    page.paste(Image.open(io.BytesIO(buffer.getvalue())).convert("RGB"), (0, 0))
+    title_png = render_figure(heading, {"png": dpi}, crop=False)["png"]
+    page.paste(Image.open(io.BytesIO(title_png)).convert("RGB"), (0, 0))
     for name, image in images.items():
         x, y = corners[name]
         page.paste(image, (int(x), int(y)))
     out = io.BytesIO()
     page.save(out, format="png", dpi=(dpi, dpi))
     return out.getvalue()
+
+
+_SVG_ID = re.compile(r'(\bid="|url\(#|href="#)([^"()]+)')
+
+
+def _prefixed_ids(body: str, prefix: str) -> str:
+    """``body`` with every id and every reference to one (``url(#...)``, ``href="#..."``)
+    prefixed by ``prefix``: the panels of a page each number their own ``figure_1``,
+    ``axes_1``, ... from one."""
+    return _SVG_ID.sub(lambda match: f"{match.group(1)}{prefix}-{match.group(2)}", body)
 
 
 def _svg_page(panels: Mapping[str, bytes], rows: Any, title: str) -> bytes:
@@ -110,7 +123,7 @@ def _svg_page(panels: Mapping[str, bytes], rows: Any, title: str) -> bytes:
             raise ValueError(f"panel {name!r} is not an SVG image")
         size = dict(_SVG_SIZE.findall(root.group(0)))
         sizes[name] = (float(size["width"]), float(size["height"]))
-        bodies[name] = text[root.end() :]  # up to and with the closing </svg>
+        bodies[name] = _prefixed_ids(text[root.end() :], name)  # with the closing </svg>
     corners, (width, height) = _grid(sizes, rows, GAP * 72, TITLE_HEIGHT * 72)
     parts = [
         '<?xml version="1.0" encoding="utf-8" standalone="no"?>\n'

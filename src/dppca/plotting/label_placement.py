@@ -60,8 +60,8 @@ def place(
     """The label boxes' centres (display pixels), placed one after another.
 
     ``centres`` and ``halves`` (n, 2): the boxes' starting centres and half sizes; ``points``
-    (m, 2): what no box may cover; ``limits``: (x0, x1, y0, y1) that every box stays inside
-    (a box wider than them keeps its start inside).
+    (m, 2): what no box may cover (non-finite ones are ignored); ``limits``: (x0, x1, y0, y1)
+    that every box stays inside (a box wider than them is put against their low edge).
 
     Examples
     --------
@@ -72,6 +72,9 @@ def place(
     >>> boxes[0].tolist(), bool(abs(boxes[0, 1] - boxes[1, 1]) >= 2 * 4.0)
     ([50.0, 50.0], True)
     """
+    centres, halves = np.reshape(centres, (-1, 2)), np.reshape(halves, (-1, 2))
+    points = np.reshape(points, (-1, 2))
+    points = points[np.isfinite(points).all(axis=1)]  # a point not drawn is no obstacle
     low = np.array([limits[0], limits[2]]) + halves
     high = np.maximum(np.array([limits[1], limits[3]]) - halves, low)
     spaced = halves * np.asarray(SPACING)

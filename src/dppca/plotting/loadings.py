@@ -170,14 +170,16 @@ def plot_loadings(
 
 
 def _whiskers(ax, intervals: pd.DataFrame, names, columns, tips, color) -> None:
-    """Horizontal and vertical noise intervals through each variable's point."""
+    """Horizontal and vertical noise intervals through each variable's point, along the
+    components that have them (the scree's ``k`` first)."""
     table = intervals.set_index(["variable", "component"])
     for (x, y), name in zip(tips, names, strict=True):
-        (x_low, x_high), (y_low, y_high) = (
-            table.loc[(name, column), ["lower", "upper"]].to_numpy() for column in columns
-        )
-        ax.plot([x_low, x_high], [y, y], color=color, alpha=0.45, linewidth=1.0, gid="whisker")
-        ax.plot([x, x], [y_low, y_high], color=color, alpha=0.45, linewidth=1.0, gid="whisker")
+        for axis, column in enumerate(columns):
+            if (name, column) not in table.index:
+                continue
+            low, high = table.loc[(name, column), ["lower", "upper"]].to_numpy()
+            xs, ys = ([low, high], [y, y]) if axis == 0 else ([x, x], [low, high])
+            ax.plot(xs, ys, color=color, alpha=0.45, linewidth=1.0, gid="whisker")
 
 
 def heatmap_columns(loadings: pd.DataFrame, components: Any) -> list[str]:

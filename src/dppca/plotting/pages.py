@@ -255,10 +255,15 @@ def page_panels(
         display, panel_options = chosen[panel]
         figure = pyplot().figure(figsize=figsize)
         figure.subplots_adjust(left=0.14, right=0.96, bottom=0.11, top=0.88)
-        with deferred_labels(figure):
-            displays[panel] = display.from_result(
-                result, non_private=non_private, ax=figure.add_subplot(), **panel_options
-            )
+        try:
+            with deferred_labels(figure):
+                displays[panel] = display.from_result(
+                    result, non_private=non_private, ax=figure.add_subplot(), **panel_options
+                )
+        except BaseException:  # no figure of a failed call stays open
+            for drawn in [figure, *(shown.figure_ for shown in displays.values())]:
+                pyplot().close(drawn)
+            raise
     return displays
 
 

@@ -130,7 +130,8 @@ def _binomial_pmf(count: int, epsilon: float) -> np.ndarray:
     from logarithms: ``log C(count, k) + k log p + (count - k) log(1 - p)`` with
     ``log p = -log1p(e^-epsilon)`` and ``log(1 - p) = log p - epsilon``: the log-gamma terms,
     of size ``count log(count)``, are each off by a few of their ulps, a relative error below
-    ``1e-15 count log(count + 1)`` (1.2e-11 at 5,000 terms), far inside the rounding margin
+    ``1e-15 count log(count + 1)`` (4.3e-11 at 5,000 terms, where 8.4e-12 was measured against
+    50-digit arithmetic; 1.4e-8 only beyond a million equal parts), inside the rounding margin
     of :func:`composed_delta`.
 
     Examples
