@@ -55,9 +55,11 @@ FLOOR_TESTS := tests/releases tests/privacy tests/numerics tests/results tests/t
 test-floors: $(FLOOR_VENV)/.installed
 	$(FLOOR_VENV)/bin/python -m pytest -q -n auto -m "not long" $(FLOOR_TESTS)
 
-# The documentation site in docs/_build/html; every example runs, and a warning is an error.
+# The documentation site in docs/_build/html; every example runs, a warning is an error, and the
+# API reference must link to numpy, pandas, scikit-learn and matplotlib (intersphinx).
 docs: $(VENV)/.installed-docs
 	$(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
+	cd docs && ../$(BIN)/python check_links.py
 
 # Benchmarks run in their own environment: the peers need scikit-learn < 1.9.
 BENCH_VENV := .venv-bench

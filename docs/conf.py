@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
+from pathlib import Path
 
 import matplotlib
 
 import dppca
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _external import ALIASES, write_inventories  # the docs folder, just added
 
 matplotlib.use("Agg")
 
@@ -20,6 +25,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.doctest",
+    "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
     "numpydoc",
     "myst_parser",
@@ -35,7 +41,11 @@ autosummary_generate = True
 autodoc_default_options = {"members": True, "inherited-members": False}
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
-numpydoc_xref_param_type = False
+numpydoc_xref_param_type = True
+numpydoc_xref_aliases = ALIASES
+numpydoc_xref_ignore = "all"  # only the aliased names link; the rest stays plain text
+# numpy, pandas, scikit-learn and matplotlib, from inventories written here (CI is offline).
+intersphinx_mapping = write_inventories(Path(__file__).parent / "_build" / "inventories")
 numpydoc_validation_checks: set[str] = set()
 
 sphinx_gallery_conf = {

@@ -193,6 +193,11 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     chosen hyper-parameters reveal something about the data beyond every fit's guarantee.
     Choose the settings from public knowledge, or hold out data that are not protected.
 
+    See Also
+    --------
+    sklearn.decomposition.PCA : Non-private PCA, whose interface this estimator follows.
+    dppca.dp_pca : The whole private release (directions, scree, scores) as a result object.
+
     Examples
     --------
     >>> import numpy as np

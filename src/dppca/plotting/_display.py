@@ -77,7 +77,17 @@ class Display:
         raise NotImplementedError
 
     def plot(self, ax: Any = None) -> Any:
-        """Draw on ``ax`` (a new figure when None) and return the display."""
+        """Draw on ``ax`` (a new figure when None) and return the display.
+
+        Parameters
+        ----------
+        ax : Axes, optional
+            The matplotlib Axes to draw on; kept as ``ax_``, its figure as ``figure_``.
+
+        Returns
+        -------
+        Display
+        """
         self.ax_ = self._draw(ax)
         self.figure_ = self.ax_.figure
         return self
