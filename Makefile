@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-long test-floors lint docs bench app clean
+.PHONY: demo test test-long test-floors test-newest lint docs bench app clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,20 @@ FLOOR_TESTS := tests/releases tests/privacy tests/numerics tests/results tests/t
 test-floors: $(FLOOR_VENV)/.installed
 	$(FLOOR_VENV)/bin/python -m pytest -q -n auto -m "not long" $(FLOOR_TESTS)
 
+# The newest releases of every dependency, on the newest Python given as NEWEST_PYTHON (numpy 2.5
+# needs Python 3.12 or later), in .venv-newest: the tests but the long ones.
+NEWEST_VENV := .venv-newest
+NEWEST_PYTHON ?= python3.13
+
+$(NEWEST_VENV)/.installed: pyproject.toml
+	$(NEWEST_PYTHON) -m venv $(NEWEST_VENV)
+	$(NEWEST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(NEWEST_VENV)/bin/python -m pip install --quiet --upgrade -e ".[test]"
+	touch $@
+
+test-newest: $(NEWEST_VENV)/.installed
+	$(NEWEST_VENV)/bin/python -m pytest -q -n auto -m "not long"
+
 # The documentation site in docs/_build/html; every example runs, a warning is an error, and the
 # API reference must link to numpy, pandas, scikit-learn and matplotlib (intersphinx).
 docs: $(VENV)/.installed-docs
@@ -84,4 +98,4 @@ bench: $(BENCH_VENV)/.installed
 	$(BENCH_VENV)/bin/python benchmarks/coverage.py
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) $(FLOOR_VENV) build dist .pytest_cache .ruff_cache docs/_build docs/generated docs/gallery docs/tutorials
+	rm -rf $(VENV) $(BENCH_VENV) $(FLOOR_VENV) $(NEWEST_VENV) build dist .pytest_cache .ruff_cache docs/_build docs/generated docs/gallery docs/tutorials
