@@ -38,13 +38,13 @@ from _common import save_table_report, script_intro, time_summary
 FRESH_VIEWS = [
     ("loading_view", "heatmap"),
     ("scree_view", "scree"),
-    ("loading_axes", "1,3"),
+    ("plane", "1,3"),
     ("loading_view", "vector"),
-    ("loading_axes", "2,3"),
-    ("loading_axes", "1,4"),
-    ("loading_axes", "2,4"),
+    ("plane", "2,3"),
+    ("plane", "1,4"),
+    ("plane", "2,4"),
 ]
-PANEL_OF = {"loading_view": "loading", "loading_axes": "loading", "scree_view": "scree"}
+PANEL_OF = {"loading_view": "loading", "plane": "variable", "scree_view": "scree"}
 
 
 def _free_port() -> int:
@@ -133,7 +133,7 @@ def browser_times(url: str, repeats: int) -> dict[str, list[float]]:
             _changed(page, panel, first)
             times["view change (drawn)"].append(time.perf_counter() - start)
             drawn = page.locator(f"#panel-{panel}").get_attribute("src")
-            default = {"loading_view": "point", "loading_axes": "", "scree_view": "pve"}[name]
+            default = {"loading_view": "point", "plane": "", "scree_view": "pve"}[name]
             start = time.perf_counter()
             page.locator(f"#{name}").select_option(default)
             _changed(page, panel, drawn)

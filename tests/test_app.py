@@ -165,12 +165,14 @@ def test_a_run_on_embedded_data_draws_every_panel(page):
     assert _source(page, "scree") == before["scree"]  # only the changed panel is drawn again
     heatmap = _source(page, "loading")
     page.locator("#loading_view").select_option("point")
-    page.locator("#loading_axes").select_option("1,3")  # another plane: PC1 and PC3
-    page.wait_for_function(
-        "before => document.querySelector('#panel-loading').src !== before",
-        arg=heatmap,
-        timeout=30_000,
-    )
+    variable = _source(page, "variable")
+    page.locator("#plane").select_option("1,3")  # another plane: PC1 and PC3, both panels
+    for panel, before_change in (("loading", heatmap), ("variable", variable)):
+        page.wait_for_function(
+            "([panel, before]) => document.querySelector('#panel-' + panel).src !== before",
+            arg=[panel, before_change],
+            timeout=30_000,
+        )
     page.locator("#scree_view").select_option("scree")
     page.wait_for_function(
         "before => document.querySelector('#panel-scree').src !== before",

@@ -334,3 +334,23 @@ def _all_finite(data: np.ndarray) -> bool:
         if not np.isfinite(data[start : start + FINITE_BLOCK_ROWS]).all():
             return False
     return True
+
+
+def axes_within(
+    axes: tuple[int, int], count: int, limit: str, name: str = "axes"
+) -> tuple[int, int]:
+    """Refuse checked ``axes`` beyond ``count`` components (errors call them ``name``)."""
+    if max(axes) > count:
+        raise ValueError(f"{name} must be PC numbers from 1 to {limit}={count}; got {tuple(axes)}.")
+    return axes
+
+
+def axes_pair(axes: Any, name: str) -> tuple[int, int]:
+    """Two distinct 1-based principal-component numbers (their upper limit is checked with
+    the data's size, :func:`axes_within`)."""
+    if isinstance(axes, str) or not isinstance(axes, Sequence) or len(axes) != 2:
+        raise TypeError(f"{name} must be a pair of PC numbers such as (1, 2); got {axes!r}.")
+    first, second = (check_positive_int(value, name) for value in axes)
+    if first == second:
+        raise ValueError(f"{name} must be two different PC numbers; got {tuple(axes)}.")
+    return first, second

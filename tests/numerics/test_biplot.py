@@ -88,6 +88,15 @@ def test_result_methods():
     assert np.all(np.linalg.norm(private.to_numpy(), axis=1) <= 1 + 1e-12)
     reference = result.variable_coordinates(non_private=True)
     assert reference.shape == (3, 2)
+    other = result.variable_coordinates(axes=(1, 3))  # the formula on PC1 and PC3 (k = 3)
+    assert list(other.columns) == ["PC1", "PC3"]
+    expected = variable_correlations(result.directions, result.scree, (1, 3))
+    assert np.array_equal(other.to_numpy(), expected, equal_nan=True)
+    assert np.allclose(other["PC1"], private["PC1"], equal_nan=True)
+    short = dp_pca(X, 5.0, 1e-5, random_state=0, scree={"k": 2}, score={"bins": 8})
+    with pytest.raises(ValueError, match=r"axes must be PC numbers from 1 to k=2; got \(1, 3\)"):
+        short.variable_coordinates(axes=(1, 3))
+    assert short.variable_coordinates(non_private=False).shape == (3, 2)
     dp_biplot, np_biplot = result.biplot(random_state=1)
     assert len(dp_biplot.points) == 800 and dp_biplot.arrows.shape == (3, 2)
     assert np_biplot.arrow_scale == dp_biplot.arrow_scale

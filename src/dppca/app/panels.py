@@ -19,7 +19,7 @@ VIEWS: dict[str, dict[str, Any]] = {
     "scree": {"scree": "pve"},
     "score": {"score": "histogram"},
     "loading": {"loading": "point", "axes": None},
-    "variable": {},
+    "variable": {"axes": None},
     "biplot": {},
 }
 #: What each panel shows, for the page's image descriptions.
@@ -32,22 +32,24 @@ DESCRIPTIONS = {
 }
 
 
-def axes_choices(count: int, largest: int = 4) -> dict[str, str]:
-    """The loading panel's choice of components: the released score axes, or any two of the
-    first ``largest`` (of ``count``).
+def plane_choices(release: Any, largest: int = 4) -> dict[str, str]:
+    """The loading and variable panels' choice of components: the released score axes, or any
+    two of the first ``largest`` among the scree's ``k`` (the variable plot needs their
+    variances).
 
     Examples
     --------
-    >>> axes_choices(3)
+    >>> from types import SimpleNamespace
+    >>> plane_choices(SimpleNamespace(k=3, feature_names=["a", "b", "c", "d"]))
     {'': 'as the score plot', '1,2': 'PC1 and PC2', '1,3': 'PC1 and PC3', '2,3': 'PC2 and PC3'}
     """
-    shown = min(count, largest)
+    shown = min(release.k, len(release.feature_names), largest)
     pairs = [(i, j) for j in range(2, shown + 1) for i in range(1, j)]
     return {"": "as the score plot", **{f"{i},{j}": f"PC{i} and PC{j}" for i, j in pairs}}
 
 
 def read_axes(choice: str) -> tuple[int, int] | None:
-    """A choice of :func:`axes_choices` as components (``None``: the released axes)."""
+    """A choice of :func:`plane_choices` as components (``None``: the released axes)."""
     if not choice:
         return None
     first, second = choice.split(",")

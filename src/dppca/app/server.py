@@ -23,7 +23,7 @@ from dppca.app.handlers import (
     read_settings,
     sample_size_problem,
 )
-from dppca.app.panels import DESCRIPTIONS, axes_choices, read_axes
+from dppca.app.panels import DESCRIPTIONS, plane_choices, read_axes
 from dppca.app.runner import RUN_LOCK, RunOutput, Settings, png_bytes, run
 
 
@@ -164,11 +164,19 @@ def server(input: Any, output: Any, session: Any, given: Table | None = None) ->
         )
 
     @reactive.effect
-    def _offer_axes() -> None:
+    def _offer_planes() -> None:
         result = finished()
         if result is not None and result.release is not None:
-            choices = axes_choices(len(result.release.feature_names))
-            ui.update_select("loading_axes", choices=choices, selected="")
+            ui.update_select("plane", choices=plane_choices(result.release), selected="")
+
+    def chosen_plane() -> tuple[int, int] | None:
+        """The components chosen for the loading and variable panels (None: the score axes;
+        also for a choice made for an earlier run's data, before the page is updated)."""
+        result = finished()
+        choice = input.plane()
+        if result is None or result.release is None:
+            return None
+        return read_axes(choice if choice in plane_choices(result.release) else "")
 
     @render.ui
     def results_hint() -> Any:
@@ -203,17 +211,11 @@ def server(input: Any, output: Any, session: Any, given: Table | None = None) ->
 
     @render.ui
     async def panel_loading() -> Any:
-        result = finished()
-        choice = input.loading_axes()
-        if result is None or result.release is None:
-            return None
-        if choice not in axes_choices(len(result.release.feature_names)):
-            choice = ""  # a choice for an earlier run's data, before the page is updated
-        return await panel("loading", loading=input.loading_view(), axes=read_axes(choice))
+        return await panel("loading", loading=input.loading_view(), axes=chosen_plane())
 
     @render.ui
     async def panel_variable() -> Any:
-        return await panel("variable")
+        return await panel("variable", axes=chosen_plane())
 
     @render.ui
     async def panel_biplot() -> Any:

@@ -139,7 +139,7 @@ def page(given: str | None = None) -> Any:
                     {"point": "points", "vector": "arrows", "heatmap": "heatmap"},
                 ),
                 ui.input_select(
-                    "loading_axes", "Loading panel's components", {"": "as the score plot"}
+                    "plane", "Loading and variable panels' components", {"": "as the score plot"}
                 ),
                 col_widths=(3, 3, 3, 3),
             ),

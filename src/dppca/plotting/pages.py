@@ -225,8 +225,9 @@ def page_panels(
     each figure to what it draws, as ``bbox_inches="tight"``) and the labels placed. What a
     report renders panel by panel and composes into a page
     (:func:`dppca.plotting.export.compose_page`) and what the app redraws one at a time.
-    ``axes``: the loading panel's components (1-based), the released score axes by default;
-    the variables shown are chosen in that plane.
+    ``axes``: the loading and variable panels' components (1-based; at most ``k`` for the
+    variable panel), the released score axes by default; the variables shown are chosen in
+    that plane.
 
     Examples
     --------
@@ -248,6 +249,7 @@ def page_panels(
     chosen = PageDisplay.panel_options(variables=variables, **options)
     if axes is not None:
         chosen["loading"][1]["axes"] = axes
+        chosen["variable"][1]["axes"] = axes
     displays = {}
     for panel in PageDisplay.PANELS:
         if panel not in chosen_panels:

@@ -251,11 +251,12 @@ class VariableDisplay(Display):
         kind: str = "vector",
         circle: bool = True,
         labels: bool = True,
+        axes: tuple[int, int] | None = None,
         ax: Any = None,
     ) -> VariableDisplay:
         """The variable plot of a :class:`~dppca.DPPCAResult` (post-processing of its release),
-        in the unit circle unless ``circle=False``; with ``k = 2`` a caption says that every
-        arrow then has length 1."""
+        on the score axes or on ``axes`` (at most ``k``), in the unit circle unless
+        ``circle=False``; with ``k = 2`` a caption says that every arrow then has length 1."""
         check_result(result, "VariableDisplay", "DPPCAResult")
         prefix, suffix = version_titles(non_private)
         if non_private:
@@ -265,7 +266,7 @@ class VariableDisplay(Display):
             if marked is not None:
                 return marked
         return cls(
-            result.variable_coordinates(non_private=non_private),
+            result.variable_coordinates(non_private=non_private, axes=axes),
             variables=variables,
             kind=kind,
             circle=check_bool(circle, "circle"),

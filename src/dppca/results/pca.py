@@ -12,6 +12,8 @@ import pandas as pd
 
 from dppca._html import card
 from dppca._validation import (
+    axes_pair,
+    axes_within,
     check_bool,
     check_option,
 )
@@ -195,20 +197,27 @@ class DPPCAResult:
             check_option(histogram, "histogram", [method])
         return method, self.histogram, self.groups
 
-    def variable_coordinates(self, *, non_private: bool = False) -> pd.DataFrame:
-        """Variable-plot coordinates on the score axes (private unless ``non_private=True``).
+    def variable_coordinates(
+        self, *, non_private: bool = False, axes: tuple[int, int] | None = None
+    ) -> pd.DataFrame:
+        """Variable-plot coordinates on the score axes, or on ``axes`` (two 1-based component
+        numbers, at most ``k`` for the private ones), private unless ``non_private=True``.
 
         Private: correlations rebuilt from the private directions and the ``k`` private scree
         values. Reference: ordinary PCA with the sample standard deviations (not private).
         """
+        shown = self.axes
+        if axes is not None:
+            limit = len(self.feature_names) if non_private else self.k
+            shown = axes_within(axes_pair(axes, "axes"), limit, "p" if non_private else "k")
         if non_private:
             reference = self._reference()
             values = variable_correlations(
-                reference.directions, reference.eigenvalues, self.axes, sd=reference.variable_sd
+                reference.directions, reference.eigenvalues, shown, sd=reference.variable_sd
             )
         else:
-            values = variable_correlations(self.directions, self.scree, self.axes)
-        return pd.DataFrame(values, index=self.feature_names, columns=list(self.axis_labels))
+            values = variable_correlations(self.directions, self.scree, shown)
+        return pd.DataFrame(values, index=self.feature_names, columns=list(axis_labels(shown)))
 
     def biplot(
         self,

@@ -13,7 +13,7 @@ import pandas as pd
 
 from dppca._groups import check_group_levels
 from dppca._settings import Constraint, Settings, optional, real, some_of
-from dppca._validation import check_positive_int
+from dppca._validation import axes_pair, axes_within
 from dppca.numerics.linalg import axis_labels
 from dppca.numerics.monotone import largest_remainder
 from dppca.numerics.rows import Rows, projected
@@ -114,26 +114,6 @@ def check_axes(axes: Any, p: int, limit: str = "p") -> tuple[int, int]:
     """Two distinct 1-based principal-component numbers, at most ``p`` (named ``limit`` in the
     error: ``p`` for the variables, ``k`` for the components of a scree)."""
     return axes_within(axes_pair(axes, "axes"), p, limit)
-
-
-def axes_within(
-    axes: tuple[int, int], count: int, limit: str, name: str = "axes"
-) -> tuple[int, int]:
-    """Refuse checked ``axes`` beyond ``count`` components (errors call them ``name``)."""
-    if max(axes) > count:
-        raise ValueError(f"{name} must be PC numbers from 1 to {limit}={count}; got {tuple(axes)}.")
-    return axes
-
-
-def axes_pair(axes: Any, name: str) -> tuple[int, int]:
-    """Two distinct 1-based principal-component numbers (their upper limit is checked with
-    the data's size, :meth:`ScoreSettings.check_axes`)."""
-    if isinstance(axes, str) or not isinstance(axes, Sequence) or len(axes) != 2:
-        raise TypeError(f"{name} must be a pair of PC numbers such as (1, 2); got {axes!r}.")
-    first, second = (check_positive_int(value, name) for value in axes)
-    if first == second:
-        raise ValueError(f"{name} must be two different PC numbers; got {tuple(axes)}.")
-    return first, second
 
 
 @dataclass(frozen=True)
