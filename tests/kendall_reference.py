@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from dppca.numerics.permutation import random_permutation
+
 
 def spherical_h2(norms: np.ndarray) -> np.ndarray:
     return np.ones_like(norms)
@@ -42,8 +44,9 @@ def direct_kendall(X: np.ndarray, h2=spherical_h2) -> np.ndarray:
 
 
 def circulant_pairs(n: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs of the circulant k-regular design on ``default_rng(seed).permutation(n)``."""
-    order = np.random.default_rng(seed).permutation(n)
+    """The pairs of the circulant k-regular design on the keyed permutation of
+    ``default_rng(seed)``."""
+    order = random_permutation(n, np.random.default_rng(seed)).order()
     rows = np.concatenate([order for _ in range(k // 2)])
     cols = np.concatenate([np.roll(order, -t) for t in range(1, k // 2 + 1)])
     return rows, cols

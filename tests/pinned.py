@@ -1,6 +1,6 @@
 """Pinned releases: the same seeds must give the same values (re-pinned when the frame moved to
-a sign-and-magnitude search, the grid quantiles to tie-aware utilities and the clip levels to
-the positive values).
+a sign-and-magnitude search, the grid quantiles to tie-aware utilities, the clip levels to
+the positive values, and the random orders of pairs and designs to a keyed permutation).
 
 ``python tests/pinned.py`` rewrites ``tests/data/pinned_releases.json`` (only when a change of
 the releases is intended); ``tests/test_pinned_releases.py`` compares against it.

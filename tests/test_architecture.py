@@ -50,11 +50,8 @@ DRAWS = {
 
 #: Draws outside ``dppca.privacy`` that are not privacy noise, each with its reason.
 NOT_NOISE = {
-    ("numerics/pairs.py", "random_pairs"): "the data-independent random pairing",
-    ("numerics/pairs.py", "random_halves"): "the data-independent random split",
+    ("numerics/permutation.py", "random_permutation"): "the keys of the data-independent order",
     ("numerics/bins.py", "random_offsets"): "the data-independent shift of a grid",
-    ("numerics/kendall.py", "unit_kendall"): "the data-independent permutation of the design",
-    ("numerics/dask_rows.py", "dask_unit_kendall"): "the same permutation, on Dask data",
     ("results/sampling.py", "_draw"): "synthetic points from a released histogram",
     ("results/uncertainty.py", "direction_redraws"): "simulation from released noise scales",
     ("results/uncertainty.py", "scree_redraws"): "simulation from released noise scales",

@@ -38,6 +38,17 @@ def test_kendall_speed_quick(tmp_path, capsys):
     assert "ours" in capsys.readouterr().out
 
 
+def test_dask_scale_small(tmp_path):
+    pytest.importorskip("distributed")
+    arguments = ["--rows", "8000", "--chunk", "2000", "--repeats", "1"]
+    table = _load("dask_scale").main(
+        [*arguments, "--data", str(tmp_path / "data"), "--out", str(tmp_path)]
+    )
+    assert len(table) == 3 and table["same release"].all()
+    assert (table[["Dask s", "in memory s"]] > 0).all().all()
+    assert "client peak MiB, 2,000 rows" in (tmp_path / "dask_scale.md").read_text()
+
+
 def test_privacy_audit_quick(tmp_path):
     table = _load("privacy_audit").main(["--quick", "--out", str(tmp_path)])
     assert len(table) == len(scenarios()) and (tmp_path / "privacy_audit_quick.md").exists()

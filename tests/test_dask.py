@@ -22,6 +22,7 @@ def client():
         processes=True,
         host="127.0.0.1",
         dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # 8787 may be taken
     )
     with distributed.Client(cluster) as connected:
         yield connected
@@ -41,7 +42,11 @@ def _chunked(X, chunks=CHUNKS):
 
 
 @pytest.mark.parametrize("pairs", ["all", 2, 8, 64])
-def test_kernel_matches_numpy_on_uneven_chunks(client, pairs):
+@pytest.mark.parametrize("task_rows", [2**15, 7, 500])
+def test_kernel_matches_numpy_on_uneven_chunks(client, pairs, task_rows, monkeypatch):
+    """Also with the design cut into many tasks: runs of 7 positions (each task's overlap of
+    ``pairs / 2`` rows reaches into the next runs) and of 500 (a last, shorter run)."""
+    monkeypatch.setattr("dppca.numerics.dask_rows.DESIGN_TASK_ROWS", task_rows)
     X = _heavy_tailed()
     expected = kendall_matrix(X, pairs=pairs, random_state=4)
     assert (
@@ -226,8 +231,8 @@ def _counts_or_sums(part):
 
 @pytest.mark.parametrize("method", ["clipped", "pmwm", "huber"])
 def test_scores_stay_on_the_workers_and_only_counts_come_back(client, monkeypatch, method):
-    """dp_pca on Dask data gathers no score: every chunk returns counts or exact sums, and the
-    release equals NumPy's."""
+    """dp_pca on Dask data gathers no score: every reduction returns counts or exact sums
+    (combined on the workers), and the release equals NumPy's."""
     from dppca.numerics.dask_rows import DaskValues
 
     X, labels = _ancestry_like(n=1203)
@@ -239,10 +244,10 @@ def test_scores_stay_on_the_workers_and_only_counts_come_back(client, monkeypatc
     returned = []
     reduce = DaskValues.reduce
 
-    def recording(self, function, *args, aligned=None):
-        parts = reduce(self, function, *args, aligned=aligned)
-        returned.extend(parts)
-        return parts
+    def recording(self, function, *args, combine, aligned=None):
+        result = reduce(self, function, *args, combine=combine, aligned=aligned)
+        returned.append(result)
+        return result
 
     def refused(self):
         raise AssertionError("scores were gathered on the client")
@@ -276,26 +281,145 @@ def test_empty_partitions_of_a_filtered_frame_are_dropped_before_any_charge(clie
 
 
 def test_chunked_values_reduce_to_the_whole_arrays_bit_for_bit(client):
-    """Pairs, subsets and transforms of Dask values, and their counts and exact means, equal
+    """Pairs, halves and transforms of Dask values, and their counts and exact means, equal
     NumPy's on uneven chunks with single rows among them."""
     from dppca.numerics.dask_rows import DaskValues
     from dppca.numerics.grids import log_cells
-    from dppca.numerics.pairs import half_squared_gaps, random_pairs
+    from dppca.numerics.pairs import half_squared_gaps
+    from dppca.numerics.permutation import random_permutation
     from dppca.numerics.row_values import ArrayValues, cell_counts, column_means, column_of
 
     X = _heavy_tailed(n=1001)[:, :3]
-    first, second = random_pairs(1001, np.random.default_rng(1))
+    pairs = random_permutation(1001, np.random.default_rng(1))
+    halves = random_permutation(500, np.random.default_rng(2))
     for source in (ArrayValues(X), DaskValues(_chunked(X, (1, 1, 499, 500)))):
-        W = source.pairs(first, second, half_squared_gaps)
-        subset = W.take(np.arange(0, 500, 3)).map(np.minimum, 5.0)
+        W = source.pairs(pairs, half_squared_gaps)
+        first, rest = W.halves(halves)
+        subset = first.map(np.minimum, 5.0)
         counted = cell_counts(W.map(column_of, 1), log_cells)
-        results = (column_means(W), column_means(subset), counted.cells, counted.counts)
+        results = (
+            column_means(W),
+            column_means(subset),
+            column_means(rest),
+            counted.cells,
+            counted.counts,
+            rest.to_numpy(),
+        )
         if isinstance(source, ArrayValues):
             expected = results
             continue
-        assert W.shape == (500, 3) and subset.shape == (167, 3)
+        assert W.shape == (500, 3) and subset.shape == (250, 3) and rest.shape == (250, 3)
         for got, want in zip(results, expected, strict=True):
             assert np.array_equal(got, want)
+
+
+def test_reductions_over_many_chunks_combine_in_a_tree_to_numpys_results():
+    """73 chunks (three levels of the workers' tree, eight at a time): grid counts, counts
+    below points, summed counts and exact means equal NumPy's bit for bit."""
+    import dask
+
+    from dppca.numerics.dask_rows import COMBINE_FAN_IN, DaskValues
+    from dppca.numerics.grids import log_cells
+    from dppca.numerics.row_values import (
+        ArrayValues,
+        cell_counts,
+        column_means,
+        counts_below,
+        summed,
+    )
+
+    values = np.abs(_heavy_tailed(n=700)[:, 0]) * 10.0 ** np.repeat(np.arange(-3, 4), 100)
+    chunks = (1, 2, 3, 4) + (10,) * 69
+    assert sum(chunks) == 700 and len(chunks) > COMBINE_FAN_IN**2
+    points = np.array([-100.0, -1.0, -0.01])
+    results = []
+    for source in (ArrayValues(values), DaskValues(da.from_array(values, chunks=chunks))):
+        with dask.config.set(scheduler="sync"):
+            counted = cell_counts(source, log_cells)
+            below = counts_below(source, points, np.negative)
+            results.append(
+                (
+                    counted.cells,
+                    counted.counts,
+                    below,
+                    summed(source, np.size),
+                    column_means(source),
+                )
+            )
+    assert results[0][3] == 700 and results[0][2].tolist() == [
+        int(np.sum(-values < t)) for t in points
+    ]
+    for got, want in zip(results[1], results[0], strict=True):
+        assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize(
+    ("n", "chunks"),
+    [(1, (1,)), (2, (1, 1)), (7, (3, 1, 3)), (1001, (1, 1, 499, 500)), (4096, (1000,) * 4 + (96,))],
+)
+def test_rows_moved_by_the_workers_are_in_the_permutations_order(n, chunks):
+    """:func:`permuted` equals NumPy's ``X[order]`` for any output chunks, the pairs' even
+    chunks among them (no cluster needed: the synchronous scheduler)."""
+    from dppca.numerics.dask_order import even_chunks, permuted
+    from dppca.numerics.permutation import random_permutation
+
+    X = np.random.default_rng(n).standard_normal((n, 2))
+    permutation = random_permutation(n, np.random.default_rng(n + 1))
+    array = da.from_array(X, chunks=(chunks, 2))
+    for out in (chunks, even_chunks(n, chunks), (n,)):
+        moved = permuted(array, permutation, out)
+        assert moved.chunks[0] == tuple(out)
+        assert np.array_equal(moved.compute(scheduler="sync"), X[permutation.order()])
+    pair_chunks = even_chunks(n, chunks)
+    assert all(size >= 2 for size in pair_chunks[:-1]) and all(s % 2 == 0 for s in pair_chunks[:-1])
+    with pytest.raises(ValueError, match="must cover"):
+        permuted(array, permutation, (n + 1,))
+
+
+@pytest.mark.parametrize(
+    ("n", "chunks", "windows", "overlap"),
+    [(5, (2, 3), (5,), 2), (5, (5,), (1, 1, 3), 2), (1001, (1, 600, 1, 399), (7,) * 143, 32)],
+)
+def test_windows_hold_their_positions_and_the_overlap_after_them(n, chunks, windows, overlap):
+    """Window ``o`` holds ``order[(s_o + j) % n]`` for ``j < size_o + overlap``: rows repeat
+    when a window wraps past the end, or its overlap reaches beyond the next window."""
+    from dppca.numerics.dask_order import permuted_windows
+    from dppca.numerics.permutation import random_permutation
+
+    X = np.random.default_rng(n).standard_normal((n, 3))
+    permutation = random_permutation(n, np.random.default_rng(1))
+    order = permutation.order()
+    delayed_windows = permuted_windows(_chunked(X, chunks), permutation, windows, overlap)
+    starts = np.concatenate([[0], np.cumsum(windows)])
+    for o, window in enumerate(delayed_windows):
+        expected = X[order[(starts[o] + np.arange(windows[o] + overlap)) % n]]
+        assert np.array_equal(window.compute(scheduler="sync"), expected)
+    with pytest.raises(ValueError, match="nonnegative overlap"):
+        permuted_windows(_chunked(X, chunks), permutation, windows, -1)
+
+
+def test_the_graph_sent_by_the_client_does_not_grow_with_the_rows():
+    """The design, the pairs and the halves send the permutation's keys and the chunk bounds:
+    for the same chunk count, the pickled graph of 10^5 rows is as large as that of 10^3
+    (an index per row would add 800 kB)."""
+    import pickle
+
+    from dppca.numerics.dask_order import permuted
+    from dppca.numerics.dask_rows import DaskValues
+    from dppca.numerics.pairs import half_squared_gaps
+    from dppca.numerics.permutation import random_permutation
+
+    def graph_bytes(n: int) -> list[int]:
+        array = da.zeros((n, 3), chunks=(n // 4, 3))
+        permutation = random_permutation(n, np.random.default_rng(0))
+        collections = [
+            permuted(array, permutation, array.chunks[0]),
+            DaskValues(array).paired(permutation, half_squared_gaps),
+        ]
+        return [len(pickle.dumps(dict(c.__dask_graph__()))) for c in collections]
+
+    small, large = graph_bytes(1_000), graph_bytes(100_000)
+    assert all(b - a < 2_000 for a, b in zip(small, large, strict=True)), (small, large)
 
 
 def test_score_release_with_a_group_column_of_a_dask_frame(client):

@@ -216,7 +216,13 @@ def _scheduler(address: str | None) -> Iterator[None]:
 
         try:
             cluster = distributed.LocalCluster(
-                n_workers=CPU_COUNT, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+                n_workers=CPU_COUNT,
+                threads_per_worker=1,
+                host="127.0.0.1",
+                dashboard_address=None,
+                # no dashboard, and the scheduler's HTTP server on a free port (its default,
+                # 8787, may belong to another cluster)
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             )
         except (OSError, TimeoutError, RuntimeError) as error:
             message = " ".join(str(error).split())

@@ -23,12 +23,8 @@ from dppca.numerics.linalg import (
     to_vecd,
     upper_entries,
 )
-from dppca.numerics.pairs import (
-    half_distances,
-    half_squared_gaps,
-    random_halves,
-    random_pairs,
-)
+from dppca.numerics.pairs import half_distances, half_squared_gaps
+from dppca.numerics.permutation import random_permutation
 from dppca.numerics.rows import ordinary_pca
 
 
@@ -71,19 +67,9 @@ def test_grid_runs_count_the_values_below_and_at_or_below_each_point():
     assert occupied.tolist() == [-2, 0, 3] and np.all(lengths[below != at_or_below] == 1)
 
 
-@pytest.mark.parametrize("n", [2, 7, 100])
-def test_random_pairs_and_halves_use_each_row_once(n):
-    first, second = random_pairs(n, np.random.default_rng(n))
-    used = np.concatenate([first, second])
-    assert len(first) == len(second) == n // 2 and len(set(used.tolist())) == 2 * (n // 2)
-    low, rest = random_halves(n, np.random.default_rng(n))
-    assert sorted(np.concatenate([low, rest]).tolist()) == list(range(n))
-    assert len(low) == n // 2
-
-
 def test_pair_statistics_match_a_direct_loop_and_never_overflow():
     X = np.random.default_rng(1).normal(size=(9, 3)) * [1.0, 1e3, 1e-3]
-    first, second = random_pairs(9, np.random.default_rng(5))
+    first, second = random_permutation(9, np.random.default_rng(5)).pairs()
     pairs = list(zip(first, second, strict=True))
     direct = [np.linalg.norm(X[a] - X[b]) / math.sqrt(2) for a, b in pairs]
     assert np.allclose(half_distances(X[first], X[second]), direct, rtol=1e-14)

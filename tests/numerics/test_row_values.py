@@ -29,13 +29,13 @@ class SplitValues(ArrayValues):
 
     cuts: tuple[int, ...] = ()
 
-    def reduce(self, function, *args, aligned=None):
+    def reduce(self, function, *args, combine, aligned=None):
         edges = [0, *self.cuts, self.values.shape[0]]
         parts = []
         for start, stop in itertools.pairwise(edges):
             extra = () if aligned is None else (aligned[start:stop],)
             parts.append(function(self.values[start:stop], *extra, *args))
-        return parts
+        return combine(parts)
 
 
 #: Every finite float64, subnormals and the extremes included.

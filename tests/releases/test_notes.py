@@ -40,8 +40,8 @@ def test_variance_and_histogram_notes():
 
 
 def test_a_histogram_below_the_noise_is_flagged():
-    # 900 cells for 400 rows at epsilon 1: the kept mass leaves [90 %, 140 %] with 3 of the
-    # seeds 0-9 (the noise decides); seed 1 is one of them.
+    # 900 cells for 400 rows at epsilon 1: the kept mass leaves [90 %, 140 %] with 4 of the
+    # seeds 0-9 (the noise decides); seed 2 is one of them.
     X = np.random.default_rng(1).standard_normal((400, 3)) * [3, 2, 1]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -49,7 +49,7 @@ def test_a_histogram_below_the_noise_is_flagged():
             X,
             1.0,
             1e-6,
-            random_state=1,
+            random_state=2,
             on_weak="release",
             score={"bins": 30},
             noise={"composition": "basic"},

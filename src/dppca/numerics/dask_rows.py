@@ -7,19 +7,24 @@ input, and no worker needs all rows:
 
 * the U-statistic over all pairs is one task per pair of row chunks ``(a, b)``, ``a <= b``,
   each returning a ``p x p`` partial sum (:func:`dppca.numerics.kendall.block_pair_sum`);
-* the incomplete design draws the same permutation as the NumPy path, moves the rows into
-  that order with Dask's own shuffle (``X[order]``), and makes one task per chunk of the
+* the incomplete design uses the same keyed permutation as the NumPy path; the workers move
+  the rows into its order, each computing the positions of its own rows from the keys
+  (:func:`dppca.numerics.dask_order.permuted`), and there is one task per chunk of the
   permuted rows with the first ``k / 2`` rows of the next positions
   (:func:`dppca.numerics.kendall.gathered_design_sum`);
-* the pair half-distances of disjoint random pairs are computed chunk by chunk after the same
-  shuffle and stay on the workers, which count them on the radius's grid;
+* the values of disjoint random pairs (rows at positions ``2j`` and ``2j + 1`` of a keyed
+  permutation) are computed chunk by chunk after the same move and stay on the workers, which
+  count them on a grid;
 * scores on ``k`` directions are computed chunk by chunk and stay on the workers
   (:class:`DaskValues`): the score and scree releases pair them, clip them and count them
   there, and only grid cell counts, histogram counts and exact column sums reach the client
   (:mod:`dppca.numerics.row_values`). Scores are gathered only for a non-private reference.
 
-The partial sums are added on the client in a fixed order with compensated summation, so the
-result equals the NumPy path's to rounding (the same pairs, summed in other groups).
+The partial sums of each chunk's tasks are added on a worker, and the chunks' sums on the client,
+in a fixed order with compensated summation, so the result equals the NumPy path's to rounding
+(the same pairs, summed in other groups). The client holds no array with one entry per row:
+what it holds grows with the number of chunks, not with the rows in them (group labels, when
+given, are the caller's).
 """
 
 from __future__ import annotations
@@ -30,10 +35,18 @@ from typing import Any, cast
 
 import numpy as np
 
+from dppca.numerics.dask_order import even_chunks, permuted, permuted_windows
 from dppca.numerics.kendall import block_pair_sum, gathered_design_sum, pair_count
 from dppca.numerics.linalg import project
 from dppca.numerics.pair_sums import CHUNK_PAIRS, TILE_ROWS, CompensatedSum
+from dppca.numerics.permutation import KeyedPermutation, random_permutation
 from dppca.numerics.signs import SignTransform
+
+#: Chunk results combined by one task of a reduction's tree.
+COMBINE_FAN_IN = 8
+#: Positions of the permuted order per design task on a cluster (about 0.3 s at d = 50 and
+#: degree 64 on one core).
+DESIGN_TASK_ROWS = 2**15
 
 
 @dataclass(frozen=True)
@@ -116,40 +129,71 @@ def dask_unit_kendall(
     scheduler (a ``dask.distributed.Client`` when one is set up)."""
     from dask.delayed import delayed
 
-    n, p = rows.shape
-    task = delayed(block_pair_sum, pure=True)
+    n = rows.shape[0]
+    chunk_total = delayed(compensated_total, pure=True)
     if degree is None:
+        task = delayed(block_pair_sum, pure=True)
         blocks = rows.array.to_delayed().ravel().tolist()
-        tasks = [
-            task(blocks[a], None if a == b else blocks[b], sign, tile_rows, chunk_pairs)
+        parts = [
+            chunk_total(
+                *(
+                    task(blocks[a], None if a == b else blocks[b], sign, tile_rows, chunk_pairs)
+                    for b in range(a, len(blocks))
+                )
+            )
             for a in range(len(blocks))
-            for b in range(a, len(blocks))
         ]
     else:
         if rng is None:
             raise ValueError("An incomplete design (an integer degree) needs a random generator.")
-        order = rng.permutation(n)  # the NumPy path's draw, so both use the same pairs
+        permutation = random_permutation(n, rng)  # the NumPy path's draw: the same pairs
         half = degree // 2
-        permuted = rows.array[order]
-        starts = chunk_starts(permuted)
-        design = delayed(_design_chunk_sum, pure=True)
-        tasks = []
-        for index, block in enumerate(permuted.to_delayed().ravel().tolist()):
-            stop = int(starts[index + 1])
-            following = permuted[np.arange(stop, stop + half) % n]
-            tasks.append(design(block, following, half, sign, chunk_pairs))
-    total = CompensatedSum((p, p))
-    for part in _compute(*tasks):
-        total.add(part)
-    matrix = total.value() / pair_count(n, degree)
+        chunks = rows.array.chunks[0]
+        windows = permuted_windows(rows.array, permutation, chunks, overlap=half)
+        run_rows, design = delayed(_run_rows, pure=True), delayed(gathered_design_sum, pure=True)
+        parts = [
+            chunk_total(
+                *(
+                    design(
+                        run_rows(window, start, stop + half), stop - start, half, sign, chunk_pairs
+                    )
+                    for start, stop in design_runs(size)
+                )
+            )
+            for window, size in zip(windows, chunks, strict=True)
+        ]
+    total = compensated_total(*_compute(*parts))
+    matrix = total / pair_count(n, degree)
     return (matrix + matrix.T) / 2.0
 
 
-def _design_chunk_sum(
-    block: np.ndarray, following: np.ndarray, half: int, sign: SignTransform, chunk_pairs: int
-) -> np.ndarray:
-    rows = np.concatenate([block, following])
-    return gathered_design_sum(rows, block.shape[0], half, sign, chunk_pairs)
+def compensated_total(*parts: np.ndarray) -> np.ndarray:
+    """The compensated sum of equally shaped partial sums, in their order: on a worker, the
+    partial sums of one chunk's tasks (so one ``p x p`` matrix per chunk reaches the client,
+    however many tasks there are); on the client, those of the chunks."""
+    total = CompensatedSum(parts[0].shape)
+    for part in parts:
+        total.add(part)
+    return total.value()
+
+
+def design_runs(size: int) -> list[tuple[int, int]]:
+    """A chunk of the permuted order cut into runs of at most ``DESIGN_TASK_ROWS`` positions:
+    one design task each, many more than workers, so that the cluster can balance them (a
+    task moved to another worker takes its run's rows along, not the chunk).
+
+    Examples
+    --------
+    >>> design_runs(70_000)
+    [(0, 32768), (32768, 65536), (65536, 70000)]
+    """
+    return [
+        (start, min(start + DESIGN_TASK_ROWS, size)) for start in range(0, size, DESIGN_TASK_ROWS)
+    ]
+
+
+def _run_rows(window: np.ndarray, start: int, stop: int) -> np.ndarray:
+    return window[start:stop]
 
 
 def dask_projected(rows: DaskRows, directions: np.ndarray) -> DaskValues:
@@ -165,26 +209,30 @@ def dask_projected(rows: DaskRows, directions: np.ndarray) -> DaskValues:
     return DaskValues(scores.persist())
 
 
+def _combined(combine: Callable[[list[Any]], Any], *parts: Any) -> Any:
+    return combine(list(parts))
+
+
 def _apply(
     block: np.ndarray, function: Callable[..., np.ndarray], args: tuple[Any, ...]
 ) -> np.ndarray:
     return function(block, *args)
 
 
-def _apply_pair(
-    first: np.ndarray,
-    second: np.ndarray,
-    function: Callable[..., np.ndarray],
-    args: tuple[Any, ...],
+def _apply_adjacent(
+    block: np.ndarray, function: Callable[..., np.ndarray], args: tuple[Any, ...]
 ) -> np.ndarray:
-    return function(first, second, *args)
+    half = block.shape[0] // 2
+    return function(block[0 : 2 * half : 2], block[1 : 2 * half : 2], *args)
 
 
 @dataclass(frozen=True)
 class DaskValues:
     """:class:`~dppca.numerics.row_values.RowValues` held by Dask in row chunks: transforms
-    run on the workers, pairs and subsets are moved by Dask's shuffle and kept there
-    (persisted), and :meth:`reduce` returns one small result per chunk."""
+    run on the workers, pairs and halves are moved into a keyed permutation's order by the
+    workers (:func:`dppca.numerics.dask_order.permuted`) and kept there (persisted), and
+    :meth:`reduce` combines the chunks' results in a tree on the workers, so one result
+    reaches the client."""
 
     array: Any
 
@@ -197,67 +245,84 @@ class DaskValues:
         apply: Callable[..., Any],
         function: Callable[..., Any],
         args: tuple[Any, ...],
-        *arrays: Any,
+        array: Any,
+        rows: tuple[int, ...],
     ) -> Any:
         # The output's columns from a zero-row call on the client (no data involved).
-        empty = [np.empty((0, *array.shape[1:])) for array in arrays]
-        tail = apply(*empty, function, args).shape[1:]
-        kept = arrays[0].ndim - 1
+        tail = apply(np.empty((0, *array.shape[1:])), function, args).shape[1:]
+        kept = array.ndim - 1
         dropped = {"drop_axis": 1} if kept and not tail else {}
         added = {"new_axis": 1} if tail and not kept else {}
-        return arrays[0].map_blocks(
+        return array.map_blocks(
             apply,
-            *arrays[1:],
             function=function,
             args=args,
-            chunks=(arrays[0].chunks[0], *((size,) for size in tail)),
+            chunks=(rows, *((size,) for size in tail)),
             dtype=np.float64,
             **dropped,
             **added,
         )
 
     def map(self, function: Callable[..., np.ndarray], *args: Any) -> DaskValues:
-        return DaskValues(self._mapped(_apply, function, args, self.array))
+        return DaskValues(self._mapped(_apply, function, args, self.array, self.array.chunks[0]))
+
+    def paired(
+        self, permutation: KeyedPermutation, function: Callable[..., np.ndarray], *args: Any
+    ) -> Any:
+        """The lazy Dask array of :meth:`pairs`: the rows moved into the permutation's order
+        in chunks of an even size, and ``function`` of the rows at positions ``2j`` and
+        ``2j + 1`` of each chunk."""
+        chunks = even_chunks(self.shape[0], self.array.chunks[0])
+        moved = permuted(self.array, permutation, chunks)
+        rows = tuple(size // 2 for size in chunks)
+        return self._mapped(_apply_adjacent, function, args, moved, rows)
 
     def pairs(
-        self,
-        first: np.ndarray,
-        second: np.ndarray,
-        function: Callable[..., np.ndarray],
-        *args: Any,
+        self, permutation: KeyedPermutation, function: Callable[..., np.ndarray], *args: Any
     ) -> DaskValues:
-        first_rows = self.array[first]
-        second_rows = self.array[second].rechunk(first_rows.chunks)
-        return DaskValues(
-            self._mapped(_apply_pair, function, args, first_rows, second_rows).persist()
-        )
+        return DaskValues(self.paired(permutation, function, *args).persist())
 
-    def take(self, rows: np.ndarray) -> DaskValues:
-        return DaskValues(self.array[rows].persist())
+    def halves(self, permutation: KeyedPermutation) -> tuple[DaskValues, DaskValues]:
+        from dask.base import persist
+
+        moved = permuted(self.array, permutation, self.array.chunks[0])
+        cut = self.shape[0] // 2
+        first, rest = persist(moved[:cut], moved[cut:])  # type: ignore[no-untyped-call]
+        return DaskValues(first), DaskValues(rest)
 
     def reduce(
-        self, function: Callable[..., Any], *args: Any, aligned: np.ndarray | None = None
-    ) -> list[Any]:
+        self,
+        function: Callable[..., Any],
+        *args: Any,
+        combine: Callable[[list[Any]], Any],
+        aligned: np.ndarray | None = None,
+    ) -> Any:
         from dask.delayed import delayed
 
         task = delayed(function, pure=True)
         blocks = self.array.to_delayed().ravel().tolist()
         if aligned is None:
-            return list(_compute(*(task(block, *args) for block in blocks)))
-        starts = chunk_starts(self.array)
-        if len(aligned) != starts[-1] or (self.array.ndim > 1 and self.array.numblocks[1] > 1):
-            raise ValueError(
-                f"aligned must hold one value per row of row-chunked values; got {len(aligned)} "
-                f"values for {starts[-1]} rows in {self.array.numblocks} blocks."
-            )
-        return list(
-            _compute(
-                *(
-                    task(block, aligned[starts[i] : starts[i + 1]], *args)
-                    for i, block in enumerate(blocks)
+            parts = [task(block, *args) for block in blocks]
+        else:
+            starts = chunk_starts(self.array)
+            if len(aligned) != starts[-1] or (self.array.ndim > 1 and self.array.numblocks[1] > 1):
+                raise ValueError(
+                    f"aligned must hold one value per row of row-chunked values; got "
+                    f"{len(aligned)} values for {starts[-1]} rows in {self.array.numblocks} "
+                    "blocks."
                 )
-            )
-        )
+            parts = [
+                task(block, aligned[starts[i] : starts[i + 1]], *args)
+                for i, block in enumerate(blocks)
+            ]
+        merge = delayed(_combined, pure=True)
+        while len(parts) > 1:  # a tree on the workers, COMBINE_FAN_IN results at a time
+            parts = [
+                merge(combine, *parts[i : i + COMBINE_FAN_IN])
+                for i in range(0, len(parts), COMBINE_FAN_IN)
+            ]
+        (result,) = _compute(parts[0])
+        return result
 
     def to_numpy(self) -> np.ndarray:
         (values,) = _compute(self.array)

@@ -45,6 +45,7 @@ from dppca.numerics.pair_sums import (
     laplacian_tile_sum,
     pair_sum,
 )
+from dppca.numerics.permutation import random_permutation
 from dppca.numerics.signs import SignTransform
 from dppca.numerics.threads import blas_threads, one_blas_thread
 
@@ -104,9 +105,11 @@ def gathered_design_sum(
     at positions ``v .. v + count + half - 1`` of the order (mod n), and position ``v + t``
     meets ``v + t + c`` for ``c = 1 .. half``, summed ``chunk_pairs`` starts at a time."""
     total = CompensatedSum((rows.shape[1], rows.shape[1]))
+    buffer = np.empty((min(count, chunk_pairs), rows.shape[1]))
     for start, stop in _blocks(count, chunk_pairs):
         for offset in range(1, half + 1):
-            total.add(pair_sum(rows[start:stop], rows[start + offset : stop + offset], sign))
+            first, second = rows[start:stop], rows[start + offset : stop + offset]
+            total.add(pair_sum(first, second, sign, buffer))
     return total.value()
 
 
@@ -221,7 +224,8 @@ def unit_kendall(
 
     Within :func:`unit_error_bound` of the exact matrix in Frobenius norm, for any finite input.
     Multiply by ``sign.bound**2`` for the caller's units. ``degree`` selects the circulant
-    design on a random permutation of the rows drawn from ``rng``.
+    design on a keyed random permutation of the rows drawn from ``rng``
+    (:func:`~dppca.numerics.permutation.random_permutation`).
     """
     n, p = X.shape
     if degree is None:
@@ -229,7 +233,7 @@ def unit_kendall(
     else:
         if rng is None:
             raise ValueError("An incomplete design (an integer degree) needs a random generator.")
-        order = rng.permutation(n)
+        order = random_permutation(n, rng).order()
         tasks = design_tasks(X, sign, order, degree, chunk_pairs)
     threads = worker_threads(sign) if threads is None or not sign.thread_safe else threads
     matrix = sum_tasks(tasks, p, threads=threads, progress=progress) / pair_count(n, degree)

@@ -72,7 +72,11 @@ Chapter 3), the computed unit-space matrix ``K_hat`` and the exact one satisfy
   multiplied by the term's other factors (at most a weight below ``2^(2K+3) / tau`` and an
   entry below ``2^K``, or two entries): below ``2^-295`` per term, a few ``p^2`` terms per
   pair, negligible against the room left in the per-pair bound (over ``300000 u``). The
-  compensated sums and the final division by ``N`` add at most ``4 u ||K||_F <= 4 u``.
+  compensated sums and the final division by ``N`` add at most ``7 u``: a level of Neumaier
+  sums is within ``2 u`` of each of its sums (plus ``O(T u^2)``), whose Frobenius norms, as
+  positive semi-definite matrices, add up to at most their trace, ``N`` in unit space; there
+  are at most three levels (within a task, of a chunk's tasks on a Dask worker, of all the
+  partial sums), and the division adds ``u``.
 
 So ``E`` does not grow with ``n``: about ``5e-10`` for the Laplacian form (``p = 50``) and
 ``2e-12`` for explicit pairs. :func:`dppca.numerics.sensitivity.kendall_sensitivity` adds ``2E`` to
@@ -197,16 +201,23 @@ def _careful_pair_sum(first: np.ndarray, second: np.ndarray, sign: SignTransform
     return cast("np.ndarray", units.T @ (weights[:, None] * units))
 
 
-def pair_sum(first: np.ndarray, second: np.ndarray, sign: SignTransform) -> np.ndarray:
+def pair_sum(
+    first: np.ndarray, second: np.ndarray, sign: SignTransform, buffer: np.ndarray | None = None
+) -> np.ndarray:
     """``sum h_unit^2 u u^T`` over the pairs ``(first[i], second[i])`` (equal shapes).
 
     A pair whose squared difference norm lies in ``SAFE_SQUARED`` (the common case) is computed
     directly: ``v = (x_i - x_j) sqrt(h_unit^2 / ||x_i - x_j||^2)``, summed as ``V^T V``; every
     other pair (an overflowing difference, a duplicate, a norm whose square would underflow)
     takes :func:`_careful_pair_sum`. Which path a pair takes depends on that pair alone.
+
+    ``buffer``, a float64 array with at least as many rows, holds the differences (its
+    contents are overwritten): a caller that sums many runs of pairs allocates it once, which
+    matters where each large allocation is a fresh mapping of memory (as in Dask's worker
+    processes, which set ``MALLOC_TRIM_THRESHOLD_``).
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        diffs = first - second
+        diffs = np.subtract(first, second, out=None if buffer is None else buffer[: len(first)])
         squared = np.einsum("ij,ij->i", diffs, diffs)
     direct = (squared >= SAFE_SQUARED[0]) & (squared <= SAFE_SQUARED[1])
     careful = None

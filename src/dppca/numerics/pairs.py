@@ -1,4 +1,5 @@
-"""Random disjoint pairs of rows: the data-independent pairing of the pair-based estimators."""
+"""Values of pairs of rows (the pairing itself is a keyed permutation's,
+:meth:`dppca.numerics.permutation.KeyedPermutation.pairs`)."""
 
 from __future__ import annotations
 
@@ -6,38 +7,6 @@ import math
 from typing import cast
 
 import numpy as np
-
-
-def random_pairs(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Indices ``(first, second)`` of ``floor(n / 2)`` disjoint pairs of a random permutation of
-    ``range(n)``: ``first = order[0::2]``, ``second = order[1::2]`` (an odd row out is unused).
-
-    The pairing is drawn from ``rng`` and does not look at the data, so replacing one row changes
-    at most one pair.
-
-    Examples
-    --------
-    >>> first, second = random_pairs(5, np.random.default_rng(0))
-    >>> len(first), len(second), len(set(first) | set(second))
-    (2, 2, 4)
-    """
-    order = rng.permutation(n)
-    half = n // 2
-    return order[0 : 2 * half : 2], order[1 : 2 * half : 2]
-
-
-def random_halves(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A random split of ``range(n)`` into its first ``floor(n / 2)`` and the remaining
-    indices of a random permutation (data-independent).
-
-    Examples
-    --------
-    >>> first, rest = random_halves(5, np.random.default_rng(0))
-    >>> len(first), len(rest), sorted(np.concatenate([first, rest]).tolist())
-    (2, 3, [0, 1, 2, 3, 4])
-    """
-    order = rng.permutation(n)
-    return order[: n // 2], order[n // 2 :]
 
 
 def half_squared_gaps(first: np.ndarray, second: np.ndarray) -> np.ndarray:

@@ -3,8 +3,9 @@ private releases use (no privacy).
 
 A release written against :class:`RowValues` runs unchanged on a NumPy array
 (:class:`ArrayValues`) and on Dask data (:class:`dppca.numerics.dask_rows.DaskValues`):
-per-row transforms (:meth:`~RowValues.map`), values of row pairs (:meth:`~RowValues.pairs`) and
-row subsets (:meth:`~RowValues.take`) stay where the rows are, and only the reductions travel:
+per-row transforms (:meth:`~RowValues.map`), values of random row pairs
+(:meth:`~RowValues.pairs`) and random halves (:meth:`~RowValues.halves`) stay where the rows
+are, and only the reductions travel:
 grid cell counts (:func:`cell_counts`), counts below public points (:func:`counts_below`),
 bin counts (:func:`summed`) and exactly rounded column means (:func:`column_means`). Each
 reduction of chunked values equals the reduction of the whole array, bit for bit: counts add
@@ -20,6 +21,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 import numpy as np
 
 from dppca.numerics.grids import CellCounts
+from dppca.numerics.permutation import KeyedPermutation
 
 #: ``2^-EXACT_UNIT_EXPONENT`` divides every float64 (the smallest subnormal is ``2^-1074``, and
 #: :func:`numpy.frexp` writes it as ``2^52`` times ``2^-1126``).
@@ -47,24 +49,27 @@ class RowValues(Protocol):
         ...
 
     def pairs(
-        self,
-        first: np.ndarray,
-        second: np.ndarray,
-        function: Callable[..., np.ndarray],
-        *args: Any,
+        self, permutation: KeyedPermutation, function: Callable[..., np.ndarray], *args: Any
     ) -> RowValues:
-        """``function(rows[first], rows[second], *args)``: one value row per pair."""
+        """``function(rows[first], rows[second], *args)`` for the disjoint pairs
+        ``first, second = permutation.pairs()``: one value row per pair."""
         ...
 
-    def take(self, rows: np.ndarray) -> RowValues:
-        """The rows ``rows``, in that order."""
+    def halves(self, permutation: KeyedPermutation) -> tuple[RowValues, RowValues]:
+        """The rows ``permutation.halves()``, each in the permutation's order."""
         ...
 
     def reduce(
-        self, function: Callable[..., Any], *args: Any, aligned: np.ndarray | None = None
-    ) -> list[Any]:
+        self,
+        function: Callable[..., Any],
+        *args: Any,
+        combine: Callable[[list[Any]], Any],
+        aligned: np.ndarray | None = None,
+    ) -> Any:
         """``function(chunk, *args)`` for every chunk (``function(chunk, aligned_chunk, *args)``
-        with an array ``aligned`` cut at the same rows), in row order."""
+        with an array ``aligned`` cut at the same rows), combined by ``combine``, which takes a
+        list of results in row order and must be associative (chunked values combine on the
+        workers, a few at a time, and only the combined result reaches the caller)."""
         ...
 
     def to_numpy(self) -> np.ndarray:
@@ -93,23 +98,25 @@ class ArrayValues:
         return ArrayValues(function(self.values, *args))
 
     def pairs(
-        self,
-        first: np.ndarray,
-        second: np.ndarray,
-        function: Callable[..., np.ndarray],
-        *args: Any,
+        self, permutation: KeyedPermutation, function: Callable[..., np.ndarray], *args: Any
     ) -> ArrayValues:
+        first, second = permutation.pairs()
         return ArrayValues(function(self.values[first], self.values[second], *args))
 
-    def take(self, rows: np.ndarray) -> ArrayValues:
-        return ArrayValues(self.values[rows])
+    def halves(self, permutation: KeyedPermutation) -> tuple[ArrayValues, ArrayValues]:
+        first, rest = permutation.halves()
+        return ArrayValues(self.values[first]), ArrayValues(self.values[rest])
 
     def reduce(
-        self, function: Callable[..., Any], *args: Any, aligned: np.ndarray | None = None
-    ) -> list[Any]:
+        self,
+        function: Callable[..., Any],
+        *args: Any,
+        combine: Callable[[list[Any]], Any],
+        aligned: np.ndarray | None = None,
+    ) -> Any:
         if aligned is None:
-            return [function(self.values, *args)]
-        return [function(self.values, aligned, *args)]
+            return function(self.values, *args)
+        return function(self.values, aligned, *args)
 
     def to_numpy(self) -> np.ndarray:
         return self.values
@@ -142,7 +149,10 @@ def cell_counts(
     >>> counted.cells.tolist(), counted.counts.tolist()
     ([0, 1], [1, 2])
     """
-    return CellCounts.merge(as_values(values).reduce(_cell_counts_of, cells_of, *args))
+    return cast(
+        "CellCounts",
+        as_values(values).reduce(_cell_counts_of, cells_of, *args, combine=CellCounts.merge),
+    )
 
 
 def _counts_below(
@@ -165,8 +175,10 @@ def counts_below(
     >>> counts_below(np.array([3.0, 1.0, 2.0]), np.array([1.0, 2.5, 9.0]), np.negative).tolist()
     [3, 3, 3]
     """
-    parts = as_values(values).reduce(_counts_below, points, transform, *args)
-    return cast("np.ndarray", np.sum(parts, axis=0))
+    return cast(
+        "np.ndarray",
+        as_values(values).reduce(_counts_below, points, transform, *args, combine=added),
+    )
 
 
 def summed(
@@ -177,7 +189,20 @@ def summed(
 ) -> Any:
     """The sum over chunks of ``function(chunk, *args)`` (of ``function(chunk, aligned_chunk,
     *args)`` with ``aligned``): for counts, exactly the counts of the whole."""
-    parts = as_values(values).reduce(function, *args, aligned=aligned)
+    return as_values(values).reduce(function, *args, combine=added, aligned=aligned)
+
+
+def added(parts: list[Any]) -> Any:
+    """``parts[0] + parts[1] + ...``, in order (arrays, numbers, or lists of integers added
+    entry by entry).
+
+    Examples
+    --------
+    >>> added([np.array([1, 2]), np.array([3, 4])]).tolist(), added([[1, 2**80], [3, 4]])
+    ([4, 6], [4, 1208925819614629174706180])
+    """
+    if isinstance(parts[0], list):
+        return [sum(column) for column in zip(*parts, strict=True)]
     total = parts[0]
     for part in parts[1:]:
         total = total + part
@@ -235,6 +260,6 @@ def column_means(values: np.ndarray | RowValues) -> np.ndarray:
     [0.3333333333333333, 1.0]
     """
     source = as_values(values)
-    totals = np.sum(np.array(source.reduce(_exact_sums), dtype=object), axis=0)
+    totals = source.reduce(_exact_sums, combine=added)
     sums = np.array([total / 2**EXACT_UNIT_EXPONENT for total in totals], dtype=np.float64)
     return sums / source.shape[0]

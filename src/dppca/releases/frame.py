@@ -32,7 +32,7 @@ import numpy as np
 
 from dppca._validation import check_data, check_epsilon, check_random_state, check_real
 from dppca.numerics.grids import LINEAR_GRID_LIMIT
-from dppca.numerics.pairs import random_pairs
+from dppca.numerics.permutation import random_permutation
 from dppca.numerics.row_values import ArrayValues, RowValues, column_of
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import Budget, Component, PrivacyLedger, check_parts, split_epsilon
@@ -224,8 +224,8 @@ def private_frame(
         given = SPREAD_RANGE[0] if spread is None or math.isnan(spread) else spread
         scale = min(max(given, SPREAD_RANGE[0]), SPREAD_RANGE[1])
     else:
-        first, second = random_pairs(scores.shape[0], noise.rng)
-        scale = plan.scale.release(scores.pairs(first, second, planar_distances), noise)
+        pairs = random_permutation(scores.shape[0], noise.rng)
+        scale = plan.scale.release(scores.pairs(pairs, planar_distances), noise)
         plan.scale.record(ledger, f"{plan.prefix}: scale", plan.component)
     center = np.empty(2)
     for axis, (signed, window) in enumerate(plan.centres):

@@ -44,7 +44,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from dppca.numerics.bins import bin_centres, column_bins, random_offsets
-from dppca.numerics.pairs import half_distances, random_pairs
+from dppca.numerics.pairs import half_distances
+from dppca.numerics.permutation import random_permutation
 from dppca.numerics.sscm import centre_mean_sensitivity, centre_step_sum, offsets
 from dppca.privacy.budget import Component, PrivacyLedger, check_parts, split_epsilon
 from dppca.privacy.gaussian_budget import GaussianBudget
@@ -261,7 +262,7 @@ def release_pair_scale(
 ) -> float:
     """The private median ``s`` of the half-distances within disjoint random pairs of rows
     (translation invariant), entered in ``ledger`` as ``name``'s pair scale."""
-    first, second = random_pairs(len(data), rng)
+    first, second = random_permutation(len(data), rng).pairs()
     scale = quantile.release(half_distances(data[first], data[second]), noise)
     quantile.record(ledger, f"{name} pair scale", component)
     return scale

@@ -17,7 +17,8 @@ from dppca._validation import (
 from dppca.numerics.dask_rows import DaskRows, dask_unit_kendall
 from dppca.numerics.kendall import unit_kendall
 from dppca.numerics.linalg import align_columns, covariance_pca, descending_eigh
-from dppca.numerics.pairs import half_distances, random_pairs
+from dppca.numerics.pairs import half_distances
+from dppca.numerics.permutation import random_permutation
 from dppca.numerics.rows import checked_rows, row_values, sample_covariance
 from dppca.numerics.signs import (
     WinsorizedSign,
@@ -63,8 +64,7 @@ def loading_release(
     ledger = PrivacyLedger()
     sign = plan.sign
     if plan.radius_quantile is not None:  # an automatic radius
-        first, second = random_pairs(n, rng)
-        distances = row_values(data).pairs(first, second, half_distances)
+        distances = row_values(data).pairs(random_permutation(n, rng), half_distances)
         quantile = plan.radius_quantile.release(distances, noise)
         radius = min(max(quantile, plan.radius_range[0]), plan.radius_range[1])  # public clamp
         plan.radius_quantile.record(ledger, "loading: winsorization radius", "loading")

@@ -18,7 +18,7 @@ from dppca._validation import (
     check_real,
 )
 from dppca.exceptions import UnreliableScaleError
-from dppca.numerics.pairs import random_pairs
+from dppca.numerics.permutation import random_permutation
 from dppca.privacy.accountant import Accountant, charge
 from dppca.privacy.budget import (
     Budget,
@@ -55,7 +55,7 @@ def scale_release(
     NaN, or with ``guess=True`` (the user's consent) the geometric mean of the others' (1 for
     every variable when none is reliable)."""
     noise = Noise(plan.sampler, rng)
-    first, second = random_pairs(data.shape[0], rng)
+    first, second = random_permutation(data.shape[0], rng).pairs()
     with np.errstate(over="ignore"):
         halves = np.abs(data[second] * 0.5 - data[first] * 0.5) * math.sqrt(2.0)
     halves = np.minimum(halves, np.finfo(np.float64).max)

@@ -11,7 +11,8 @@ from typing import Any, cast
 import numpy as np
 
 from dppca._validation import check_positive_int, check_real
-from dppca.numerics.pairs import half_squared_gaps, random_pairs
+from dppca.numerics.pairs import half_squared_gaps
+from dppca.numerics.permutation import random_permutation
 from dppca.numerics.row_values import RowValues, column_means, column_of
 from dppca.privacy.budget import (
     PrivacyLedger,
@@ -100,8 +101,8 @@ def huber_estimate(
     low, high = parts["scale_range"]
     scales = np.empty(k)
     for column, mechanism in enumerate(parts["scales"]):
-        first, second = random_pairs(m, noise.rng)
-        squares = W.map(column_of, column).pairs(first, second, half_squared_gaps)
+        pairs = random_permutation(m, noise.rng)
+        squares = W.map(column_of, column).pairs(pairs, half_squared_gaps)
         scales[column] = min(max(mechanism.release(squares, noise), low), high)
         mechanism.record(ledger, f"{label}: private scale of PC{column + 1}", "scree")
     thresholds = _huber_thresholds(scales, m, k, descent_epsilon)

@@ -13,7 +13,8 @@ import numpy as np
 
 from dppca._settings import Constraint, Settings, boolean, one_of, optional, positive_int
 from dppca.numerics.monotone import antitonic
-from dppca.numerics.pairs import half_squared_gaps, random_pairs
+from dppca.numerics.pairs import half_squared_gaps
+from dppca.numerics.permutation import random_permutation
 from dppca.numerics.row_values import RowValues
 from dppca.privacy.budget import (
     Budget,
@@ -246,8 +247,7 @@ def scree_release(
     """Release the scree of scores ``Y`` (n x k, in one array or in chunks) by a validated
     plan; entries go to ``ledger`` (the caller has charged the budget)."""
     noise = Noise(plan.sampler, rng)
-    first, second = random_pairs(Y.shape[0], rng)
-    W = Y.pairs(first, second, half_squared_gaps)
+    W = Y.pairs(random_permutation(Y.shape[0], rng), half_squared_gaps)
     raw, details = METHODS[plan.method].estimate(W, plan, noise, ledger)
     details["raw"] = raw
     values = antitonic(raw) if plan.mono else np.maximum(raw, 0.0)

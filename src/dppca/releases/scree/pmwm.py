@@ -12,7 +12,7 @@ import numpy as np
 
 from dppca._validation import check_bool, check_real
 from dppca.exceptions import DurfeeStepLimitWarning
-from dppca.numerics.pairs import random_halves
+from dppca.numerics.permutation import random_permutation
 from dppca.numerics.row_values import RowValues, column_of
 from dppca.privacy.budget import (
     PrivacyLedger,
@@ -45,8 +45,7 @@ def pmwm_estimate(
     control, parts, label = plan.control, plan.parts, plan.label
     W_q = W_m = W
     if control["split_mode"]:
-        quantile_rows, mean_rows = random_halves(m, noise.rng)
-        W_q, W_m = W.take(quantile_rows), W.take(mean_rows)
+        W_q, W_m = W.halves(random_permutation(m, noise.rng))
     a, b = control["a"], control["b"]
     lows, highs = np.empty(k), np.empty(k)
     with warnings.catch_warnings(record=True) as caught:

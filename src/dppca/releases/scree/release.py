@@ -133,7 +133,7 @@ def dp_scree(
     >>> X = np.random.default_rng(0).normal(size=(2000, 4)) * [3, 2, 1, 0.5]
     >>> result = dp_scree(X, 2, 2.0, 1e-6, directions=np.eye(4), random_state=1)
     >>> (result.values["clipped"] / [9.0, 4.0]).round(1).tolist()  # true variances 9 and 4
-    [0.9, 0.9]
+    [0.9, 1.0]
     """
     data, names = checked_rows(X)
     n, p = data.shape
