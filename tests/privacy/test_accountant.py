@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -289,3 +290,33 @@ def test_a_forked_copy_refuses_and_a_detached_copy_reports_what_was_spent():
     assert owner.spent == Budget(0.4, 0.0)
     copy = pickle.loads(pickle.dumps(owner))
     assert copy.spent == Budget(0.4, 0.0) and not copy.can_spend(Budget(0.1, 0.0))
+
+
+@pytest.mark.parametrize("composition", ["tight", "basic"])
+@pytest.mark.parametrize(("epsilon", "delta"), [(4.0, 1e-7), (0.1, 1e-5), (1.0, 1e-6)])
+@pytest.mark.parametrize("call", ["dp_loading", "dp_scree", "dp_score", "dp_pca"])
+def test_one_call_of_exactly_the_total_fits_and_a_second_does_not(
+    composition, epsilon, delta, call
+):
+    """Composing the one release's own (epsilon, delta) by privacy losses rounds its delta up
+    (a tight accountant of (4, 1e-7) once refused dp_loading at (4, 1e-7)); the sums bound it
+    too, and a tight accountant takes the smaller, as the ledger's total does."""
+    options = {"random_state": 0, "on_weak": "release"}  # epsilon 0.1 locates no frame here
+    runs = {
+        "dp_loading": lambda acc: dp_loading(X, epsilon, delta, accountant=acc, **options),
+        "dp_scree": lambda acc: dp_scree(
+            X, 2, epsilon, delta, directions=np.eye(3), accountant=acc, **options
+        ),
+        "dp_score": lambda acc: dp_score(
+            X, epsilon, delta, directions=np.eye(3), accountant=acc, **options
+        ),
+        "dp_pca": lambda acc: dp_pca(X, epsilon, delta, accountant=acc, **options),
+    }
+    accountant = Accountant(Budget(epsilon, delta), composition=composition)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # weak-budget notes at epsilon 0.1
+        runs[call](accountant)
+    spent = accountant.spent
+    assert spent.epsilon <= epsilon and spent.delta <= delta
+    with pytest.raises(BudgetExceededError):
+        runs[call](accountant)

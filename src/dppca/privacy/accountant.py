@@ -114,20 +114,24 @@ class Accountant:
 
     def can_spend(self, budget: Budget, losses: Sequence[PrivacyLoss] = ()) -> bool:
         """Whether a charge fits: basic, the exact sums (no rounding, no slack: parts from
-        :meth:`Budget.split` always fit); tight, the composed delta of every charge (this one
-        by its ``losses``, or its budget) at the total epsilon."""
+        :meth:`Budget.split` always fit); tight, those sums or the composed delta of every
+        charge (this one by its ``losses``, or its budget) at the total epsilon, whichever
+        fits (each bounds the charges together, as the ledger's total takes the smaller). A
+        single charge of exactly the total always fits."""
         return self.can_spend_all([(budget, losses)])
 
     def can_spend_all(self, charges: Sequence[tuple[Budget, Sequence[PrivacyLoss]]]) -> bool:
         """Whether every charge ``(budget, losses)`` fits, each counted as :meth:`can_spend`
         counts one."""
-        if self.composition == "tight":
-            new = [loss for budget, losses in charges for loss in (losses or budget_losses(budget))]
-            return composed_delta(self.ledger.losses + new, self.total.epsilon) <= self.total.delta
         budgets = [entry.budget for entry in self.ledger.entries] + [b for b, _ in charges]
         epsilon = sum((Fraction(b.epsilon) for b in budgets), Fraction(0))
         delta = sum((Fraction(b.delta) for b in budgets), Fraction(0))
-        return epsilon <= Fraction(self.total.epsilon) and delta <= Fraction(self.total.delta)
+        if epsilon <= Fraction(self.total.epsilon) and delta <= Fraction(self.total.delta):
+            return True
+        if self.composition == "tight":
+            new = [loss for budget, losses in charges for loss in (losses or budget_losses(budget))]
+            return composed_delta(self.ledger.losses + new, self.total.epsilon) <= self.total.delta
+        return False
 
     def require(
         self, budget: Budget, name: str | None = None, losses: Sequence[PrivacyLoss] = ()
