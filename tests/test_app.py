@@ -243,6 +243,34 @@ def test_a_budget_that_cannot_locate_a_release_is_said_before_run(page):
     _shot(page, "6b-refused-before-run")
 
 
+def test_several_methods_are_compared_on_shared_budgets(page):
+    page.get_by_label("Huber gradient descent").check()
+    page.get_by_label("sparse (cells with data only)").check()
+    page.wait_for_function(
+        "() => document.querySelector('#preview').innerText.includes('histogram (sparse)')",
+        timeout=10_000,
+    )
+    preview = _preview(page)
+    clipped = preview["variances along the directions (clipped)"]
+    assert clipped == preview["variances along the directions (huber)"]
+    assert preview["total, as composed (tight)"] == (4.0, 1e-07)
+    page.locator("#epsilon").fill("40")  # Huber's private scales need more at n = 2504
+    page.locator("#epsilon").press("Tab")
+    page.locator("#score_axes").select_option("1,3")
+    _run(page)
+    assert page.locator("#status .alert-danger").count() == 0
+    page.get_by_role("tab", name="Downloads").click()
+    with page.expect_download() as download:
+        page.locator("#download_json").click()
+    release = json.loads(Path(download.value.path()).read_text())
+    assert release["axes"] == [1, 3] and set(release["compared"]["histograms"]) == {"sparse"}
+    page.get_by_role("tab", name="Private results").click()
+    compared = page.locator("#compared-histograms")
+    compared.wait_for(timeout=30_000)
+    assert compared.evaluate("element => element.naturalWidth") > 800
+    _shot(page, "6c-compared-methods")
+
+
 def test_the_json_download_holds_only_the_private_release(page):
     page.get_by_label("Also compute the NON-private reference").check()
     _run(page)

@@ -155,12 +155,79 @@ def test_the_settings_are_read_input_by_input():
         "score": "sparse",
         "statistic": "sscm",
         "seed": " 12 ",
+        "score_axes": "1,2",
         "non_private": False,
     }
     chosen = read_settings(values.__getitem__)
     assert chosen.variables == ["a", "b"] and chosen.group is None and chosen.bins == 0
     assert chosen.scree_control == {"a": 0.0, "b": 9.0, "trim_const": 5, "eta": 0.05}
     assert chosen.seed == 12 and chosen.handles == (30, 60) and chosen.statistic == "sscm"
+    assert chosen.scree == "pmwm" and chosen.score == "sparse"  # one method: its name
+
+
+def test_several_methods_checked_share_their_parts_in_the_preview():
+    from dppca.app.data import embedded
+    from dppca.app.handlers import plan_preview, read_settings
+
+    table = embedded("gau_g")
+    values = {
+        "variables": tuple(table.variables),
+        "group": "",
+        "scale": "none",
+        "epsilon": 8.0,
+        "delta": 1e-6,
+        "split": (33, 67),
+        "k": 3,
+        "bins": 0,
+        "scree": ("clipped", "pmwm"),  # a checkbox group's value
+        "pmwm_a": 0.0,
+        "pmwm_b": 60.0,
+        "pmwm_trim": 10,
+        "pmwm_eta": 0.01,
+        "huber_m2": 0.25,
+        "score": ("thresholded", "sparse"),
+        "statistic": "kendall",
+        "seed": "",
+        "score_axes": "1,2",
+        "non_private": False,
+    }
+    chosen = read_settings(values.__getitem__)
+    assert chosen.scree == ("clipped", "pmwm") and chosen.score == ("thresholded", "sparse")
+    control = chosen.options()["scree"].control
+    assert control == {"clipped": {}, "pmwm": {"a": 0.0, "b": 60.0, "trim_const": 10, "eta": 0.01}}
+    budget, refused = plan_preview(table, chosen)
+    assert refused is None
+    rows = dict(zip(budget["release"], budget["epsilon"].astype(float), strict=True))
+    clipped = rows["variances along the directions (clipped)"]
+    assert clipped == rows["variances along the directions (pmwm)"]
+    first = rows["score plot: histogram (thresholded)"]
+    assert first == rows["score plot: histogram (sparse)"]
+    for name in ("scree", "score"):
+        nothing = read_settings({**values, name: ()}.__getitem__)
+        assert plan_preview(table, nothing)[1].startswith("Check at least one")
+
+
+def test_the_score_plot_components_are_a_release_setting():
+    from dppca.app.data import embedded
+    from dppca.app.handlers import plan_preview
+
+    table = embedded("gau_g")
+    common = dict(
+        variables=table.variables,
+        group=None,
+        scale="none",
+        epsilon=4.0,
+        delta=1e-6,
+        handles=(33, 67),
+        bins=0,
+        scree="clipped",
+    )
+    chosen = Settings(**common, k=4, score_axes="2,4")
+    assert chosen.options()["score"].axes == (2, 4)
+    assert plan_preview(table, chosen)[1] is None
+    beyond = Settings(**common, k=3, score_axes="2,4")
+    refused = plan_preview(table, beyond)[1]
+    assert refused.startswith("the score plot's components must be PC") and "k=3" in refused
 
 
 def test_the_data_choice_and_the_preview_say_what_is_wrong_in_a_sentence():

@@ -495,6 +495,26 @@ def test_more_options_end_to_end(csv, tmp_path):
     assert budgets["scale"][0] == pytest.approx(0.2) and budgets["loading"][0] == pytest.approx(0.9)
 
 
+def test_several_methods_from_the_command_line(csv, tmp_path, capsys):
+    out = tmp_path / "compared"
+    settings = ["--scree-control", "pmwm.a=0", "--scree-control", "pmwm.b=40"]
+    settings += ["--scree-control", "pmwm.trim_const=10", "--scree-control", "pmwm.eta=0.01"]
+    arguments = ["--scree", "clipped,pmwm", *settings, "--score", "thresholded,add"]
+    assert _run(csv, out, *arguments) == 0
+    release = json.loads((out / "release.json").read_text())
+    assert release["settings"]["scree_method"] == "clipped"
+    assert release["settings"]["compared_scree"]["pmwm"]["control"]["b"] == 40
+    assert set(release["compared"]["scree"]) == {"pmwm"}
+    assert set(release["compared"]["histograms"]) == {"add"}
+    assert (out / "histograms.png").exists() and (out / "histograms.svg").exists()
+    capsys.readouterr()
+    plain = ["--scree", "clipped,pmwm", "--scree-control", "b=40"]
+    assert _run(csv, tmp_path / "refused", *plain) == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert len(error) == 1
+    assert "with several --scree methods, --scree-control takes METHOD.KEY=VALUE" in error[0]
+
+
 # Each refused option is named in the one-line message, with its rule and the value given.
 
 

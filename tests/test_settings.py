@@ -56,7 +56,17 @@ def test_each_setting_is_checked_once_at_construction(build, error, message):
     [
         ({"scree": "median"}, ValueError, "scree must be one of"),
         ({"score": "dense"}, ValueError, "score must be one of"),
-        ({"score": ("add", "sparse")}, ValueError, "score must name one histogram method"),
+        ({"score": ("add", "add")}, ValueError, "score must not repeat"),
+        (
+            {"scree": {"method": ("clipped", "huber"), "control": {"T": 5}}},
+            ValueError,
+            r"several scree methods, scree\['control'\] must be a dict keyed by method",
+        ),
+        (
+            {"scree": {"method": ("clipped", "huber"), "control": {"huber": {"x": 1}}}},
+            ValueError,
+            r"Unknown scree\['control'\]\['huber'\] parameter",
+        ),
         ({"noise": "exact"}, ValueError, "noise must be one of"),
         ({"scree": {"method": "huber", "control": {"x": 1}}}, ValueError, r"scree\['control'\]"),
         ({"score": {"bogus": 1}}, ValueError, r"Unknown score setting\(s\) \['bogus'\]"),
@@ -118,10 +128,15 @@ def test_the_noise_settings_resolve_what_none_and_paper_mean():
 
 def test_the_paper_mechanism_clips_the_scree_by_component_unless_told_otherwise():
     paper = NoiseSettings(mechanism="paper")
-    assert ScreeSettings(control={"C_clip": 3.0}).for_noise(paper).merged["clip_by"] == "component"
+    clipped = ScreeSettings(control={"C_clip": 3.0}).for_noise(paper)
+    assert clipped.controls["clipped"]["clip_by"] == "component"
     rows = ScreeSettings(control={"clip_by": "row"}).for_noise(paper)
-    assert rows.merged["clip_by"] == "row"
+    assert rows.controls["clipped"]["clip_by"] == "row"
     assert ScreeSettings("huber").for_noise(paper) == ScreeSettings("huber")
+    both = ScreeSettings(("huber", "clipped"), control={"clipped": {"C_clip": 3.0}})
+    compared = both.for_noise(paper)
+    assert compared.controls["clipped"]["clip_by"] == "component"
+    assert compared.control == {"clipped": {"C_clip": 3.0, "clip_by": "component"}, "huber": {}}
 
 
 def test_the_result_records_its_settings_and_they_survive_json():

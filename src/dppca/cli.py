@@ -146,7 +146,7 @@ def _release(
         split = dict(zip(("loading", "scree", "score"), args.split, strict=True))
         if scale_option(getattr(args, "scale", None)) == "private":
             split = {"scale": 0.1, **{name: 0.9 * share for name, share in split.items()}}
-    scree_control = parse_scree_control(getattr(args, "scree_control", []))
+    scree_control = parse_scree_control(getattr(args, "scree_control", []), args.scree)
     check_scree(args.scree, scree_control)
     progress.step("estimating private PCA")
     with warnings.catch_warnings(record=True) as caught, option_terms():

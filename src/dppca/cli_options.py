@@ -129,7 +129,12 @@ def parser() -> Parser:
         "or one public scale per variable, comma-separated",
     )
     run.add_argument(
-        "--scree", default="clipped", help="scree method: clipped (default), pmwm or huber"
+        "--scree",
+        default="clipped",
+        type=methods_option,
+        help="scree method: clipped (default), pmwm or huber; several, comma-separated, are "
+        "released side by side on equal shares of the scree's budget (the first feeds the "
+        "other releases)",
     )
     run.add_argument(
         "--scree-control",
@@ -137,12 +142,14 @@ def parser() -> Parser:
         default=[],
         metavar="KEY=VALUE",
         help="a setting of the scree method, repeatable (pmwm needs a=, b=, trim_const=, "
-        "eta=; see dppca.dp_scree)",
+        "eta=; see dppca.dp_scree); with several methods METHOD.KEY=VALUE",
     )
     run.add_argument(
         "--score",
         default="thresholded",
-        help="score histogram: thresholded (default), add or sparse",
+        type=methods_option,
+        help="score histogram: thresholded (default), add or sparse; several, comma-separated, "
+        "are released side by side on equal shares of the histogram's budget",
     )
     run.add_argument(
         "--composition",
@@ -260,20 +267,40 @@ def control_value(text: str) -> Any:
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
-def parse_scree_control(settings: Sequence[str]) -> dict[str, Any] | None:
-    """``--scree-control KEY=VALUE`` settings as a dict (None when there are none)."""
+def methods_option(text: str) -> str | tuple[str, ...]:
+    """A method option: one name, or several comma-separated (a tuple)."""
+    names = tuple(name.strip() for name in text.split(","))
+    return names[0] if len(names) == 1 else names
+
+
+def parse_scree_control(
+    settings: Sequence[str], methods: str | tuple[str, ...] = "clipped"
+) -> dict[str, Any] | None:
+    """``--scree-control KEY=VALUE`` settings as a dict (None when there are none); with
+    several ``methods``, ``METHOD.KEY=VALUE`` settings as a dict of them by method."""
+    several = not isinstance(methods, str)
     control: dict[str, Any] = {}
     for setting in settings:
         key, equals, value = setting.partition("=")
-        if not equals or not key.strip() or not value.strip():
+        key = key.strip()
+        if not equals or not key or not value.strip():
             raise UsageError(f"--scree-control takes KEY=VALUE; got {setting!r}")
-        if key.strip() in control:
-            raise UsageError(f"--scree-control sets {key.strip()} twice")
-        control[key.strip()] = control_value(value.strip())
+        own = control
+        if several:
+            method, dot, key = key.partition(".")
+            if not dot or not key:
+                raise UsageError(
+                    f"with several --scree methods, --scree-control takes METHOD.KEY=VALUE "
+                    f"(e.g. huber.T=20); got {setting!r}"
+                )
+            own = control.setdefault(method, {})
+        if key in own:
+            raise UsageError(f"--scree-control sets {setting.partition('=')[0].strip()} twice")
+        own[key] = control_value(value.strip())
     return control or None
 
 
-def check_scree(method: str, control: dict[str, Any] | None) -> None:
+def check_scree(method: str | tuple[str, ...], control: dict[str, Any] | None) -> None:
     """The scree method and its settings, with the messages in the command line's terms."""
     from dppca.releases.scree import ScreeSettings
 

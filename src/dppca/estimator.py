@@ -324,6 +324,11 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 method=self.scree,
                 control=self.scree_control,
             )
+            if len(scree_settings.methods) > 1:
+                raise ValueError(
+                    f"scree must name one method for DPPCA; got {self.scree!r} (dp_pca and "
+                    "dp_scree release several side by side)."
+                )
         composition = str(noise.composition)
         progress = check_bool(self.progress, "progress")
         on_weak = check_on_weak(self.on_weak)
@@ -398,7 +403,7 @@ class DPPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             notes = [*notes, f"The directions are {lost}."]
             emit(notes[-1:])
         if scree is not None:
-            values, details = scree
+            values, details = next(iter(scree.values()))  # the one method's release
             status["scree"] = scree_status(values, details["noise_sd"], details)
             if not lost.usable:
                 status["scree"] = ReleaseStatus(

@@ -49,14 +49,15 @@ class PipelinePlans:
 
     scale: ScalePlan | None
     loading: LoadingPlan | SSCMPlan | None
-    scree: ScreePlan | None
+    #: One plan per scree method, the first the one the other releases use.
+    scree: tuple[ScreePlan, ...] | None
     score: ScorePlan | None
 
     def mechanisms(self) -> list[Any]:
         """Every mechanism the plans draw from, each releasing once, in release order."""
         return [
             mechanism
-            for plan in (self.scale, self.loading, self.scree, self.score)
+            for plan in (self.scale, self.loading, *(self.scree or ()), self.score)
             if plan is not None
             for mechanism in plan.mechanisms()
         ]
@@ -66,7 +67,7 @@ class PipelinePlans:
         """Every requirement of the plans, in the order of their releases."""
         return [
             need
-            for plan in (self.scale, self.loading, self.scree, self.score)
+            for plan in (self.scale, self.loading, *(self.scree or ()), self.score)
             if plan is not None
             for need in plan.requirements
         ]
@@ -120,10 +121,10 @@ class PipelinePlanner:
             else None,
             scree=None
             if self.scree is None
-            else self.scree.plan(n, self.k, parts.scree, self.noise),
+            else self.scree.plans(n, self.k, parts.scree, self.noise),
             score=None
             if self.score is None
-            else self.score.plan(n, parts.score, self.noise, spread="given"),
+            else self.score.plan(n, parts.score, self.noise, spread="given", shared=True),
         )
 
     def stages(self, plans: PipelinePlans, factor: float) -> dict[str, tuple[Budget, Any]]:
@@ -171,8 +172,9 @@ class PlansRun:
         The private directions, or the given ones.
     loading : LoadingResult or None
         The directions' release (None for given directions).
-    scree : tuple of (ndarray, dict) or None
-        The scree's values and details (None without a scree plan).
+    scree : dict of str to (ndarray, dict), or None
+        Each scree method's values and details, in the order of the plans (None without a
+        scree plan).
     """
 
     data: Rows
@@ -180,7 +182,7 @@ class PlansRun:
     scale_details: dict[str, Any] | None
     directions: np.ndarray
     loading: LoadingResult | None
-    scree: tuple[np.ndarray, dict[str, Any]] | None
+    scree: dict[str, tuple[np.ndarray, dict[str, Any]]] | None
 
 
 def run_plans(
@@ -241,7 +243,7 @@ def run_plans(
         data = scaled(data, scales)
         if isinstance(loading_plan, SSCMPlan):  # a public centre, in the data's new units
             loading_plan = loading_plan.in_scaled_units(lambda rows: scaled(rows, scales))
-    scree_plan: ScreePlan | None = plans.get("scree")
+    scree_plans: tuple[ScreePlan, ...] | None = plans.get("scree")
     loading = None
     if loading_plan is not None:
         loading = loading_release(data, names, loading_plan, rng, progress=progress)
@@ -251,7 +253,7 @@ def run_plans(
         assert given is not None  # given directions, or a plan to estimate them
         directions = given
     scree = None
-    if scree_plan is not None:
-        scores = projected(data, directions[:, : scree_plan.k])
-        scree = scree_release(scores, scree_plan, rng, ledger)
+    if scree_plans:
+        scores = projected(data, directions[:, : scree_plans[0].k])
+        scree = {plan.method: scree_release(scores, plan, rng, ledger) for plan in scree_plans}
     return PlansRun(data, scales, scale_details, directions, loading, scree)

@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from dppca._groups import encode_groups, take_group_column, warn_undeclared_levels
 from dppca._validation import (
@@ -55,6 +56,7 @@ from dppca.releases.scores import (
     empirical_scores,
     score_release,
 )
+from dppca.results.compared import ComparedMethods
 from dppca.results.pca import DPPCAResult
 from dppca.results.reference import NonPrivatePCA
 from dppca.results.status import (
@@ -281,7 +283,8 @@ def dp_pca(
         ran.directions,
     )
     assert ran.scree is not None  # dp_pca always plans a scree
-    scree_values, scree_details = ran.scree
+    scree_method, *_ = ran.scree
+    scree_values, scree_details = ran.scree[scree_method]
     kendall_eigenvalues, kendall_sigma = None, None
     loading_settings: dict[str, Any] = {"directions": "given"}
     if ran.loading is not None:
@@ -345,6 +348,8 @@ def dp_pca(
         directions = np.full_like(directions, np.nan)
         if kendall_eigenvalues is not None:
             kendall_eigenvalues = np.full_like(kendall_eigenvalues, np.nan)
+    compared, compared_notes = _compared(ran.scree, release, status, n)
+    released_notes += compared_notes
     emit(released_notes)
     frame = release.frame
     if not status["scree"].usable:  # released as NaN, with the reason in the status
@@ -376,9 +381,13 @@ def dp_pca(
             "loading": loading_settings,
             "mechanism": settings.noise.mechanism,
             "composition": {"rule": composition, "factor": factor},
-            "scree_method": settings.scree.method,
-            "scree_control": dict(plans.scree.control),
+            "scree_method": scree_method,
+            "scree_control": dict(plans.scree[0].control),
             "scree_details": scree_details,
+            "compared_scree": {
+                plan.method: {"control": dict(plan.control), "details": ran.scree[plan.method][1]}
+                for plan in plans.scree[1:]
+            },
             "mono": mono,
             "score_method": method,
             "score": plan.settings(),
@@ -391,7 +400,49 @@ def dp_pca(
         notes=tuple(planning_notes + released_notes),
         scales=scales,
         status=status,
+        compared=compared,
     )
+
+
+def _compared(
+    screes: dict[str, tuple[np.ndarray, dict[str, Any]]],
+    release: ScoreRelease,
+    status: dict[str, ReleaseStatus],
+    n: int,
+) -> tuple[ComparedMethods, list[str]]:
+    """The releases of the scree and histogram methods after the first, each judged from its
+    own released values (its status added to ``status``), NaN where not usable or where the
+    directions or the frame they rest on are not; and their notes."""
+    notes: list[str] = []
+    scree: dict[str, np.ndarray] = {}
+    for method, (values, details) in list(screes.items())[1:]:
+        part = f"scree ({method})"
+        sd = np.asarray(details["noise_sd"], dtype=np.float64)
+        own = scree_status(values, sd, details)
+        directions = status.get("directions", ReleaseStatus())
+        status[part] = own if directions.usable else status["scree"]
+        if not own.usable:
+            notes.append(f"The {method} scree is {own}.")
+        scree[method] = values if status[part].usable else np.full_like(values, np.nan)
+    histograms: dict[str, pd.DataFrame] = {}
+    groups: dict[str, dict[Any, pd.DataFrame]] | None = None if release.groups is None else {}
+    for method in list(release.histograms)[1:]:
+        part = f"histogram ({method})"
+        noted = [
+            note.replace("The score histogram", f"The {method} score histogram")
+            for note in histogram_notes(release.mass[method], n)
+        ]
+        notes += noted
+        status[part] = from_notes(noted) if status["frame"].usable else status["histogram"]
+        usable = status[part].usable
+        table = release.histograms[method]
+        histograms[method] = table if usable else unusable_histogram(table)
+        if groups is not None and release.groups is not None:
+            groups[method] = {
+                level: tables[method] if usable else unusable_histogram(tables[method])
+                for level, tables in release.groups.items()
+            }
+    return ComparedMethods(scree, histograms, groups), notes
 
 
 def axes_spread(scree: np.ndarray, axes: tuple[int, int]) -> float:

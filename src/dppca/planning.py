@@ -119,18 +119,27 @@ class PCAPlan:
         4      total, as composed (tight)    3.000  1.000000e-06
         """
         parts = self.planner.budgets.scaled(self.factor)
-        score = self.planner(self.factor).score
-        assert score is not None  # dp_pca plans a score plot
+        plans = self.planner(self.factor)
+        score, screes = plans.score, plans.scree
+        assert score is not None and screes is not None  # dp_pca plans both
         rows = []
         if parts.scale.epsilon:
             rows.append(("scales of the variables", parts.scale.epsilon, parts.scale.delta))
         if parts.loading.epsilon:
             matrix = "SSCM" if self.settings.loading.statistic == "sscm" else "Kendall matrix"
             rows.append((f"directions ({matrix})", parts.loading.epsilon, parts.loading.delta))
-        rows.append(("variances along the directions", parts.scree.epsilon, parts.scree.delta))
+        several = len(screes) > 1
+        for scree in screes:
+            named = f" ({scree.method})" * several
+            what = f"variances along the directions{named}"
+            rows.append((what, scree.budget.epsilon, scree.budget.delta))
         public = isinstance(score.frame, Frame)
         rows.append((f"score plot: frame{' (public)' * public}", score.frame_epsilon, 0.0))
-        rows.append(("score plot: histogram", score.histogram_epsilon, parts.score.delta))
+        for method in score.methods:
+            named = f" ({method})" * (len(score.methods) > 1)
+            rows.append(
+                (f"score plot: histogram{named}", score.histogram_epsilon, score.histogram_delta)
+            )
         rows.append(
             (f"total, as composed ({self.composition})", self.total.epsilon, self.total.delta)
         )
@@ -330,11 +339,6 @@ def plan_pca(
     [3.1, 1.55, 0.54, 1.01, 4.0]
     """
     settings = PCASettings.of(loading=loading, scree=scree, score=score, noise=noise)
-    if len(settings.score.methods) != 1:
-        raise ValueError(
-            f"score must name one histogram method for dp_pca; got {settings.score.method!r} "
-            "(dp_score releases several)."
-        )
     options = {"split": split, "scale": scale, "directions": directions, **vars(settings)}
     n, p = check_shape(shape)
     if p < 2:

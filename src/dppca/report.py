@@ -70,7 +70,8 @@ def write_figures(
     progress=None,
 ) -> dict[str, bytes]:
     """Every private panel and the private page as PNG and SVG (with noise intervals when
-    ``uncertainty`` is given); returns the PNGs."""
+    ``uncertainty`` is given), and with several histogram methods their histograms side by
+    side (``histograms``); returns the PNGs."""
     panels, page = page_images(
         result,
         non_private=False,
@@ -80,6 +81,13 @@ def write_figures(
     )
     images = {panel: _save(rendered, folder, panel) for panel, rendered in panels.items()}
     images["page"] = _save(page, folder, "page")
+    if len(result.histogram_methods) > 1:
+        from dppca.plotting.grids import score_grid
+
+        figure, _ = score_grid(result, panels=("histogram",), random_state=random_state)
+        images["histograms"] = _save(
+            render_figure(figure, {"png": PNG_DPI, "svg": None}), folder, "histograms"
+        )
     return images
 
 
@@ -216,10 +224,21 @@ def method_paragraph(result: DPPCAResult, today: str | None = None) -> str:
         "public": " Variables divided by given public scales.",
     }[scale]
     return (
-        f"{directions} Scree: the {settings.get('scree_method')} method on random pairs. "
-        f"Score plot: a {settings.get('score_method')} private histogram on {frame}. "
+        f"{directions} Scree: {_methods(result.scree_methods)} on random pairs. "
+        f"Score plot: {_methods(result.histogram_methods, 'private histogram')} on {frame}. "
         f"Noise: {noise}; {combined}.{scaled} Computed with dppca {__version__} on "
         f"{today or _today()}."
+    )
+
+
+def _methods(methods: tuple[str, ...], what: str = "method") -> str:
+    """The methods of a part, in words: "the clipped method", or several compared on equal
+    shares of the part's budget."""
+    if len(methods) == 1:
+        return f"the {methods[0]} {what}"
+    return (
+        f"the {', '.join(methods[:-1])} and {methods[-1]} {what}s side by side, each on an "
+        f"equal share of the part's budget (the {methods[0]} {what} feeds the other releases)"
     )
 
 
@@ -337,6 +356,18 @@ def write_release(
     return write_report(result, folder, images, title=title, source=source, uncertainty=uncertainty)
 
 
+def _compared_histograms(images: dict[str, bytes]) -> str:
+    """The histogram methods side by side, when several were released."""
+    if "histograms" not in images:
+        return ""
+    return (
+        "<h2>Score histograms compared</h2>\n"
+        + _image(images["histograms"], "The private score histogram of each method")
+        + "\n<p>Each method's histogram is a release of its own on an equal share of the "
+        "score histogram's budget (also saved as histograms.png and histograms.svg).</p>"
+    )
+
+
 def write_non_private_report(
     result: DPPCAResult, folder: Path, *, title: str, source: str, random_state: Any = None
 ) -> Path:
@@ -415,6 +446,7 @@ variables{html.escape(groups)}.</p>
 <p>Each panel is also saved on its own as PNG and SVG next to this report ({
         ", ".join(f"{name}.png" for name in PageDisplay.PANELS)
     }).</p>
+{_compared_histograms(images)}
 <h2>Importance of components (private)</h2>
 {importance}
 {_noise_components(result)}<p>Proportions are normalised over the {

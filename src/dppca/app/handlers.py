@@ -171,17 +171,17 @@ def load_table(
 
 def read_settings(value: Callable[[str], Any]) -> Settings:
     """The user's choices, read input by input (``value(name)`` gives an input's value)."""
-    scree = value("scree")
+    scree = checked_methods(value("scree"))
     control: dict[str, Any] = {}
-    if scree == "pmwm":
+    if "pmwm" in scree:
         control = {
             "a": value("pmwm_a"),
             "b": value("pmwm_b"),
             "trim_const": value("pmwm_trim"),
             "eta": value("pmwm_eta"),
         }
-    elif scree == "huber":
-        control = {"m2_frac": value("huber_m2")}
+    if "huber" in scree:
+        control["m2_frac"] = value("huber_m2")
     return Settings(
         variables=list(value("variables") or []),
         group=value("group") or None,
@@ -193,11 +193,18 @@ def read_settings(value: Callable[[str], Any]) -> Settings:
         bins=value("bins") or 0,
         scree=scree,
         scree_control=control,
-        score=value("score"),
+        score=checked_methods(value("score")),
+        score_axes=value("score_axes"),
         statistic=value("statistic"),
         seed_text=(value("seed") or "").strip(),
         non_private=value("non_private"),
     )
+
+
+def checked_methods(chosen: Any) -> str | tuple[str, ...]:
+    """A method input's value: one method as its name, several (or none) as a tuple."""
+    methods = (chosen,) if isinstance(chosen, str) else tuple(chosen or ())
+    return methods[0] if len(methods) == 1 else methods
 
 
 def plan_preview(table: Table, chosen: Settings) -> tuple[pd.DataFrame | None, str | None]:

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from dppca.app.data import Table, split_shares
-from dppca.app.panels import PanelImages
+from dppca.app.panels import PanelImages, read_axes
 
 #: Runs one at a time: matplotlib's figure manager and the warnings filters are process-wide.
 RUN_LOCK = threading.Lock()
@@ -79,9 +79,13 @@ class Settings:
     handles: tuple[float, float]
     k: int
     bins: int
-    scree: str
+    #: One method, or several compared (a tuple).
+    scree: str | tuple[str, ...]
+    #: The chosen methods' settings, by name (each name is one method's).
     scree_control: dict[str, Any] = field(default_factory=dict)
-    score: str = "thresholded"
+    score: str | tuple[str, ...] = "thresholded"
+    #: The score plot's two components, as ``"1,2"``.
+    score_axes: str = "1,2"
     statistic: str = "kendall"
     seed_text: str = ""
     non_private: bool = False
@@ -112,14 +116,31 @@ class Settings:
                 {"method": "scree", "control": "scree control"},
                 method=self.scree,
                 k=self.k,
-                control=self.scree_control or None,
+                control=self._control() or None,
             ),
             "score": ScoreSettings.named(
-                {"method": "score"},
+                {"method": "score", "axes": "the score plot's components"},
                 method=self.score,
                 bins=None if self.bins == 0 else (self.bins, self.bins),
+                axes=read_axes(self.score_axes) or (1, 2),
             ),
             "scale": "private" if self.scale == "private" else None,
+        }
+
+    def _control(self) -> dict[str, Any]:
+        """The scree's control: the settings as entered for one method, by method for
+        several."""
+        from dppca.releases.scree import CONTROL_DEFAULTS
+
+        if isinstance(self.scree, str):
+            return self.scree_control
+        return {
+            method: {
+                name: value
+                for name, value in self.scree_control.items()
+                if name in CONTROL_DEFAULTS[method]
+            }
+            for method in self.scree
         }
 
 
@@ -132,6 +153,9 @@ def problem(table: Table, settings: Settings) -> str | None:
     budget preview and the run ask the same questions; ``dp_pca`` then checks every value."""
     if len(settings.variables) < 2:
         return "Choose at least two variables."
+    for part, methods in (("scree", settings.scree), ("score histogram", settings.score)):
+        if not methods:
+            return f"Check at least one {part} method."
     if settings.group is not None and settings.group in settings.variables:
         return f"The group column {settings.group!r} cannot also be a variable."
     entered = {"epsilon": settings.epsilon, "delta": settings.delta, "k": settings.k}

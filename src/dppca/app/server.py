@@ -222,6 +222,25 @@ def server(input: Any, output: Any, session: Any, given: Table | None = None) ->
         return await panel("biplot")
 
     @render.ui
+    def compared_histograms() -> Any:
+        """Every histogram method side by side, as the report drew them, when several were
+        released."""
+        result = finished()
+        if result is None or result.folder is None:
+            return None
+        drawn = result.folder / "histograms.png"
+        if not drawn.exists():
+            return None
+        return ui.div(
+            ui.h5("Score histograms compared (each on an equal share of the histogram budget)"),
+            _image(
+                drawn.read_bytes(),
+                "The private score histogram of each method",
+                "compared-histograms",
+            ),
+        )
+
+    @render.ui
     async def synthetic() -> Any:
         from dppca.plotting.grids import score_grid
 

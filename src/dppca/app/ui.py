@@ -85,19 +85,36 @@ def _settings_panel() -> Any:
         ui.input_numeric(
             "bins", "Histogram cells per axis (0: chosen from n and epsilon)", 0, min=0
         ),
-        ui.input_select("scree", "Scree method", SCREE_CHOICES, selected="clipped"),
+        ui.input_checkbox_group("scree", "Scree method(s)", SCREE_CHOICES, selected=["clipped"]),
+        _help(
+            "Several are drawn together on the scree panel and share the scree's budget "
+            "equally; the highest checked in this list is the one the score frame and the "
+            "variable plot use."
+        ),
         ui.panel_conditional(
-            "input.scree === 'pmwm'",
+            "input.scree && input.scree.includes('pmwm')",
             ui.input_numeric("pmwm_a", "Lower bound a of the variances", 0.0),
             ui.input_numeric("pmwm_b", "Upper bound b of the variances", 10.0),
             ui.input_numeric("pmwm_trim", "Trimming constant", 10.0),
             ui.input_numeric("pmwm_eta", "Step eta", 0.01),
         ),
         ui.panel_conditional(
-            "input.scree === 'huber'",
+            "input.scree && input.scree.includes('huber')",
             ui.input_numeric("huber_m2", "Share of pairs for the scale step (m2_frac)", 0.25),
         ),
-        ui.input_select("score", "Score histogram", SCORE_CHOICES, selected="thresholded"),
+        ui.input_checkbox_group(
+            "score", "Score histogram(s)", SCORE_CHOICES, selected=["thresholded"]
+        ),
+        _help(
+            "Several are shown side by side below the panels and share the histogram's budget "
+            "equally; the highest checked in this list is the one on the score panel."
+        ),
+        ui.input_select(
+            "score_axes",
+            "Score plot components",
+            {f"{i},{j}": f"PC{i} and PC{j}" for j in range(2, 5) for i in range(1, j)},
+            selected="1,2",
+        ),
         ui.input_text("seed", "Seed (empty: fresh randomness; for research only)", ""),
         ui.input_checkbox("non_private", "Also compute the NON-private reference", False),
     )
@@ -147,6 +164,7 @@ def page(given: str | None = None) -> Any:
             ui.layout_column_wrap(
                 *[ui.output_ui(f"panel_{name}") for name in PANELS], width=1 / 3, gap="0.5rem"
             ),
+            ui.output_ui("compared_histograms"),
         ),
         ui.nav_panel(
             "Synthetic scores",

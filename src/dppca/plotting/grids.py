@@ -22,7 +22,7 @@ from dppca.plotting.loadings import (
     heatmap_columns,
     named_variables,
 )
-from dppca.plotting.scores import ScoreHistogramDisplay, ScorePointsDisplay
+from dppca.plotting.scores import ScoreHistogramDisplay, ScorePointsDisplay, histogram_methods
 from dppca.releases.scores import check_axes
 from dppca.results.sampling import SAMPLING_METHODS
 
@@ -133,9 +133,7 @@ def score_grid(
     check_result(result, "score_grid", "DPPCAResult", "ScoreResult")
     chosen = check_choices(panels, "panels", ("histogram", "sample"))
     samplings = check_choices(sampling, "sampling", SAMPLING_METHODS) if "sample" in chosen else ()
-    methods = (
-        list(result.methods) if hasattr(result, "methods") else [result.settings["score_method"]]
-    )
+    methods = list(histogram_methods(result))
     rows: list[list[tuple[str, str | None]]] = []
     # As the R package: the reference's column comes first (its histogram above, its scatter
     # below when there are sample rows), then one column per private method.

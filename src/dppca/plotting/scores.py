@@ -311,7 +311,8 @@ class ScoreHistogramDisplay(Display):
         on the same frame, with the private opacity scale."""
         check_result(result, "ScoreHistogramDisplay", "DPPCAResult", "ScoreResult")
         prefix, suffix = version_titles(non_private)
-        marked = unusable(result, ("frame", "histogram"), f"{prefix} score histogram{suffix}", ax)
+        parts = score_parts(result, None if non_private else method)
+        marked = unusable(result, parts, f"{prefix} score histogram{suffix}", ax)
         if marked is not None:
             return marked
         private = _private_tables(result, method)
@@ -323,12 +324,12 @@ class ScoreHistogramDisplay(Display):
             tables = _shift(tables, result.frame.center)
         title = f"{prefix} score histogram{suffix}"
         if not non_private:
-            name = (
-                result.settings["score_method"]
-                if method is None and not hasattr(result, "histograms")
-                else (method or result.methods[0])
-            )
-            spent = f", score {budget_title(result, 'score')}" if hasattr(result, "budgets") else ""
+            name = method or histogram_methods(result)[0]
+            spent = ""
+            if is_result(result, "DPPCAResult"):
+                count = len(histogram_methods(result))
+                shared = f"1 of {count} sharing " if count > 1 else ""
+                spent = f", {shared}score {budget_title(result, 'score')}"
             title += f"\n({name}{spent})"
         return cls(
             tables,
@@ -337,7 +338,7 @@ class ScoreHistogramDisplay(Display):
             opacity_max=_largest(private) or None,
             title=title,
             legend=legend,
-            caption=frame_caption(result),
+            caption=frame_caption(result, method),
         ).plot(ax)
 
 
@@ -402,7 +403,8 @@ class ScorePointsDisplay(Display):
         check_result(result, "ScorePointsDisplay", "DPPCAResult", "ScoreResult")
         sampling = check_option(sampling, "sampling", SAMPLING_METHODS)
         title = "Non-private scatter (reference)" if non_private else "DP synthetic scores"
-        marked = unusable(result, ("frame", "histogram"), title, ax)
+        parts = score_parts(result, None if non_private else method)
+        marked = unusable(result, parts, title, ax)
         if marked is not None:
             return marked
         if non_private:
@@ -422,36 +424,49 @@ class ScorePointsDisplay(Display):
                     histogram=method,
                     center=center,
                 )
-            source = method or (
-                result.methods[0] if hasattr(result, "methods") else result.settings["score_method"]
-            )
+            source = method or histogram_methods(result)[0]
             title = f"DP synthetic scores\n({source} histogram, {sampling} sampling)"
         return cls(
             points,
             result.frame.limits(center=center),
             title=title,
             legend=legend,
-            caption=frame_caption(result),
+            caption=frame_caption(result, method),
         ).plot(ax)
 
 
-def frame_caption(result: Any) -> str | None:
-    """The caption of a score panel: a warning when the frame or the histogram is flagged."""
-    return status_caption(result, ("frame", "histogram"))
+def frame_caption(result: Any, method: str | None = None) -> str | None:
+    """The caption of a score panel: a warning when the frame or the histogram (``method``'s,
+    default the first) is flagged."""
+    return status_caption(result, score_parts(result, method))
+
+
+def score_parts(result: Any, method: str | None) -> tuple[str, str]:
+    """The releases a score panel of ``method``'s histogram rests on, as a pipeline's status
+    names them: the frame and the histogram (``"histogram (<method>)"`` for a method after the
+    first)."""
+    if method is None or is_result(result, "ScoreResult") or method == histogram_methods(result)[0]:
+        return ("frame", "histogram")
+    return ("frame", f"histogram ({method})")
+
+
+def histogram_methods(result: Any) -> tuple[str, ...]:
+    """The histogram methods a pipeline or score result released, the first the default."""
+    if is_result(result, "ScoreResult"):
+        return tuple(result.methods)
+    return tuple(result.histogram_methods)
 
 
 def _private_tables(result: Any, method: str | None) -> Any:
     """The private histogram (or per-group histograms) of a pipeline or score result."""
-    if hasattr(result, "histograms"):  # a ScoreResult: one histogram per method
-        name = (
-            result.methods[0] if method is None else check_option(method, "method", result.methods)
-        )
+    methods = histogram_methods(result)
+    name = methods[0] if method is None else check_option(method, "method", methods)
+    if is_result(result, "ScoreResult"):  # one histogram per method
         if result.groups is not None:
             return {level: tables[name] for level, tables in result.groups.items()}
         return result.histograms[name]
-    if method is not None:
-        check_option(method, "method", [result.settings["score_method"]])
-    return result.groups if result.groups is not None else result.histogram
+    _, histogram, groups = result.histogram_tables(name)
+    return groups if groups is not None else histogram
 
 
 def _largest(tables: Any) -> float:

@@ -31,12 +31,11 @@ SCREE_KINDS = ("pve", "scree")
 
 
 def scree_series(result: Any, kind: str) -> dict[str, np.ndarray]:
-    """The private series of a :class:`~dppca.DPPCAResult` (its scree method's) or of a
-    :class:`~dppca.ScreeResult` (every method's): proportions of variance (``kind="pve"``)
-    or the variances."""
+    """The private series of every scree method of a :class:`~dppca.DPPCAResult` or a
+    :class:`~dppca.ScreeResult`: proportions of variance (``kind="pve"``) or the variances."""
     if is_result(result, "ScreeResult"):
         return dict(result.pve if kind == "pve" else result.values)
-    return {result.settings["scree_method"]: result.pve if kind == "pve" else result.scree}
+    return dict(result.scree_series(kind))
 
 
 def plot_scree(
@@ -213,7 +212,20 @@ class ScreeDisplay(Display):
                 intervals = {method: (table["lower"].to_numpy(), table["upper"].to_numpy())}
                 title += unstable_note(uncertainty)
         k = len(next(iter(values.values())))
-        caption = None if non_private else status_caption(result, ("scree",))
+        caption = None
+        if not non_private:
+            methods = getattr(result, "scree_methods", ())
+            parts = ("scree", *(f"scree ({method})" for method in methods[1:]))
+            caption = status_caption(result, parts)
+            if len(methods) > 1:  # a pipeline's methods, compared on one budget
+                shared = f"The {len(methods)} methods share the scree's budget equally."
+                lost = [
+                    f"the {method} scree is {result.status[part].state}, not drawn"
+                    for method, part in zip(methods[1:], parts[1:], strict=True)
+                    if not result.status[part].usable
+                ]
+                unusable_note = ("T" + "; ".join(lost)[1:] + ".") if lost else None
+                caption = " ".join(filter(None, [caption, shared, unusable_note]))
         if not non_private and any(
             note.startswith(POOLED_SCREE) for note in getattr(result, "notes", ())
         ):

@@ -141,6 +141,25 @@ class Budget:
             for name, epsilon, delta in zip(parts, epsilons, deltas, strict=True)
         }
 
+    def shared(self, count: int) -> Budget:
+        """An equal share of this budget for each of ``count`` releases: ``(epsilon / count,
+        delta / count)``, rounded down so that ``count`` of them never add up to more than this
+        budget (basic composition).
+
+        Examples
+        --------
+        >>> Budget(1.0, 1e-6).shared(3)
+        Budget(epsilon=0.333333, delta=3.33333e-07)
+        >>> Budget.compose([Budget(1.0, 1e-6).shared(3)] * 3) <= Budget(1.0, 1e-6)
+        True
+        """
+        if count == 1:
+            return self
+        parts = [
+            split_epsilon(value, [1.0 / count] * count) for value in (self.epsilon, self.delta)
+        ]
+        return Budget(min(parts[0]), min(parts[1]))
+
     def isclose(self, other: Budget, *, rel_tol: float = 1e-9) -> bool:
         """Whether both parts agree within ``rel_tol`` (for sums of floating-point shares)."""
         return math.isclose(self.epsilon, other.epsilon, rel_tol=rel_tol) and math.isclose(

@@ -19,8 +19,10 @@ from dppca._validation import (
 )
 from dppca.numerics.biplot import BiplotCoordinates, biplot_coordinates, variable_correlations
 from dppca.numerics.linalg import axis_labels, pc_labels
+from dppca.numerics.monotone import proportions
 from dppca.privacy.budget import PrivacyLedger
 from dppca.privacy.split import PCASplit
+from dppca.results.compared import ComparedMethods
 from dppca.results.frame import Frame
 from dppca.results.reference import NonPrivatePCA
 from dppca.results.sampling import sample_scores
@@ -125,6 +127,9 @@ class DPPCAResult:
         The scales the variables were divided by (``scale=``: private releases or public
         values), None when the data were not scaled. Directions, loadings, scores, frame and
         histograms refer to the scaled variables.
+    compared : ComparedMethods
+        The scree and histogram methods requested after the first ones, released beside them
+        for comparison (empty with one method each).
 
     Examples
     --------
@@ -166,6 +171,7 @@ class DPPCAResult:
     notes: tuple[str, ...] = ()
     scales: np.ndarray | None = None
     status: dict[str, ReleaseStatus] = field(default_factory=dict)
+    compared: ComparedMethods = field(default_factory=ComparedMethods, repr=False)
 
     def status_table(self) -> pd.DataFrame:
         """One row per release: its state, whether it is usable, and why.
@@ -188,14 +194,36 @@ class DPPCAResult:
         """The names of the two plotted components, e.g. ``("PC1", "PC2")``."""
         return axis_labels(self.axes)
 
+    @property
+    def scree_methods(self) -> tuple[str, ...]:
+        """The scree methods released, the first the one in :attr:`scree`."""
+        return (self.settings["scree_method"], *self.compared.scree)
+
+    @property
+    def histogram_methods(self) -> tuple[str, ...]:
+        """The score-histogram methods released, the first the one in :attr:`histogram`."""
+        return (self.settings["score_method"], *self.compared.histograms)
+
+    def scree_series(self, kind: str = "scree") -> dict[str, np.ndarray]:
+        """Every scree method's private variances (``kind="scree"``) or proportions of
+        variance (``kind="pve"``), by method, the first method's first."""
+        check_option(kind, "kind", ("scree", "pve"))
+        values = {self.settings["scree_method"]: self.scree, **self.compared.scree}
+        if kind == "scree":
+            return values
+        return {method: proportions(series) for method, series in values.items()}
+
     def histogram_tables(
         self, histogram: str | None = None
     ) -> tuple[str, pd.DataFrame, dict[Any, pd.DataFrame] | None]:
-        """The score histogram and per-group histograms (for :func:`dppca.sample_scores`)."""
-        method = self.settings["score_method"]
-        if histogram is not None:
-            check_option(histogram, "histogram", [method])
-        return method, self.histogram, self.groups
+        """A histogram method's score histogram and per-group histograms (default the first
+        method's; for :func:`dppca.sample_scores`)."""
+        methods = self.histogram_methods
+        method = methods[0] if histogram is None else check_option(histogram, "histogram", methods)
+        if method == methods[0]:
+            return method, self.histogram, self.groups
+        groups = None if self.compared.groups is None else self.compared.groups[method]
+        return method, self.compared.histograms[method], groups
 
     def variable_coordinates(
         self, *, non_private: bool = False, axes: tuple[int, int] | None = None
@@ -356,8 +384,8 @@ class DPPCAResult:
         header = (
             f"Differentially private PCA: {self.n_samples} observations x "
             f"{len(self.feature_names)} variables{self._preparation()}; scree of {self.k} "
-            f"components ({self.settings['scree_method']}); score histogram "
-            f"{self.settings['score_method']} on PC{self.axes[0]} x PC{self.axes[1]}"
+            f"components ({', '.join(self.scree_methods)}); score histogram "
+            f"{', '.join(self.histogram_methods)} on PC{self.axes[0]} x PC{self.axes[1]}"
         )
         rule = (self.settings.get("composition") or {}).get("rule", "basic")
         note = ""
@@ -399,8 +427,8 @@ class DPPCAResult:
                 f"variables{self._preparation()}",
                 f"Components: {self.directions.shape[1]} directions; {self.k} scree estimates",
                 f"Score axes: PC{self.axes[0]}, PC{self.axes[1]}; bins {self.bins}",
-                f"Methods: scree {self.settings['scree_method']}, score "
-                f"{self.settings['score_method']}",
+                f"Methods: scree {', '.join(self.scree_methods)}, score "
+                f"{', '.join(self.histogram_methods)}",
                 f"Privacy spent: epsilon = {total.epsilon:.4g}, delta = {total.delta:.4g}",
                 f"Private scree: {shown}{more}",
                 f"Status: {self._status_line()}",
@@ -428,8 +456,8 @@ class DPPCAResult:
             ),
             (
                 "methods",
-                f"scree {self.settings['scree_method']}, score "
-                f"{self.settings['score_method']} on PC{self.axes[0]} x PC{self.axes[1]}",
+                f"scree {', '.join(self.scree_methods)}, score "
+                f"{', '.join(self.histogram_methods)} on PC{self.axes[0]} x PC{self.axes[1]}",
             ),
             ("privacy spent", f"epsilon = {total.epsilon:.4g}, delta = {total.delta:.4g}"),
             ("status", self._status_line()),

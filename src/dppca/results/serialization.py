@@ -13,15 +13,16 @@ import pandas as pd
 from dppca.privacy.budget import Budget, LedgerEntry, PrivacyLedger
 from dppca.privacy.composition import PrivacyLoss
 from dppca.privacy.split import PARTS, PCASplit
+from dppca.results.compared import ComparedMethods
 from dppca.results.frame import Frame
 from dppca.results.reference import NonPrivatePCA
 from dppca.results.status import ReleaseStatus
 
 FORMAT = "dppca.DPPCAResult"
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 #: Versions that can be read (4: no scales, three parts; 5: no privacy losses, basic ledgers;
-#: 6: no status).
-READABLE_VERSIONS = (4, 5, 6, 7)
+#: 6: no status; 7: no compared methods).
+READABLE_VERSIONS = (4, 5, 6, 7, 8)
 
 
 def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
@@ -79,6 +80,7 @@ def result_to_dict(result: Any, include_non_private: bool) -> dict[str, Any]:
         "noise": _jsonable(result.noise),
         "notes": list(result.notes),
         "status": {name: status.to_dict() for name, status in result.status.items()},
+        "compared": result.compared.to_dict(_table_to_dict, _json_label),
     }
     if include_non_private:
         if result.non_private is None:
@@ -200,6 +202,7 @@ def result_fields(data: dict[str, Any]) -> dict[str, Any]:
         status={
             name: ReleaseStatus.from_dict(status) for name, status in data.get("status", {}).items()
         },
+        compared=ComparedMethods.from_dict(data.get("compared", {}), _table_from_dict),
     )
 
 

@@ -63,7 +63,9 @@ class ScorePlan:
     epsilon: float
     delta: float
     frame_epsilon: float
+    #: Each histogram method's own (epsilon, delta).
     histogram_epsilon: float
+    histogram_delta: float
     #: The private frame's plan, or a public frame (no budget).
     frame: FramePlan | Frame
     histograms: tuple[HistogramMechanism, ...]
@@ -81,7 +83,7 @@ class ScorePlan:
     def cost(self) -> Budget:
         """Frame plus every method's histogram, by basic composition."""
         count = len(self.methods)
-        histogram = Budget(self.histogram_epsilon, self.delta)
+        histogram = Budget(self.histogram_epsilon, self.histogram_delta)
         frame = [Budget(self.frame_epsilon, 0.0)] if self.frame_epsilon else []
         return Budget.compose(frame + [histogram] * count)
 
@@ -101,6 +103,7 @@ class ScorePlan:
             "delta": self.delta,
             "frame_epsilon": self.frame_epsilon,
             "histogram_epsilon": self.histogram_epsilon,
+            "histogram_delta": self.histogram_delta,
             "methods": self.methods,
             "calibration": self.calibration,
             "sampler": self.sampler,
@@ -201,13 +204,15 @@ class ScoreSettings(Settings):
         noise: NoiseSettings,
         *,
         spread: str = "private",
+        shared: bool = False,
     ) -> ScorePlan:
         """The release's plan for ``n`` rows and a validated ``budget``, without checking the
         settings again: frame 0.35 epsilon (no delta), each histogram 0.65 epsilon and all of
-        delta (all of epsilon with a public ``frame``). ``bins=None`` applies
-        :func:`default_bins` to ``n`` and the additive histogram's noise. What the frame's
-        budget must locate is in :attr:`ScorePlan.requirements`; with ``spread="given"`` the
-        frame's spread comes from another release at release time
+        delta (all of epsilon with a public ``frame``), or with ``shared`` an equal share of
+        them per histogram method (:meth:`~dppca.Budget.shared`). ``bins=None`` applies
+        :func:`default_bins` to ``n`` and the additive histogram's noise at a method's budget.
+        What the frame's budget must locate is in :attr:`ScorePlan.requirements`; with
+        ``spread="given"`` the frame's spread comes from another release at release time
         (:func:`~dppca.releases.frame.private_frame`)."""
         epsilon, delta = budget.epsilon, budget.delta
         calibration, sampler = noise.calibration, str(noise.sampler)
@@ -219,12 +224,19 @@ class ScoreSettings(Settings):
             )
         else:
             frame_epsilon, histogram_epsilon = 0.0, epsilon
+        each = Budget(histogram_epsilon, delta)
+        if shared:
+            each = each.shared(len(methods))
+            check_parts([each.epsilon], f"epsilon={epsilon:g} among {len(methods)} histograms")
+        histogram_epsilon, histogram_delta = each.epsilon, each.delta
         histograms = tuple(
-            HistogramMechanism(name, histogram_epsilon, delta, sampler, calibration)
+            HistogramMechanism(name, histogram_epsilon, histogram_delta, sampler, calibration)
             for name in methods
         )
-        additive = HistogramMechanism("add", histogram_epsilon, delta, sampler, calibration)
-        check_repeated(Budget(histogram_epsilon, delta), len(methods), "histogram methods")
+        additive = HistogramMechanism(
+            "add", histogram_epsilon, histogram_delta, sampler, calibration
+        )
+        check_repeated(each, len(methods), "histogram methods")
         noise_values = noise_parameters(histograms)  # refuses scales that are not normal floats
         bins = cast(tuple[int, int] | None, self.bins)
         if bins is None:
@@ -254,6 +266,7 @@ class ScoreSettings(Settings):
             delta,
             frame_epsilon,
             histogram_epsilon,
+            histogram_delta,
             planned,
             histograms,
             noise_values,

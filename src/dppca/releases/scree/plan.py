@@ -4,14 +4,14 @@ of every mechanism from public values, and the release of a plan.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 import numpy as np
 
-from dppca._settings import Constraint, Settings, boolean, one_of, optional, positive_int
+from dppca._settings import Constraint, Settings, boolean, optional, positive_int, some_of
 from dppca.numerics.monotone import antitonic
 from dppca.numerics.pairs import half_squared_gaps
 from dppca.numerics.permutation import random_permutation
@@ -108,16 +108,21 @@ class ScreeSettings(Settings):
 
     Parameters
     ----------
-    method : {"clipped", "pmwm", "huber"}, default "clipped"
+    method : {"clipped", "pmwm", "huber"} or a sequence of them, default "clipped"
         The clipped mean of the pairs' half-squared differences (no tuning), the private
         modified winsorized mean (Ramsay and Spicker 2025; needs public ``control`` values
         ``a``, ``b``, ``trim_const`` and ``eta``), or a private Huber mean by noisy clipped
-        gradient descent (Yu, Ren and Zhou 2024).
+        gradient descent (Yu, Ren and Zhou 2024). Several methods are released side by side
+        for comparison: :func:`~dppca.dp_pca` shares the scree's budget equally among them
+        (so each is noisier than it would be alone) and uses the first for everything else
+        (the score frame, the variable plot); :func:`~dppca.dp_scree` gives each the whole
+        budget, and charges their sum.
     k : int, optional
         The number of components; default all of them (``p``).
     control : dict, optional
         The method's parameters, kept as given and checked merged with its defaults
-        (``dppca.releases.scree.CONTROL_DEFAULTS``).
+        (``dppca.releases.scree.CONTROL_DEFAULTS``); with several methods, a dict of them
+        keyed by method (``{"pmwm": {...}}``; a method not named takes its defaults).
         ``"clipped"``: ``C_clip`` ("auto" or one public number, the largest L1 norm of a pair's
         row), ``clip_level`` (0.75: the level of the private quantile of the row totals, moved
         towards 1/2 by :func:`~dppca.privacy.quantiles.safe_level` when the budget is small),
@@ -143,38 +148,63 @@ class ScreeSettings(Settings):
     Traceback (most recent call last):
     ...
     ValueError: C_clip must be > 0; got -1.0.
+    >>> ScreeSettings(("clipped", "huber"), control={"huber": {"T": 5}}).controls["huber"]["T"]
+    5
     """
 
-    method: str = "clipped"
+    method: str | Sequence[str] = "clipped"
     k: int | None = None
     control: Mapping[str, Any] | None = None
     mono: bool = True
-    #: The checked control merged with the method's defaults.
-    merged: Mapping[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: Each method's checked control merged with its defaults, by method.
+    controls: Mapping[str, Mapping[str, Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     constraints: ClassVar[Mapping[str, Constraint]] = {
-        "method": one_of(*SCREE_METHODS),
+        "method": some_of(*SCREE_METHODS),
         "k": optional(positive_int),
         "mono": boolean,
     }
 
     def _check_together(self, names: Mapping[str, str]) -> None:
-        merged = check_scree_control(self.method, self.control, names.get("control", "control"))
-        given = {} if self.control is None else dict(self.control)
-        object.__setattr__(self, "control", MappingProxyType({key: merged[key] for key in given}))
-        object.__setattr__(self, "merged", MappingProxyType(merged))
+        name = names.get("control", "control")
+        several = len(self.methods) > 1
+        given = split_controls(self.methods, self.control, name)
+        controls, kept = {}, {}
+        for method, control in given.items():
+            where = f"{name}[{method!r}]" if several else name
+            merged = check_scree_control(method, control, where)
+            controls[method] = MappingProxyType(merged)
+            kept[method] = {key: merged[key] for key in (control or {})}
+        shown = kept if several else kept[self.methods[0]]
+        object.__setattr__(self, "control", MappingProxyType(shown))
+        object.__setattr__(self, "controls", MappingProxyType(controls))
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The scree methods, as a tuple (the first is the one other releases use)."""
+        return (self.method,) if isinstance(self.method, str) else tuple(self.method)
 
     def to_dict(self) -> dict[str, Any]:
         """The fields and their values, the control as the dict given."""
-        return {**super().to_dict(), "control": dict(self.control or {})}
+        control = {
+            key: dict(value) if isinstance(value, Mapping) else value
+            for key, value in (self.control or {}).items()
+        }
+        return {**super().to_dict(), "control": control}
 
     def for_noise(self, noise: NoiseSettings) -> ScreeSettings:
         """The settings as ``noise`` implies them: with the R package's calibration the clipped
         scree clips each component (``clip_by="component"``, which needs a public ``C_clip``)
         unless ``control`` says otherwise."""
-        if not (noise.paper and self.method == "clipped") or "clip_by" in (self.control or {}):
+        given = self.to_dict()["control"]
+        several = len(self.methods) > 1
+        own = given.get("clipped", {}) if several else given
+        if not (noise.paper and "clipped" in self.methods) or "clip_by" in own:
             return self
-        control = {"clip_by": "component", **(self.control or {})}
+        clipped = {"clip_by": "component", **own}
+        control = {**given, "clipped": clipped} if several else clipped
         return type(self).named(self._names, **{**self.given(), "control": control})
 
     def components(self, p: int, least: int = 1) -> int:
@@ -186,20 +216,37 @@ class ScreeSettings(Settings):
             )
         return k
 
-    def plan(
-        self,
-        n: int,
-        k: int,
-        budget: Budget,
-        noise: NoiseSettings,
-        label: str = "scree",
-    ) -> ScreePlan:
-        """The release's plan for ``n`` rows, ``k`` components and a validated ``budget``,
-        without checking the settings again: each method's least number of pairs (Huber 4;
-        PMWM with split_mode 2), and noise scales that are normal floats for every value the
+    def plans(
+        self, n: int, k: int, budget: Budget, noise: NoiseSettings, *, shared: bool = True
+    ) -> tuple[ScreePlan, ...]:
+        """One plan per method, in order, for ``n`` rows, ``k`` components and a validated
+        ``budget``, without checking the settings again: with ``shared`` the methods share the
+        budget equally (:meth:`~dppca.Budget.shared`; one method gets all of it), otherwise
+        each gets all of it. Each plan needs the method's least number of pairs (Huber 4; PMWM
+        with split_mode 2), and noise scales that are normal floats for every value the
         private steps can produce (public clip levels and bounds must lie in
-        :func:`~dppca.releases.scree.common.width_range`); then the method's mechanisms."""
-        method, control = self.method, dict(self.merged)
+        :func:`~dppca.releases.scree.common.width_range`); then the method's mechanisms.
+
+        Examples
+        --------
+        >>> from dppca import Budget, NoiseSettings, ScreeSettings
+        >>> plans = ScreeSettings(("clipped", "huber")).plans(
+        ...     1000, 3, Budget(1.0, 1e-6), NoiseSettings())
+        >>> [(plan.label, plan.budget.epsilon) for plan in plans]
+        [('scree (clipped)', 0.5), ('scree (huber)', 0.5)]
+        """
+        methods = self.methods
+        own = budget.shared(len(methods)) if shared else budget
+        named = len(methods) > 1 or not shared
+        return tuple(
+            self._plan(method, n, k, own, noise, f"scree ({method})" if named else "scree")
+            for method in methods
+        )
+
+    def _plan(
+        self, method: str, n: int, k: int, budget: Budget, noise: NoiseSettings, label: str
+    ) -> ScreePlan:
+        control = dict(self.controls[method])
         epsilon, delta = budget.epsilon, budget.delta
         what = f"The scree's epsilon={epsilon:g}, delta={delta:g} and {method!r} control"
         check_parts([epsilon, delta], what)
@@ -224,18 +271,20 @@ class ScreeSettings(Settings):
         )
 
 
-def split_controls(methods: tuple[str, ...], control: Any) -> dict[str, Any]:
+def split_controls(
+    methods: tuple[str, ...], control: Any, parameter: str = "control"
+) -> dict[str, Any]:
     """Per-method controls (unchecked): a method's own dict, or (required for several methods)
-    a dict keyed by method names."""
-    keyed = isinstance(control, dict) and bool(control) and set(control) <= set(SCREE_METHODS)
+    a dict keyed by method names (errors call it ``parameter``)."""
+    keyed = isinstance(control, Mapping) and bool(control) and set(control) <= set(SCREE_METHODS)
     if len(methods) > 1 and control is not None and not keyed:
         raise ValueError(
-            "With several scree methods, control must be a dict keyed by method, e.g. "
-            "{'pmwm': {...}, 'huber': {...}}."
+            f"With several scree methods, {parameter} must be a dict keyed by method, e.g. "
+            f"{{'pmwm': {{...}}, 'huber': {{...}}}}; got {control!r}."
         )
     if keyed and not set(control) <= set(methods):
         raise ValueError(
-            f"control names method(s) {sorted(set(control) - set(methods))} that were not "
+            f"{parameter} names method(s) {sorted(set(control) - set(methods))} that were not "
             f"requested (method={list(methods)})."
         )
     return {name: control.get(name) if keyed else control for name in methods}

@@ -36,7 +36,6 @@ from dppca.releases.scree.plan import (
     ScreePlan,
     ScreeSettings,
     scree_release,
-    split_controls,
 )
 from dppca.results.scree import NonPrivateScree, ScreeResult
 
@@ -142,16 +141,13 @@ def dp_scree(
         raise ValueError(f"k must be an integer in [1, p={p}]; got {k}.")
     budget = Budget(check_epsilon(epsilon), check_delta(delta))
     methods = check_choices(method, "method", SCREE_METHODS)
-    settings = [
-        ScreeSettings(method=name, k=k, control=control, mono=mono)
-        for name, control in split_controls(methods, control).items()
-    ]
+    settings = ScreeSettings(method=methods, k=k, control=control, mono=mono)
     noise = NoiseSettings(sampler=sampler)
     on_weak = check_on_weak(on_weak)
 
-    def planned(size: int, scree_epsilon: float) -> list[ScreePlan]:
+    def planned(size: int, scree_epsilon: float) -> tuple[ScreePlan, ...]:
         own = Budget(scree_epsilon, budget.delta)
-        return [each.plan(size, k, own, noise, label=f"scree ({each.method})") for each in settings]
+        return settings.plans(size, k, own, noise, shared=False)
 
     plans = planned(n, budget.epsilon)
     non_private = check_bool(non_private, "non_private")
@@ -182,8 +178,8 @@ def dp_scree(
     assert given is not None  # given directions, or a plan to estimate them
     Y = projected(data, given[:, :k])
     released: dict[str, Any] = {
-        "mono": settings[0].mono,
-        "controls": {each.method: dict(each.merged) for each in settings},
+        "mono": settings.mono,
+        "controls": {name: dict(merged) for name, merged in settings.controls.items()},
         "sampler": noise.sampler,
     }
     values, pve = {}, {}
