@@ -260,3 +260,24 @@ def test_dpppca_estimator_takes_one_scree_method():
         dppca.DPPCA(n_components=2, epsilon=2.0, delta=1e-6, scree=("clipped", "huber")).fit(
             _data(2000)
         )
+
+
+def test_a_compared_scree_that_is_not_usable_is_said_and_not_drawn():
+    from dataclasses import replace
+
+    from dppca.plotting import ScreeDisplay
+    from dppca.results.compared import ComparedMethods
+    from dppca.results.status import ReleaseStatus
+
+    result = _release(_data(), scree={"method": ("clipped", "huber")}, random_state=1)
+    lost = ReleaseStatus("collapsed", "the private clip level's quantile is at its grid's bottom")
+    marked = replace(
+        result,
+        status={**result.status, "scree (huber)": lost},
+        compared=ComparedMethods(scree={"huber": np.full(4, np.nan)}),
+    )
+    display = ScreeDisplay.from_result(marked)
+    caption = " ".join(" ".join(text.get_text().split()) for text in display.ax_.texts)
+    assert "The huber scree is collapsed, not drawn." in caption
+    drawn = {line.get_label(): line.get_ydata() for line in display.ax_.get_lines()}
+    assert np.isnan(drawn["Huber (DP)"]).all() and np.isfinite(drawn["Clipped (DP)"]).all()
