@@ -422,3 +422,9 @@ def test_data_from_python_keep_their_names_and_groups_and_are_not_changed():
     assert load_table(GIVEN, None, None, by_name) is by_name
     with pytest.raises(DataError, match="started without data of its own"):
         load_table(GIVEN, None, None, None)
+
+
+def test_a_scree_control_of_no_checked_method_is_refused_not_dropped():
+    chosen = _settings(scree=("clipped", "huber"), scree_control={"m2_frac": 0.3, "eta": 0.01})
+    with pytest.raises(ValueError, match=r"scree control \['eta'\] belongs to none of the checked"):
+        chosen.options()

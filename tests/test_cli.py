@@ -513,6 +513,13 @@ def test_several_methods_from_the_command_line(csv, tmp_path, capsys):
     error = capsys.readouterr().err.strip().splitlines()
     assert len(error) == 1
     assert "with several --scree methods, --scree-control takes METHOD.KEY=VALUE" in error[0]
+    assert _run(csv, tmp_path / "missing", "--scree", "clipped,pmwm") == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert len(error) == 1
+    assert "for example --scree-control pmwm.a=0.0 --scree-control pmwm.b=10.0" in error[0]
+    spaced = ["--scree", "clipped,huber", "--scree-control", " huber . T = 0"]
+    assert _run(csv, tmp_path / "spaced", *spaced) == 2  # read as huber.T=0, then refused
+    assert "T must be an integer >= 1; got 0." in capsys.readouterr().err
 
 
 # Each refused option is named in the one-line message, with its rule and the value given.
@@ -589,6 +596,19 @@ def test_group_and_column_errors_name_the_option(csv, tmp_path, capsys, options,
     assert code == 2 and len(lines) == 1, lines
     assert lines[0].startswith("dppca: error: ") and message in lines[0], lines[0]
     assert not out.exists() and not list(tmp_path.glob(".dppca-*"))
+
+
+def test_a_refusal_of_the_clip_level_names_the_option_for_one_or_several_methods():
+    from dppca import UnlocatableError
+    from dppca.cli_options import in_option_terms
+    from dppca.planning import plan_pca
+
+    with pytest.raises(UnlocatableError) as caught:
+        plan_pca((150, 4), 1.0, 1e-6, scree=("clipped", "huber")).enforce("refuse", "dp_pca")
+    message = in_option_terms(str(caught.value))
+    assert "scree (clipped) (clip level) needs epsilon" in message
+    assert "(--scree-control C_clip=..., or clipped.C_clip=... with several --scree" in message
+    assert "scree_control" not in message and "control)" not in message
 
 
 def test_a_run_the_budget_cannot_locate_is_refused_in_one_line_before_anything_is_written(

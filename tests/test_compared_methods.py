@@ -46,6 +46,40 @@ def test_equal_shares_never_add_up_to_more_than_the_part(total, count):
     assert share.delta == pytest.approx(total.delta / count, rel=1e-15)
 
 
+@pytest.mark.parametrize(
+    ("count", "error"), [(0, ValueError), (-2, ValueError), (2.0, TypeError), (True, TypeError)]
+)
+def test_a_budget_is_shared_among_a_positive_whole_number_of_releases(count, error):
+    with pytest.raises(error, match=r"count \(the number of releases sharing it\) must be an "):
+        Budget(1.0, 1e-6).shared(count)
+
+
+def test_a_histogram_share_of_delta_that_rounds_to_zero_is_refused_by_the_plan():
+    settings = dppca.ScoreSettings(("thresholded", "add", "sparse"))
+    with pytest.raises(ValueError, match=r"delta=4.94066e-324 among 3 histograms leaves a part"):
+        settings.plan(20_000, Budget(4.0, 5e-324), NoiseSettings(), shared=True)
+
+
+def test_an_additive_histogram_compared_that_comes_out_empty_is_marked_not_raised():
+    """At this seed every noisy count of the compared additive histogram is clipped to 0: as
+    the first method it would raise EmptyHistogramError after the charge, losing the first
+    method's releases; compared, it is marked and blank, and its budget is in the ledger."""
+    X = _data(200)
+    score = {"method": ("thresholded", "add"), "bins": (2, 2), "frame": ((-10, 10), (-10, 10))}
+    result = _release(X, 0.02, score=score, random_state=66, on_weak="release")
+    assert result.status["histogram (add)"].state == "lost in the noise"
+    assert not result.status["histogram (add)"].usable
+    assert result.compared.histograms["add"]["prob"].isna().all()
+    assert result.histogram["prob"].notna().all()
+    assert "score: histogram (add)" in [entry.name for entry in result.privacy]
+    from dppca.plotting import ScoreHistogramDisplay
+
+    panel = ScoreHistogramDisplay.from_result(result, method="add")
+    assert panel.ax_.get_title().startswith("DP score histogram\n(add, 1 of 2 sharing score ε=")
+    text = " ".join(panel.ax_.texts[0].get_text().split())
+    assert text.startswith("The histogram (add) is not usable: lost in the noise")
+
+
 def test_the_plan_gives_each_method_an_equal_share_of_its_part():
     plan = plan_pca(
         (20_000, 4),

@@ -67,6 +67,16 @@ def test_each_setting_is_checked_once_at_construction(build, error, message):
             ValueError,
             r"Unknown scree\['control'\]\['huber'\] parameter",
         ),
+        (
+            {"scree": {"method": ("clipped", "pmwm")}},
+            ValueError,
+            r"for example scree\['control'\]=\{'pmwm': \{'a': 0.0, 'b': 10.0,",
+        ),
+        (
+            {"scree": {"method": "pmwm"}},
+            ValueError,
+            r"for example scree=\{'method': 'pmwm', 'control': \{'a': 0.0,",
+        ),
         ({"noise": "exact"}, ValueError, "noise must be one of"),
         ({"scree": {"method": "huber", "control": {"x": 1}}}, ValueError, r"scree\['control'\]"),
         ({"score": {"bogus": 1}}, ValueError, r"Unknown score setting\(s\) \['bogus'\]"),
@@ -251,3 +261,9 @@ def test_moved_keywords_merge_with_settings_objects_as_given():
 def test_a_setting_given_twice_is_refused(call):
     with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="given twice"):
         dppca.plan_pca(X.shape, 2.0, 1e-6, **call)
+
+
+def test_an_empty_control_is_no_control_with_several_methods():
+    settings = ScreeSettings(("clipped", "huber"), control={})
+    assert settings.controls == ScreeSettings(("clipped", "huber")).controls
+    assert settings.control == {"clipped": {}, "huber": {}}

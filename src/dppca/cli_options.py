@@ -287,8 +287,8 @@ def parse_scree_control(
             raise UsageError(f"--scree-control takes KEY=VALUE; got {setting!r}")
         own = control
         if several:
-            method, dot, key = key.partition(".")
-            if not dot or not key:
+            method, dot, key = (part.strip() for part in key.partition("."))
+            if not dot or not method or not key:
                 raise UsageError(
                     f"with several --scree methods, --scree-control takes METHOD.KEY=VALUE "
                     f"(e.g. huber.T=20); got {setting!r}"
@@ -345,7 +345,9 @@ SETTING_OPTIONS = {
 ADVICE = {
     "on_weak='release'": "--on-weak release",
     "frame=((xmin, xmax), (ymin, ymax))": "--frame XMIN XMAX YMIN YMAX",
-    "scree_control={'C_clip': ...}": "--scree-control C_clip=...",
+    "C_clip in the clipped scree's control": (
+        "--scree-control C_clip=..., or clipped.C_clip=... with several --scree methods"
+    ),
     "scale=[...]": "--scale s1,s2,...",
     "scale='private'": "--scale private",
     "radius=...": "(no option)",

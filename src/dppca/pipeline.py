@@ -181,8 +181,10 @@ def dp_pca(
     BudgetExceededError
         When ``accountant`` cannot cover the total (nothing is charged).
     EmptyHistogramError
-        With ``score="add"``, when the noisy histogram is all zero after clipping (an error,
-        as in the R package; the budget is spent). Use a larger epsilon or fewer bins.
+        When the first score method is ``"add"`` and its noisy histogram is all zero after
+        clipping (an error, as in the R package; the budget is spent). Use a larger epsilon or
+        fewer bins. An additive histogram only compared with the first method's is marked not
+        usable instead.
 
     Warns
     -----
@@ -299,6 +301,7 @@ def dp_pca(
         rng,
         ledger,
         spread=axes_spread(scree_values, plan.axes),
+        compared=True,
     )
     reference = None
     if non_private:
@@ -310,7 +313,7 @@ def dp_pca(
     noise = {
         "kendall_sigma": kendall_sigma,
         "scree_sd": scree_sd,
-        "histogram": dict(plan.noise),  # the one requested method's parameters, in counts
+        "histogram": dict(plan.noise),  # every method's parameters, in counts (one budget)
         "histogram_mass": release.mass[method],
     }
     released_notes = [] if scale_details is None else scale_notes(scale_details)
@@ -433,7 +436,10 @@ def _compared(
             for note in histogram_notes(release.mass[method], n)
         ]
         notes += noted
-        status[part] = from_notes(noted) if status["frame"].usable else status["histogram"]
+        own = from_notes(noted)
+        if method == "add" and release.mass[method] <= 0:  # the first method's would raise
+            own = ReleaseStatus("lost in the noise", "every noisy count was clipped to zero")
+        status[part] = own if status["frame"].usable else status["histogram"]
         usable = status[part].usable
         table = release.histograms[method]
         histograms[method] = table if usable else unusable_histogram(table)

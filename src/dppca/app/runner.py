@@ -28,7 +28,7 @@ APP_ADVICE = {
     "; or give public scales, scale=[...] (units known without the data)": (
         "; or choose no scaling"
     ),
-    "; or give a public clip level, scree_control={'C_clip': ...}": (
+    "; or give a public clip level (C_clip in the clipped scree's control)": (
         " (a public clip level is set from Python or the command line, not in the app)"
     ),
     "; or give public limits, frame=((xmin, xmax), (ymin, ymax))": (
@@ -48,7 +48,7 @@ def in_app_terms(refusal: str) -> str:
     --------
     >>> message = in_app_terms(
     ...     "x cannot locate: scree (clip level) needs epsilon >= 4.76 at this n; or give a "
-    ...     "public clip level, scree_control={'C_clip': ...}. Nothing was spent. Pass "
+    ...     "public clip level (C_clip in the clipped scree's control). Nothing was spent. Pass "
     ...     "on_weak='release' to release anyway.")
     >>> "the command line, not in the app" in message, "on_weak" in message
     (True, False)
@@ -134,6 +134,16 @@ class Settings:
 
         if isinstance(self.scree, str):
             return self.scree_control
+        stray = sorted(
+            name
+            for name in self.scree_control
+            if not any(name in CONTROL_DEFAULTS[method] for method in self.scree)
+        )
+        if stray:
+            raise ValueError(
+                f"scree control {stray} belongs to none of the checked scree methods "
+                f"{list(self.scree)}."
+            )
         return {
             method: {
                 name: value

@@ -311,17 +311,6 @@ class ScoreHistogramDisplay(Display):
         on the same frame, with the private opacity scale."""
         check_result(result, "ScoreHistogramDisplay", "DPPCAResult", "ScoreResult")
         prefix, suffix = version_titles(non_private)
-        parts = score_parts(result, None if non_private else method)
-        marked = unusable(result, parts, f"{prefix} score histogram{suffix}", ax)
-        if marked is not None:
-            return marked
-        private = _private_tables(result, method)
-        tables = private
-        if non_private:
-            reference = reference_of(result)
-            tables = reference.groups if reference.groups is not None else reference.histogram
-        if center:
-            tables = _shift(tables, result.frame.center)
         title = f"{prefix} score histogram{suffix}"
         if not non_private:
             name = method or histogram_methods(result)[0]
@@ -331,6 +320,17 @@ class ScoreHistogramDisplay(Display):
                 shared = f"1 of {count} sharing " if count > 1 else ""
                 spent = f", {shared}score {budget_title(result, 'score')}"
             title += f"\n({name}{spent})"
+        parts = score_parts(result, None if non_private else method)
+        marked = unusable(result, parts, title, ax)
+        if marked is not None:
+            return marked
+        private = _private_tables(result, method)
+        tables = private
+        if non_private:
+            reference = reference_of(result)
+            tables = reference.groups if reference.groups is not None else reference.histogram
+        if center:
+            tables = _shift(tables, result.frame.center)
         return cls(
             tables,
             result.frame.limits(center=center),

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from dppca._stack import user_stacklevel
-from dppca._validation import check_real
+from dppca._validation import check_positive_int, check_real
 from dppca.exceptions import PrivacyWarning
 from dppca.privacy.composition import COMPOSITIONS, PrivacyLoss, composed_delta
 
@@ -153,7 +153,7 @@ class Budget:
         >>> Budget.compose([Budget(1.0, 1e-6).shared(3)] * 3) <= Budget(1.0, 1e-6)
         True
         """
-        if count == 1:
+        if check_positive_int(count, "count (the number of releases sharing it)") == 1:
             return self
         parts = [
             split_epsilon(value, [1.0 / count] * count) for value in (self.epsilon, self.delta)

@@ -118,7 +118,12 @@ def noise_parameters(mechanisms: tuple[HistogramMechanism, ...]) -> dict[str, fl
 
 
 def private_probabilities(
-    counts: np.ndarray, mechanism: HistogramMechanism, noise: Noise, *, where: str = ""
+    counts: np.ndarray,
+    mechanism: HistogramMechanism,
+    noise: Noise,
+    *,
+    where: str = "",
+    compared: bool = False,
 ) -> tuple[np.ndarray, float]:
     """Release ``counts`` by ``mechanism``; return the proportions and the noisy total count
     (both post-processing of the noisy counts).
@@ -127,12 +132,13 @@ def private_probabilities(
     are dropped; the sum of all noisy counts would be unbiased but has sd ``sigma`` times the
     square root of the number of cells), and an all-zero result is returned as zeros. ``"add"``:
     an all-zero result raises :class:`EmptyHistogramError` (as the R package does; the error is
-    a function of the release). ``"sparse"``: an all-zero result is returned as zeros (Section
-    4.2).
+    a function of the release) unless the histogram is only ``compared`` with another method's
+    (it is then returned as zeros, for its status to mark). ``"sparse"``: an all-zero result is
+    returned as zeros (Section 4.2).
     """
     noisy = mechanism.randomise(counts, noise)
     total = float(noisy.sum())
-    if total <= 0 and mechanism.method == "add":
+    if total <= 0 and mechanism.method == "add" and not compared:
         raise EmptyHistogramError(
             f"The additive DP histogram{where} is all zero after noise and clipping; use a "
             "larger epsilon or fewer bins. (Its budget has been spent.)"

@@ -151,8 +151,8 @@ def scree_status(values: np.ndarray, sd: np.ndarray, details: dict[str, Any]) ->
             + (
                 "bottom of its grid (1e-300): more than half of the pairs of rows are tied "
                 "(duplicated rows), or the squared scores are below the grid's range; give a "
-                "public clip level (scree_control={'C_clip': ...}), use scree='huber', or "
-                "rescale the data by a public constant"
+                "public clip level (C_clip in the clipped scree's control), use the Huber "
+                "scree, or rescale the data by a public constant"
                 if low
                 else "top of its grid (1e300): the squared scores exceed the grid's range; "
                 "rescale the data by a public constant"

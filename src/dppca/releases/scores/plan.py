@@ -227,7 +227,10 @@ class ScoreSettings(Settings):
         each = Budget(histogram_epsilon, delta)
         if shared:
             each = each.shared(len(methods))
-            check_parts([each.epsilon], f"epsilon={epsilon:g} among {len(methods)} histograms")
+            check_parts(
+                [each.epsilon, each.delta],
+                f"epsilon={epsilon:g}, delta={delta:g} among {len(methods)} histograms",
+            )
         histogram_epsilon, histogram_delta = each.epsilon, each.delta
         histograms = tuple(
             HistogramMechanism(name, histogram_epsilon, histogram_delta, sampler, calibration)
@@ -296,9 +299,12 @@ def score_release(
     *,
     non_private: bool = False,
     spread: float | None = None,
+    compared: bool = False,
 ) -> ScoreRelease:
     """The frame and histograms of the scores on ``directions`` (entries go to ``ledger``);
-    ``spread`` is the frame's given spread when its plan takes one."""
+    ``spread`` is the frame's given spread when its plan takes one. With ``compared`` the
+    methods after the first are only compared with it: an empty additive histogram among them
+    is returned as zeros (:func:`~dppca.releases.histogram.private_probabilities`)."""
     noise = Noise(plan.sampler, rng)
     n = data.shape[0]
     axes = plan.axes
@@ -316,20 +322,26 @@ def score_release(
     group_sizes = None
     if codes is None or levels is None:
         (counts,) = histogram_counts(scores, frame, plan.bins, None, 1)
-        for mechanism in plan.histograms:
+        for position, mechanism in enumerate(plan.histograms):
             name = mechanism.method
-            prob, mass[name] = private_probabilities(counts, mechanism, noise)
+            prob, mass[name] = private_probabilities(
+                counts, mechanism, noise, compared=compared and position > 0
+            )
             histograms[name] = with_probabilities(cells, prob)
             mechanism.record(ledger, f"score: histogram ({name})", "score.histogram")
     else:
         group_counts = histogram_counts(scores, frame, plan.bins, codes, len(levels))
         by_group = {level: {} for level in levels}
-        for mechanism in plan.histograms:
+        for position, mechanism in enumerate(plan.histograms):
             name = mechanism.method
             probabilities, totals = [], np.zeros(len(levels))
             for g, level in enumerate(levels):
                 prob, totals[g] = private_probabilities(
-                    group_counts[g], mechanism, noise, where=f" of group {level!r}"
+                    group_counts[g],
+                    mechanism,
+                    noise,
+                    where=f" of group {level!r}",
+                    compared=compared and position > 0,
                 )
                 by_group[level][name] = with_probabilities(cells, prob)
                 probabilities.append(prob)

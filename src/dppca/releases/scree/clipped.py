@@ -218,7 +218,7 @@ def requirements(parts: Mapping[str, Any], m: int, label: str) -> list[Requireme
             m,
             clip.epsilon,
             "log",
-            "a public clip level, scree_control={'C_clip': ...}",
+            "a public clip level (C_clip in the clipped scree's control)",
         )
     ]
 

@@ -42,35 +42,52 @@ CONTROL_DEFAULTS = {name: dict(method.defaults) for name, method in METHODS.item
 MIN_PAIRS = {name: method.min_pairs for name, method in METHODS.items()}
 
 
-def check_scree_control(method: str, control: Any, parameter: str = "control") -> dict[str, Any]:
+def check_scree_control(
+    method: str, control: Any, parameter: str = "control", *, keyed: bool = False
+) -> dict[str, Any]:
     """Merge a method's control with its defaults, naming unknown and missing parameters (and
-    the caller's ``parameter``, ``control`` or ``scree_control``)."""
+    the caller's ``parameter``, ``control`` or ``scree_control``, ``keyed`` by method when
+    several methods are requested).
+
+    Examples
+    --------
+    >>> check_scree_control("pmwm", {}, "control", keyed=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: Scree method 'pmwm' needs ... for example control={'pmwm': {'a': 0.0, ...}}.
+    """
     defaults = CONTROL_DEFAULTS[method]
+    where = f"{parameter}[{method!r}]" if keyed else parameter
     if control is None:
         control = {}
     if not isinstance(control, Mapping):
-        raise TypeError(f"{parameter} for scree method {method!r} must be a dict; got {control!r}.")
+        raise TypeError(f"{where} for scree method {method!r} must be a dict; got {control!r}.")
     unknown = sorted(set(control) - set(defaults))
     if unknown:
         raise ValueError(
-            f"Unknown {parameter} parameter(s) {unknown} for scree method {method!r}; allowed: "
+            f"Unknown {where} parameter(s) {unknown} for scree method {method!r}; allowed: "
             f"{sorted(defaults)}."
         )
     merged = {**defaults, **control}
     missing = [name for name, value in merged.items() if value is REQUIRED]
     if missing:
-        values = {"pmwm": {"a": 0.0, "b": 10.0, "trim_const": 10, "eta": 0.01}}[method]
-        if parameter.startswith("--"):  # the command line's option
-            example = " ".join(f"{parameter} {key}={value}" for key, value in values.items())
-        elif parameter.endswith("['control']"):  # a settings dict, dp_pca(scree={...})
-            example = f"{parameter[: -len(KEYED)]}={{'method': {method!r}, 'control': {values}}}"
-        else:
-            example = f"{parameter}={values}"
         raise ValueError(
             f"Scree method {method!r} needs the control parameter(s) {missing} (public tuning "
-            f"values), for example {example}."
+            f"values), for example {_control_example(method, parameter, keyed)}."
         )
     return METHODS[method].check(merged)
+
+
+def _control_example(method: str, parameter: str, keyed: bool) -> str:
+    """How the caller's ``parameter`` would give a method's required control values."""
+    values = {"pmwm": {"a": 0.0, "b": 10.0, "trim_const": 10, "eta": 0.01}}[method]
+    if parameter.startswith("--"):  # the command line's option
+        prefix = f"{method}." if keyed else ""
+        return " ".join(f"{parameter} {prefix}{key}={value}" for key, value in values.items())
+    own = {method: values} if keyed else values
+    if parameter.endswith(KEYED) and not keyed:  # a settings dict, dp_pca(scree={...})
+        return f"{parameter[: -len(KEYED)]}={{'method': {method!r}, 'control': {values}}}"
+    return f"{parameter}={own}"
 
 
 #: How a settings dict's control is named in errors (``scree['control']``).
@@ -173,8 +190,7 @@ class ScreeSettings(Settings):
         given = split_controls(self.methods, self.control, name)
         controls, kept = {}, {}
         for method, control in given.items():
-            where = f"{name}[{method!r}]" if several else name
-            merged = check_scree_control(method, control, where)
+            merged = check_scree_control(method, control, name, keyed=several)
             controls[method] = MappingProxyType(merged)
             kept[method] = {key: merged[key] for key in (control or {})}
         shown = kept if several else kept[self.methods[0]]
@@ -276,7 +292,7 @@ def split_controls(
 ) -> dict[str, Any]:
     """Per-method controls (unchecked): a method's own dict, or (required for several methods)
     a dict keyed by method names (errors call it ``parameter``)."""
-    keyed = isinstance(control, Mapping) and bool(control) and set(control) <= set(SCREE_METHODS)
+    keyed = isinstance(control, Mapping) and set(control) <= set(SCREE_METHODS)
     if len(methods) > 1 and control is not None and not keyed:
         raise ValueError(
             f"With several scree methods, {parameter} must be a dict keyed by method, e.g. "
