@@ -295,7 +295,7 @@ def test_tuned_noise_scales_follow_their_calibrations_and_the_ledger_adds_up():
     to the whole budget. Without a centre, the matrix gets 90 % of epsilon."""
     from dppca.privacy.modes import COUPLING_SHARE
     from dppca.privacy.quantiles import locating_reach
-    from dppca.releases.loading.centre import centre_share
+    from dppca.releases.loading.schedule import centre_share
 
     X, _ = _spiked(1000)
     tuned = analyze_gauss(X, 2, 1.0, 1e-6, center="private", random_state=0)
@@ -303,7 +303,12 @@ def test_tuned_noise_scales_follow_their_calibrations_and_the_ledger_adds_up():
     mu = gdp_mu(0.9 - medians, 1e-6 * (1 - COUPLING_SHARE))  # the rest: the thresholds' reserve
     share = centre_share(1000, 8, mu)
     assert 0.02 <= share <= 0.3
-    assert tuned.sigma == pytest.approx(math.sqrt(2) / (mu * math.sqrt(1 - share)), rel=1e-9)
+    travelled = tuned.settings["travel_share"]
+    matrix_share = 1 - share - travelled
+    assert tuned.sigma == pytest.approx(math.sqrt(2) / (mu * math.sqrt(matrix_share)), rel=1e-9)
+    within = analyze_gauss(X, 2, 1.0, 1e-6, center="private", travel=False, random_state=0)
+    assert within.settings["travel_share"] == 0.0 <= travelled
+    assert within.sigma == pytest.approx(math.sqrt(2) / (mu * math.sqrt(1 - share)), rel=1e-9)
     assert tuned.privacy.total.epsilon == pytest.approx(1.0, rel=1e-12)
     assert tuned.privacy.total.delta == pytest.approx(1e-6, rel=1e-12)
     assert len(tuned.privacy) == 1 + 2 + 1 + 1  # clip, medians, reserve, steps and matrix

@@ -91,7 +91,7 @@ def test_directions_tiny(tmp_path):
     assert results[["k1", "k3"]].stack().between(0, 1).all()
     per_fit = results.groupby(["data", "shift", "epsilon", "rep"])["method"].nunique()
     # the SSCM and AG about the origin only where the origin is the true centre
-    expected = np.where(per_fit.index.get_level_values("shift") == 0, 6, 4)
+    expected = np.where(per_fit.index.get_level_values("shift") == 0, 7, 5)
     assert (per_fit.to_numpy() == expected).all()
     report = (tmp_path / "directions_tiny.md").read_text()
     assert "## Goals" in report and "## gaussian, k = 3" in report

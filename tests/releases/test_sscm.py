@@ -22,7 +22,8 @@ from dppca.privacy.budget import Budget
 from dppca.privacy.calibration import gdp_delta, gdp_mu
 from dppca.privacy.modes import COUPLING_SHARE
 from dppca.privacy.quantiles import GridQuantile
-from dppca.releases.loading.centre import (
+from dppca.releases.loading.centre import MODES_LIMIT, step_sensitivity
+from dppca.releases.loading.schedule import (
     MAX_PARTS,
     MAX_STEPS,
     PARTS,
@@ -31,7 +32,8 @@ from dppca.releases.loading.centre import (
     centre_schedule,
     centre_share,
     median_epsilons,
-    step_sensitivity,
+    travel_cap,
+    with_travel,
 )
 from dppca.releases.loading.sscm import plan_sscm
 
@@ -174,13 +176,14 @@ def test_the_schedule_depends_on_the_medians_and_public_values_alone(monkeypatch
         _spiked(seed=2, shift=40.0) * 3, 2.0, 1e-7, statistic="sscm", random_state=9
     )
     keys = ("centre_steps", "centre_shares", "centre_clips", "centre_noise_sd", "matrix_clip")
-    for key in (*keys, "centre_coarse_share"):
+    for key in (*keys, "centre_coarse_share", "centre_travel_share"):
         assert first.settings[key] == second.settings[key], key
     assert (first.settings["centre_coarse_share"] > 0) == (norms > 1e3)
     assert first.settings["centre"] != second.settings["centre"]
     shares, covered = centre_schedule(3000, 6, 1.0, 7.0, 0.5)
     assert covered and 2 <= len(shares) <= MAX_STEPS
-    assert sum(first.settings["centre_shares"]) == pytest.approx(first.settings["centre_share"])
+    spent = first.settings["centre_share"] + first.settings["centre_travel_share"]
+    assert sum(first.settings["centre_shares"]) == pytest.approx(spent)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -210,6 +213,37 @@ def test_a_schedule_spends_the_centres_share_and_covers_what_it_claims(seed):
             assert needed(PARTS) + POLISH > PARTS - 1
     else:
         assert all(needed(m) > m - 1 for m in range(PARTS, MAX_PARTS + 1))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_travelling_steps_are_paid_on_top_within_their_cap(seed):
+    """Random public values and medians: the travelling steps (all but the last three) keep
+    their shares, which are added to the centre's share up to ``travel_cap`` (at most that share,
+    and at most half of what the steps and the coarse location leave the caller); the last
+    three get what they get at a distance of one scale, or all that is left when the cap binds,
+    never less than before; the number of steps is the schedule's."""
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(100, 100_000)), int(rng.integers(1, 200))
+    strength, ratio = float(rng.uniform(0.05, 5.0)), float(10 ** rng.uniform(-1, 12))
+    coarse = float(rng.choice([0.0, rng.uniform(0.0, MODES_LIMIT)]))
+    shares, _ = centre_schedule(n, d, strength, ratio, 1.0)
+    total = centre_share(n, d, strength)
+    travelled, extra = with_travel(shares, n, d, strength, total, coarse)
+    assert len(travelled) == len(shares)
+    travel = len(shares) - (POLISH + 1)
+    cap = min(total, (1 - total - coarse) / 2)
+    assert travel_cap(total, coarse) == pytest.approx(cap)
+    if travel <= 0:
+        assert travelled == shares and extra == 0.0
+        return
+    assert travelled[:travel] == shares[:travel]
+    assert extra == pytest.approx(min(cap, sum(shares[:travel])), rel=1e-12)
+    assert sum(travelled) == pytest.approx(total + extra, rel=1e-12) and min(travelled) > 0
+    assert sum(travelled[travel:]) >= sum(shares[travel:]) * (1 - 1e-12)
+    near, _ = centre_schedule(n, d, strength, 1.0, 1.0)
+    if extra < cap:  # the cap does not bind: the last steps get what they get near the origin
+        np.testing.assert_allclose(travelled[travel:], near, rtol=1e-12)
+    assert 1 - total - coarse - extra >= (1 - total - coarse) / 2 - 1e-15
 
 
 def test_outliers_that_pull_the_first_step_aside_are_caught_by_the_next():
@@ -272,12 +306,17 @@ def test_data_far_from_the_origin_are_located_by_the_coarse_location():
     far = dppca.dp_loading(X + 1e10, 2.0, 1e-7, statistic="sscm", random_state=3)
     assert near.settings["centre_coarse_share"] == 0 < far.settings["centre_coarse_share"]
     assert len(far.settings["centre_shares"]) <= PARTS - 1
-    # the coarse location's share comes from the matrix's: the steps keep theirs
-    assert sum(far.settings["centre_shares"]) == pytest.approx(far.settings["centre_share"])
-    matrix_share = 1 - far.settings["centre_share"] - far.settings["centre_coarse_share"]
-    assert far.sigma == pytest.approx(
-        near.sigma * math.sqrt((1 - near.settings["centre_share"]) / matrix_share)
+    # the coarse location's share and the travel's come from the matrix's: the steps keep theirs
+    spent = far.settings["centre_share"] + far.settings["centre_travel_share"]
+    assert sum(far.settings["centre_shares"]) == pytest.approx(spent)
+    near_share, far_share = (
+        1
+        - result.settings["centre_share"]
+        - result.settings["centre_coarse_share"]
+        - result.settings["centre_travel_share"]
+        for result in (near, far)
     )
+    assert far.sigma == pytest.approx(near.sigma * math.sqrt(near_share / far_share))
     scale = far.settings["pair_scale"]
     assert far.settings["norm_median"] > 1e9  # the released median, not the steps' first clip
     for result, shift in ((near, 0.0), (far, 1e10)):
@@ -448,20 +487,29 @@ def test_the_centre_averages_its_last_steps_by_their_noise_and_is_nearer_for_it(
     from dppca.privacy.mechanisms import Noise
     from dppca.releases.loading.centre import locate_centre, plan_centre
 
-    # far from the origin: eight steps of one ninth of the share, the last of two ninths
+    # far from the origin, the steps within the centre's share: eight steps of one ninth of it,
+    # the last of two ninths (unbiased iterates would give sqrt(2 / 4) = 0.71 of the last's)
     X = np.random.default_rng(0).standard_normal((2000, 50)) * 2 + 1e6
     plan = plan_centre(X.shape, 1.0, 1e-7, "continuous", "test")
-    errors = {"average": [], "last": []}
+    errors: dict[str, list[float]] = {"average": [], "last": [], "travelled": []}
+    truth = np.median(X, axis=0)
     for seed in range(30):
         rng = np.random.default_rng(seed)
-        centre = locate_centre(X, plan, Noise("continuous", rng), rng, PrivacyLedger(), "t")
+        noise = Noise("continuous", rng)
+        centre = locate_centre(X, plan, noise, rng, PrivacyLedger(), "t", travel=False)
+        assert centre.travel_share == 0.0 and sum(centre.shares) == pytest.approx(plan.share)
         weights = np.array(centre.noise_sds[-3:]) ** -2.0
         expected = weights @ np.array(centre.iterates[-3:]) / weights.sum()
         np.testing.assert_allclose(centre.location, expected, rtol=1e-12)
-        truth = np.median(X, axis=0)
         errors["average"].append(np.linalg.norm(centre.location - truth))
         errors["last"].append(np.linalg.norm(centre.iterates[-1] - truth))
+        travelled = locate_centre(X, plan, noise, rng, PrivacyLedger(), "t")
+        errors["travelled"].append(np.linalg.norm(travelled.location - truth))
     assert np.mean(errors["average"]) < 0.9 * np.mean(errors["last"])
+    # the travel pays the early steps on top: the last three get the whole share, three times
+    # what they had (2 + 1 + 1 ninths against 9 ninths), so the centre's noise sd is about
+    # sqrt(4 / 9) = 0.67 of it
+    assert np.mean(errors["travelled"]) < 0.8 * np.mean(errors["average"])
 
 
 def test_a_coarse_location_beyond_the_centres_range_is_marked_not_shown():

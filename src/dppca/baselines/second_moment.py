@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from dppca._validation import check_option, check_random_state
+from dppca._validation import check_bool, check_option, check_random_state
 from dppca.baselines.common import BaselineResult, check_inputs
 from dppca.baselines.tuning import (
     BOUNDED_CENTER_SHARE,
@@ -24,7 +24,7 @@ from dppca.privacy.budget import Budget, PrivacyLedger, split_epsilon
 from dppca.privacy.calibration import CALIBRATIONS
 from dppca.privacy.gaussian_budget import GaussianBudget, GaussianPart
 from dppca.privacy.mechanisms import GaussianMechanism, Noise, check_noise_scale
-from dppca.releases.loading.centre import MODES_LIMIT, locate_centre, plan_centre
+from dppca.releases.loading.centre import locate_centre, plan_centre
 
 #: ``clip="scale"`` clips at this multiple of the centre's pair scale (a median half-distance
 #: between rows, about 0.7 times the median distance to the centre).
@@ -49,6 +49,7 @@ def analyze_gauss(
     clip: float | str = "private",
     center: str | None = None,
     bounds: tuple[float, float] | None = None,
+    travel: bool = True,
     calibration: str = "analytic",
     random_state: Any = None,
 ) -> BaselineResult:
@@ -86,6 +87,11 @@ def analyze_gauss(
         centring.
     bounds : (float, float), optional
         With ``center="bounded"``.
+    travel : bool, default True
+        With ``center="private"``: pay the centre's steps that travel to data far from the
+        origin on top of its share, as the SSCM does
+        (:func:`~dppca.releases.loading.schedule.with_travel`: a more precise centre, less budget
+        for the matrix), or keep them within it (False).
 
     Notes
     -----
@@ -108,6 +114,7 @@ def analyze_gauss(
     data, k, epsilon, delta = check_inputs(X, k, epsilon, delta)
     clip, center, bounds = check_tuning(clip, center, bounds)
     calibration = check_option(calibration, "calibration", CALIBRATIONS)
+    travel = check_bool(travel, "travel")
     if center == "private" and calibration != "analytic":
         raise ValueError(
             'center="private" shares one exactly calibrated Gaussian budget between the '
@@ -133,8 +140,8 @@ def analyze_gauss(
             release_epsilon=epsilon,
         )
         shared = plan.gaussian
-        for coarse_share in (MODES_LIMIT, 0.0):  # the most noise and the least
-            mechanism = shared.part(sensitivity(n, d), entries, plan.caller_share(coarse_share))
+        for extra_share in (plan.most_extra, 0.0):  # the most noise and the least
+            mechanism = shared.part(sensitivity(n, d), entries, plan.caller_share(extra_share))
             check_noise_scale(mechanism.scale, "AG's matrix")
     else:
         center_share = 0.0 if center is None else BOUNDED_CENTER_SHARE
@@ -148,13 +155,15 @@ def analyze_gauss(
     check_noise_scale(mechanism.scale, "AG's matrix")
     quantile = clip_quantile(n, clip_epsilon, noise) if clip == "private" else None
     clip_norm = math.nan if isinstance(clip, str) else clip
-    reached = True
+    reached, travelled = True, 0.0
     if center == "private":
-        centre = locate_centre(data, plan, noise, rng, ledger, "AG: centre", "baseline")
+        centre = locate_centre(
+            data, plan, noise, rng, ledger, "AG: centre", "baseline", travel=travel
+        )
         assert shared is not None
-        mechanism = shared.part(sensitivity(n, d), entries, plan.caller_share(centre.coarse_share))
+        mechanism = shared.part(sensitivity(n, d), entries, plan.caller_share(centre.extra_share))
         data = data - centre.location
-        reached = centre.reached
+        reached, travelled = centre.reached, centre.travel_share
         if clip == "scale":
             clip_norm = CLIP_OF_SCALE * centre.pair_scale
     elif center == "bounded":
@@ -178,5 +187,11 @@ def analyze_gauss(
         vectors[:, :k],
         mechanism.scale,
         ledger,
-        {"clip_norm": clip_norm, "clip": clip, "center": center, "centre_reached": reached},
+        {
+            "clip_norm": clip_norm,
+            "clip": clip,
+            "center": center,
+            "centre_reached": reached,
+            "travel_share": travelled,
+        },
     )

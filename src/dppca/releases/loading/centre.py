@@ -24,10 +24,16 @@ For rows ``x_1..x_n`` in ``d`` variables, (epsilon, delta) and a sampler:
    noise, the next clip ``tau_{t+1} = max(sqrt(s^2 + 4 d sigma_t^2), tau_t / 4)``: enough
    steps to come from the first clip down to ``s``, and two more at clips near ``s`` to
    converge there; ``T`` and every share follow from ``tau_0``, ``s`` and public values alone
-   (:func:`centre_schedule`). The centre is the average of the last three steps' outputs
-   weighted by the inverse of their noise variance (post-processing; on Cauchy data 1,000 from
-   the origin at ``d = 50``, ``n = 2000``, epsilon 1 it took sin Theta at ``k = 1`` from 0.75
-   to 0.44).
+   (:func:`~dppca.releases.loading.schedule.centre_schedule`). Data far from the origin pay for
+   the steps that travel to them on top of ``f``
+   (:func:`~dppca.releases.loading.schedule.with_travel`, at most ``f`` more and half of what
+   the caller would keep), so that the last three steps keep the share they get for data near
+   the origin (on Cauchy data 200 from the origin at ``d = 50``, ``n = 2000``, epsilon 1 the
+   centre was otherwise off by about a quarter of the scale, enough to turn the SSCM's first
+   direction: sin Theta at ``k = 1`` went from 0.64 to 0.32 in 10 repetitions). The centre is
+   the average of the last three steps' outputs weighted by the inverse of their noise variance
+   (post-processing; on Cauchy data 1,000 from the origin at ``d = 50``, ``n = 2000``, epsilon
+   1 it took sin Theta at ``k = 1`` from 0.75 to 0.44).
 
 Each step (and the coarse location's noise) is a Gaussian mechanism whose share and clip are
 fixed by earlier outputs, so they and whatever the caller releases with the rest of the budget
@@ -37,7 +43,6 @@ basic composition, and the thresholds their coupling term (:mod:`dppca.privacy.m
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 
@@ -51,27 +56,20 @@ from dppca.privacy.budget import Component, PrivacyLedger, check_parts, split_ep
 from dppca.privacy.gaussian_budget import GaussianBudget
 from dppca.privacy.mechanisms import Noise, check_noise_scale
 from dppca.privacy.modes import COUPLING_SHARE, ColumnModes
-from dppca.privacy.quantiles import GridQuantile, locating_reach
+from dppca.privacy.quantiles import GridQuantile
+from dppca.releases.loading.schedule import (
+    MAX_PARTS,
+    MAX_STEPS,
+    PARTS,
+    POLISH,
+    SHRINK,
+    centre_schedule,
+    centre_share,
+    median_epsilons,
+    travel_cap,
+    with_travel,
+)
 
-#: The smallest share of epsilon each median gets.
-MEDIAN_SHARE = 0.05
-#: Each median gets this many times the share of epsilon that locates it, when that is more.
-MEDIAN_MARGIN = 1.5
-#: The centre's share of ``mu^2`` is ``CENTRE_CONSTANT sqrt(d) / (n mu)`` within these bounds.
-CENTRE_CONSTANT = 12.0
-CENTRE_SHARE_RANGE = (0.02, 0.3)
-#: Every step but the last gets the centre's share over ``parts``: 9, or up to ``MAX_PARTS``
-#: when 8 steps of a ninth cannot cover the distance (more, smaller steps reach farther).
-PARTS = 9
-MAX_PARTS = 24
-#: A clip is at least this fraction of the one before: a step's bias (a clipped mean pulled by
-#: outliers or heavy tails) is then within the next step's reach.
-SHRINK = 0.25
-#: Steps at a clip near the scale once the distance is covered: the clipped steps converge
-#: there by a factor, not at once (slowly on heavy tails).
-POLISH = 2
-#: The most centre steps.
-MAX_STEPS = MAX_PARTS - 1
 #: The clips are kept in this public range, so that every noise scale is a normal float.
 CLIP_RANGE = (1e-250, 1e250)
 #: The centre's coordinates are kept within this size.
@@ -84,99 +82,6 @@ BIN_SCALES = 4.0
 MODE_FRACTION = 0.5
 MODE_MARGIN = 2.0
 MODES_LIMIT = 0.4
-
-
-def locating_epsilon(values: float, epsilon: float) -> float:
-    """``MEDIAN_MARGIN`` times the epsilon that locates a log-grid median of ``values`` values
-    (:func:`~dppca.privacy.quantiles.locating_reach`), at least ``MEDIAN_SHARE epsilon``."""
-    located = MEDIAN_MARGIN * locating_reach(1.0, "log") / values if values > 0 else math.inf
-    return max(MEDIAN_SHARE * epsilon, located)
-
-
-def median_epsilons(n: int, epsilon: float) -> tuple[float, float, bool]:
-    """The shares of epsilon of the row norms' median (``n`` values) and the pair scale (``n / 2``
-    values): each ``MEDIAN_MARGIN`` times what locates a log-grid median
-    (:func:`~dppca.privacy.quantiles.locating_reach`), at least ``MEDIAN_SHARE epsilon``; and
-    whether they fit in half of epsilon. When they do not, they are scaled down to half of it
-    (the medians are then not located, which the caller's requirement says).
-
-    Examples
-    --------
-    >>> norms, scale, fits = median_epsilons(2000, 1.0)
-    >>> round(norms, 3), round(scale, 3), fits
-    (0.061, 0.122, True)
-    """
-    wanted = [locating_epsilon(values, epsilon) for values in (n / 2.0 - 1.0, n / 4.0 - 1.0)]
-    total = wanted[0] + wanted[1]
-    fits = total <= epsilon / 2.0
-    if not fits:
-        wanted = [
-            part * (epsilon / 2.0) / total if math.isfinite(total) else epsilon / 4.0
-            for part in wanted
-        ]
-    return wanted[0], wanted[1], fits
-
-
-def centre_share(n: int, d: int, strength: float) -> float:
-    """The centre steps' share of the Gaussian budget: ``12 sqrt(d) / (n mu)`` within
-    ``[0.02, 0.3]`` (public)."""
-    low, high = CENTRE_SHARE_RANGE
-    return min(high, max(low, CENTRE_CONSTANT * math.sqrt(d) / (n * strength)))
-
-
-def centre_schedule(
-    n: int,
-    d: int,
-    strength: float,
-    tau0: float,
-    scale: float,
-    *,
-    share: float | None = None,
-    max_parts: int = MAX_PARTS,
-) -> tuple[list[float], bool]:
-    """The centre steps' shares of the Gaussian budget, from the first clip ``tau0``, the
-    released ``scale`` and public values only, and whether the steps cover the distance.
-
-    With the steps' share ``f`` (by default :func:`centre_share`) cut in ``m`` parts, each
-    early step gets ``f / m`` (multiplier ``mu_step = mu sqrt(f / m)``) and shrinks the
-    centre's error by about ``rho = min(0.9, max(1/4, 4 sqrt(d) / (n mu_step)))`` while it is
-    farther than the scale (never faster than by 4: the clips shrink by at most that, so that a
-    step pulled aside by outliers, 5 % of rows at 1000 once left the centre 30 off, is within
-    the next one's reach);
-    ``1 + ceil(ln(tau0 / s) / ln(1 / rho))`` steps bring it from ``tau0`` to ``s``, and
-    ``POLISH`` (2) more at clips near ``s`` let the clipped steps converge there (each shrinks
-    what is left by a factor, slowly on heavy tails, where stopping at ``s`` left the
-    centre off by a tenth of the scale); the last step gets the rest of ``f`` (at least
-    ``2 f / m``). ``m`` is 9 when those ``T`` steps number at most 8, otherwise the least ``m``
-    up to ``max_parts`` with ``T <= m - 1``: more steps of smaller shares reach farther, until
-    their noise undoes their progress; where no ``m`` gives room for the polishing steps, fewer
-    of them are taken. When none covers the distance, 8 steps of ``f / 9`` are taken and the
-    centre is marked.
-
-    Examples
-    --------
-    >>> shares, covered = centre_schedule(2000, 10, 1.0, 100.0, 1.0)
-    >>> len(shares), round(sum(shares), 12), covered
-    (7, 0.02, True)
-    >>> shares, covered = centre_schedule(2000, 50, 0.18, 1400.0, 6.0)  # 8 steps do not reach
-    >>> len(shares), round(shares[0] / sum(shares), 4), covered
-    (13, 0.0714, True)
-    """
-    if share is None:
-        share = centre_share(n, d, strength)
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        ratio = float(np.float64(tau0) / np.float64(scale)) if scale > 0.0 else math.inf
-    for polish, parts in itertools.product(range(POLISH, -1, -1), range(PARTS, max_parts + 1)):
-        step = share / parts
-        rho = min(0.9, max(SHRINK, 4.0 * math.sqrt(d) / (n * strength * math.sqrt(step))))
-        if not math.isfinite(ratio):  # beyond any number of steps
-            break
-        needed = 1 + math.ceil(math.log(ratio) / math.log(1.0 / rho)) if ratio > 1.0 else 1
-        if needed + polish <= parts - 1:
-            steps = max(2, needed + polish)
-            return [step] * (steps - 1) + [share - (steps - 1) * step], True
-    step = share / PARTS
-    return [step] * (PARTS - 2) + [share - (PARTS - 2) * step], False
 
 
 def modes_share(n: int, strength: float, modes: ColumnModes) -> float:
@@ -228,10 +133,16 @@ class CentrePlan:
     #: found at any distance from the origin; otherwise only within the steps' reach.
     anywhere: bool
 
-    def caller_share(self, coarse_share: float) -> float:
-        """The caller's share of the Gaussian budget: what the steps (:attr:`share`) and the
-        coarse location (``coarse_share``, at most ``MODES_LIMIT``) leave."""
-        return 1.0 - self.share - coarse_share
+    def caller_share(self, extra_share: float) -> float:
+        """The caller's share of the Gaussian budget: what the steps (:attr:`share`) and what
+        the centre took beyond it (``extra_share``: :attr:`Centre.extra_share`, at most
+        :attr:`most_extra`) leave."""
+        return 1.0 - self.share - extra_share
+
+    @property
+    def most_extra(self) -> float:
+        """The most a centre takes beyond :attr:`share`: the coarse location and the travel."""
+        return MODES_LIMIT + travel_cap(self.share, MODES_LIMIT)
 
     def mechanisms(self) -> list[object]:
         """Every mechanism the centre may draw from (the Gaussian budget is shared with the
@@ -278,12 +189,13 @@ def plan_centre(
     release_epsilon: float | None = None,
 ) -> CentrePlan:
     """The centre's plan for data of ``shape`` and a validated (epsilon, delta): the medians'
-    shares (:func:`median_epsilons`), the Gaussian budget of the rest with all of delta but the
-    coarse location's thresholds' (named ``description`` in the ledger) and the steps' share of
-    it; checks that every step's noise is a positive normal float at both ends of the clips'
-    public range (before any charge). ``release_epsilon`` is the epsilon of the whole release
-    the centre is part of (by default ``epsilon``): the coarse location's thresholds add
-    ``(1 + e^epsilon) delta_c`` at that epsilon (:mod:`dppca.privacy.modes`)."""
+    shares (:func:`~dppca.releases.loading.schedule.median_epsilons`), the Gaussian budget of
+    the rest with all of delta but the coarse location's thresholds' (named ``description`` in
+    the ledger) and the steps' share of it; checks that every step's noise is a positive normal
+    float at both ends of the clips' public range (before any charge). ``release_epsilon`` is
+    the epsilon of the whole release the centre is part of (by default ``epsilon``): the coarse
+    location's thresholds add ``(1 + e^epsilon) delta_c`` at that epsilon
+    (:mod:`dppca.privacy.modes`)."""
     n, d = shape
     wanted_norm, wanted_scale, located = median_epsilons(n, epsilon)
     norm_epsilon, scale_epsilon, gaussian_epsilon = check_parts(
@@ -301,10 +213,11 @@ def plan_centre(
     gaussian = GaussianBudget(gaussian_epsilon, steps_delta, sampler, description)
     share = centre_share(n, d, gaussian.strength)
     modes = ColumnModes(d, epsilon if release_epsilon is None else release_epsilon, modes_delta)
-    # A step's share is at least share / MAX_PARTS (an early step) and at most 8 share / 9 (the
-    # last of 2): the noise is largest for the least share at the largest clip, and least for
-    # the largest share at the least clip.
-    for clip, part in ((CLIP_RANGE[1], share / MAX_PARTS), (CLIP_RANGE[0], share * 8.0 / 9.0)):
+    # A step's share is at least share / MAX_PARTS (an early step) and at most 8 / 9 of the
+    # steps' share with the travel's (the last of 2): the noise is largest for the least share
+    # at the largest clip, and least for the largest share at the least clip.
+    most = (share + travel_cap(share, 0.0)) * 8.0 / 9.0
+    for clip, part in ((CLIP_RANGE[1], share / MAX_PARTS), (CLIP_RANGE[0], most)):
         unit = gaussian.part(step_sensitivity(n, d), d, part).scale
         check_noise_scale(unit * clip, f"a centre step at the clip {clip:g}")
     return CentrePlan(
@@ -343,6 +256,14 @@ class Centre:
     coarse_found: bool = True
     #: Each step's output (the location is the weighted average of the last three).
     iterates: tuple[np.ndarray, ...] = ()
+    #: The share of the Gaussian budget the travelling steps added
+    #: (:func:`~dppca.releases.loading.schedule.with_travel`).
+    travel_share: float = 0.0
+
+    @property
+    def extra_share(self) -> float:
+        """What the centre took beyond its plan's share: the coarse location and the travel."""
+        return self.coarse_share + self.travel_share
 
     @property
     def problem(self) -> str | None:
@@ -375,10 +296,14 @@ def locate_centre(
     ledger: PrivacyLedger,
     name: str,
     component: Component = "loading",
+    *,
+    travel: bool = True,
 ) -> Centre:
     """The centre of validated in-memory ``data`` released under ``plan``; the medians and the
     coarse location's thresholds are entered in ``ledger`` (as ``name``'s), the Gaussian budget
-    is left to the caller, who spends the rest of it."""
+    is left to the caller, who spends the rest of it. ``travel``: pay the travelling steps on
+    top of the plan's share (:func:`~dppca.releases.loading.schedule.with_travel`); False
+    keeps every step within it."""
     n, d = data.shape
     _, norms = offsets(data, np.zeros(d))
     tau0 = plan.norm_median.release(norms, noise)
@@ -397,6 +322,9 @@ def locate_centre(
     elif not covered:
         shares, covered = centre_schedule(n, d, strength, start, scale)
     plan.modes.record(ledger, f"{name} coarse location", component, used=coarse > 0.0)
+    added = 0.0
+    if covered and travel:
+        shares, added = with_travel(shares, n, d, strength, plan.share, coarse)
     tau = clip_of(start)
     unit = step_sensitivity(n, d)
     clips, sds, iterates = [], [], []
@@ -426,6 +354,7 @@ def locate_centre(
         coarse,
         found,
         tuple(iterates),
+        added,
     )
 
 

@@ -12,12 +12,8 @@ from dppca.privacy.budget import Component, PrivacyLedger, check_parts, split_ep
 from dppca.privacy.gaussian_budget import GaussianBudget
 from dppca.privacy.mechanisms import Noise
 from dppca.privacy.quantiles import GridQuantile
-from dppca.releases.loading.centre import (
-    CLIP_RANGE,
-    Centre,
-    locating_epsilon,
-    release_pair_scale,
-)
+from dppca.releases.loading.centre import CLIP_RANGE, Centre, release_pair_scale
+from dppca.releases.loading.schedule import locating_epsilon
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,9 +31,10 @@ class KnownCentrePlan:
     anywhere: bool = True
     share: float = 0.0
 
-    def caller_share(self, coarse_share: float) -> float:
-        """The caller's share of the Gaussian budget: all of it (no coarse location)."""
-        return 1.0 - coarse_share
+    def caller_share(self, extra_share: float) -> float:
+        """The caller's share of the Gaussian budget: all of it (a known centre takes
+        nothing, ``extra_share`` is 0)."""
+        return 1.0 - extra_share
 
     def mechanisms(self) -> list[object]:
         """The pair scale's median, then the caller's Gaussian budget."""

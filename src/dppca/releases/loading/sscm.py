@@ -15,7 +15,7 @@ being the private centre of :mod:`dppca.releases.loading.centre`:
    noise, the next clip ``tau_{t+1} = max(sqrt(s^2 + 4 d sigma_t^2), tau_t / 4)``: enough
    steps to come from ``tau_0`` down to ``s``, and two more at clips near ``s`` to converge
    there; ``T`` and every share follow from ``tau_0``, ``s`` and public values alone
-   (:func:`~dppca.releases.loading.centre.centre_schedule`);
+   (:func:`~dppca.releases.loading.schedule.centre_schedule`);
 4. the matrix ``S = (1/n) sum_i v_i a_i a_i'`` about the centre, with the radial weights
    ``v_i`` in [0, 1] of :func:`~dppca.numerics.sscm.matrix_weights` (Frobenius sensitivity
    ``sqrt(2) / n``), plus symmetric Gaussian noise; the directions are its eigenvectors.
@@ -50,7 +50,7 @@ from dppca.privacy.budget import Budget, PrivacyLedger
 from dppca.privacy.gaussian_budget import GaussianPart
 from dppca.privacy.mechanisms import Noise, check_noise_scale
 from dppca.privacy.requirements import Requirement
-from dppca.releases.loading.centre import MODES_LIMIT, CentrePlan, clip_of, plan_centre
+from dppca.releases.loading.centre import CentrePlan, clip_of, plan_centre
 from dppca.releases.loading.known_centre import KnownCentrePlan, plan_known_centre
 from dppca.results.loading import LoadingResult, NonPrivateLoading
 from dppca.results.status import ReleaseStatus
@@ -98,11 +98,11 @@ class SSCMPlan:
         location = scale(self.centre.location[None, :])[0]
         return dataclasses.replace(self, centre=dataclasses.replace(self.centre, location=location))
 
-    def matrix_mechanism(self, coarse_share: float) -> GaussianPart:
-        """The matrix's share of the Gaussian budget (what the centre's steps and its coarse
-        location leave), on ``vecd(S)``."""
+    def matrix_mechanism(self, extra_share: float) -> GaussianPart:
+        """The matrix's share of the Gaussian budget (what the centre's steps and what it took
+        beyond them, ``extra_share``, leave), on ``vecd(S)``."""
         return self.centre.gaussian.part(
-            self.sensitivity, self.p * (self.p + 1) // 2, self.centre.caller_share(coarse_share)
+            self.sensitivity, self.p * (self.p + 1) // 2, self.centre.caller_share(extra_share)
         )
 
 
@@ -134,8 +134,9 @@ def plan_sscm(
             ),
         )
     plan = SSCMPlan(n, d, epsilon, delta, sampler, centre, requirements)
-    for coarse_share in (0.0, MODES_LIMIT) if center is None else (0.0,):
-        check_noise_scale(plan.matrix_mechanism(coarse_share).scale, "the SSCM")
+    most = centre.most_extra if isinstance(centre, CentrePlan) else 0.0
+    for extra_share in (0.0, most):
+        check_noise_scale(plan.matrix_mechanism(extra_share).scale, "the SSCM")
     return plan
 
 
@@ -183,7 +184,7 @@ def sscm_release(
     centre_noise = centre.noise_sds[-1] if centre.noise_sds else 0.0
     matrix_clip = clip_of(math.hypot(centre.pair_scale, math.sqrt(d) * centre_noise))
     statistic = sscm(data, centre.location, matrix_clip)
-    matrix = plan.matrix_mechanism(centre.coarse_share)
+    matrix = plan.matrix_mechanism(centre.extra_share)
     noisy = matrix.randomise_symmetric(statistic, noise)
     known = isinstance(plan.centre, KnownCentrePlan)
     name = "loading: SSCM matrix" if known else "loading: SSCM centre steps and matrix"
@@ -225,6 +226,7 @@ def sscm_release(
         "pair_scale": centre.pair_scale,
         "centre_share": plan.centre.share,
         "centre_coarse_share": centre.coarse_share,
+        "centre_travel_share": centre.travel_share,
     }
     return LoadingResult(
         directions=directions,
