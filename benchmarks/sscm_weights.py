@@ -1,39 +1,44 @@
-"""The SSCM's outer weights: efficiency on heavy tails against robustness to outliers.
+"""The SSCM's radial weights: adapted to the data's tails, against the clip's radii alone.
 
 ``statistic="sscm"`` weighs each row's spatial sign about the private centre by
-``min(1, (kappa tau / r)^2)`` (``tau`` the matrix's clip, about the released pair scale; the
-library's ``kappa`` is 3), so rows far beyond the bulk fade out. Without that weight (a large
-``kappa``) the statistic is nearly Analyze Gauss about the same centre with its clip at half the
-scale ("AG, centre and clip at its scale" in ``directions.py``, clipped at half the pair scale
-where the SSCM's inner radius is half of ``tau``), which the directions benchmark finds better on
-multivariate Cauchy data. This script measures what the weight costs and what
-it buys: the library's release at ``kappa`` = 3 (the default), 6, 10 and 1e300 (no outer
-weight), on the same samples and noise (paired), everything else unchanged.
+``min(1, (r / rho_in)^2) min(1, (rho_out / r)^2)``. With the clip ``tau`` (about the released
+pair scale) alone, ``rho_in = tau / 2`` and ``rho_out = 3 tau``: rows beyond three scales fade
+out, which buys robustness to outliers and costs efficiency on heavy tails, and nearly every row
+counts as its sign, which costs efficiency on light tails once the noise is small. Where
+``n epsilon / d^1.5`` passes 150, the library releases a third median, the rows' median
+distance ``m`` from the centre (2 % of epsilon or what locates it), and adapts
+(``dppca.releases.loading.weights``): ``rho_in`` moves towards ``m`` (all the way from
+``n epsilon / d^1.5 = 600``) and ``rho_out`` to ``10 tau`` where ``m`` over the pair scale says
+the tails are heavy (below 0.95; Cauchy rows have 0.68). This script measures each part on the
+same samples and noise (paired): "adapted (library)"; "clip's radii" (no spread released: the
+release before the adaptation); "adapted inner, outer 3 tau" (the outer radius kept); "adapted,
+no outer weight" (``rho_out`` beyond any row).
 
-Data (n = 2,000, delta = 1/n^2, shift 0, 20 repetitions): the directions benchmark's spiked
-model (``Sigma = diag(10, 5, 3, 1, ..., 1)`` in a random basis) as Gaussian, multivariate t3 and
-Cauchy rows, and Gaussian rows with 5 % replaced by outliers along one fixed direction outside
-the top-3 subspace at distance 30, 60 or 1,000 from the centre (the inliers' root mean square
-radius is 8.1 at d = 50 and 5 at d = 10). Error: sin Theta of the top-k subspace against
-``Sigma``'s (the inliers'), k = 1 and 3; a verdict is a 95 % Student t interval of the mean paired
-difference with ``kappa`` = 3.
+Data (delta = 1/n^2, shift 0): the directions benchmark's spiked model (``Sigma = diag(10, 5,
+3, 1, ..., 1)`` in a random basis) as Gaussian, multivariate t3 and Cauchy rows, and Gaussian
+rows with 5 % replaced by outliers along one fixed direction outside the top-3 subspace at
+distance 30, 60 or 1,000 from the centre (the inliers' root mean square radius is 8.1 at
+d = 50, 5 at d = 10 and 4.5 at d = 5), at d = 5, 10 and 50, n = 2,000 and 20,000, epsilon 1 and
+4. Error: sin Theta of the top-k subspace against ``Sigma``'s (the inliers'), k = 1 and 3; a
+verdict is a 95 % Student t interval of the mean paired difference with the library's release.
 
-Usage: ``python benchmarks/sscm_weights.py [--reps R | --tiny] [--out DIR]``.
+Usage: ``python benchmarks/sscm_weights.py [--reps R | --tiny] [--workers W] [--out DIR]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import itertools
 import time
+from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-import dppca.numerics.sscm as sscm_numerics
+import dppca.releases.loading.sscm as sscm_release
 from dppca import dp_loading
+from dppca.numerics.sscm import KAPPA, Radii
 
 from _common import (
     markdown_table,
@@ -41,18 +46,21 @@ from _common import (
     paired_verdicts,
     scored,
     script_intro,
+    tally,
     write_markdown,
 )
 from directions import sample
 
-KAPPAS = {"kappa 3 (library)": 3.0, "kappa 6": 6.0, "kappa 10": 10.0, "no outer weight": 1e300}
-#: (data, d, epsilon): the heavy tails at both budgets, the outliers at epsilon 4.
-CELLS = [
-    *itertools.product(["gaussian", "t3", "cauchy"], [10, 50], [1.0, 4.0]),
-    *itertools.product(["outliers at 30", "outliers at 60", "outliers at 1000"], [10, 50], [4.0]),
-]
-#: The ``--tiny`` run's cells (seconds, for the test suite).
-TINY_CELLS = [("cauchy", 10, 4.0), ("outliers at 60", 10, 4.0)]
+LIBRARY = "adapted (library)"
+FIXED = "clip's radii"
+OUTER_KEPT = "adapted inner, outer 3 tau"
+NO_OUTER = "adapted, no outer weight"
+METHODS = (LIBRARY, FIXED, OUTER_KEPT, NO_OUTER)
+DATA = ["gaussian", "t3", "cauchy", "outliers at 30", "outliers at 60", "outliers at 1000"]
+#: (data, d, n, epsilon).
+CELLS = list(itertools.product(DATA, [5, 10, 50], [2000, 20000], [1.0, 4.0]))
+#: The ``--tiny`` run's cells (seconds, for the test suite): adapted at n = 2,000.
+TINY_CELLS = [("cauchy", 5, 2000, 4.0), ("outliers at 60", 5, 2000, 4.0)]
 
 
 def draw(data: str, n: int, d: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -66,16 +74,30 @@ def draw(data: str, n: int, d: int, rng: np.random.Generator) -> tuple[np.ndarra
     return rows, basis
 
 
-def evaluate(data: str, d: int, epsilon: float, reps: int, n: int) -> list[dict]:
-    """Every ``kappa`` on the same ``reps`` samples of ``n`` rows and seeds."""
+def _patched(method: str) -> dict:
+    """The attributes of ``dppca.releases.loading.sscm`` that ``method`` replaces."""
+    adapted = sscm_release.matrix_radii
+    if method == FIXED:
+        return {"spread_epsilon": lambda n, d, epsilon: 0.0}
+    if method == OUTER_KEPT:
+        return {"matrix_radii": lambda clip, *rest: Radii(adapted(clip, *rest).inner, KAPPA * clip)}
+    if method == NO_OUTER:
+        return {"matrix_radii": lambda clip, *rest: Radii(adapted(clip, *rest).inner, 1e300)}
+    return {}
+
+
+def evaluate(cell: tuple[str, int, int, float], reps: int) -> list[dict]:
+    """Every method on the same ``reps`` samples and seeds of one cell."""
+    data, d, n, epsilon = cell
     rng = np.random.default_rng([d, int(epsilon), n, len(data)])
-    original = sscm_numerics.matrix_weights
     rows = []
     for rep in range(reps):
         X, truth = draw(data, n, d, rng)
         seed = int(rng.integers(2**31))
-        for name, kappa in KAPPAS.items():
-            sscm_numerics.matrix_weights = functools.partial(original, kappa=kappa)
+        for method in METHODS:
+            originals = {name: getattr(sscm_release, name) for name in _patched(method)}
+            for name, replacement in _patched(method).items():
+                setattr(sscm_release, name, replacement)
             try:
                 result = dp_loading(
                     X,
@@ -87,30 +109,52 @@ def evaluate(data: str, d: int, epsilon: float, reps: int, n: int) -> list[dict]
                     progress=False,
                 )
             finally:
-                sscm_numerics.matrix_weights = original
+                for name, original in originals.items():
+                    setattr(sscm_release, name, original)
             score = scored(result.directions, truth, (1, 3))
-            facts = {"data": data, "d": d, "epsilon": epsilon, "rep": rep, "method": name}
-            rows += [{**facts, "k": k, "sin_theta": score[f"k{k}"]} for k in (1, 3)]
+            facts = {"data": data, "d": d, "n": n, "epsilon": epsilon, "rep": rep}
+            rows += [
+                {**facts, "method": method, "k": k, "sin_theta": score[f"k{k}"]} for k in (1, 3)
+            ]
     return rows
+
+
+def tally_table(verdicts: pd.DataFrame) -> str:
+    """Wins/ties/losses of the library's release against each method, by data set and n."""
+    counts = {
+        (data, n, method): tally(frame)
+        for (data, n, method), frame in verdicts.groupby(["data", "n", "method"], sort=False)
+    }
+    table = pd.Series(counts).unstack()
+    return markdown_table(
+        table[[m for m in METHODS if m in table.columns]].rename_axis(["data", "n"]).reset_index()
+    )
 
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=20)
     parser.add_argument("--tiny", action="store_true", help="seconds: for the test suite")
+    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    cells, n, reps = (TINY_CELLS, 600, 2) if args.tiny else (CELLS, 2000, args.reps)
-    results = pd.DataFrame([row for cell in cells for row in evaluate(*cell, reps, n)])
+    cells, reps = (TINY_CELLS, 2) if args.tiny else (CELLS, args.reps)
+    jobs = [(cell, reps) for cell in cells]
+    if args.tiny or args.workers == 1:
+        found = [evaluate(*job) for job in jobs]
+    else:
+        with Pool(args.workers) as pool:
+            found = pool.starmap(evaluate, jobs, chunksize=1)
+    results = pd.DataFrame([row for rows in found for row in rows])
     label = "sscm_weights_tiny" if args.tiny else "sscm_weights"
-    keys = ["data", "d", "epsilon", "k"]
+    keys = ["data", "d", "n", "epsilon", "k"]
     summary = mean_intervals(results, [*keys, "method"], "sin_theta")
     summary["value"] = [
         f"{m:.3f} [{lo:.3f}, {hi:.3f}]" for m, lo, hi in summary[["mean", "low", "high"]].values
     ]
-    means = summary.pivot(index=keys, columns="method", values="value")[list(KAPPAS)]
-    verdicts = paired_verdicts(results, "kappa 3 (library)", keys, "sin_theta")
+    means = summary.pivot(index=keys, columns="method", values="value")[list(METHODS)]
+    verdicts = paired_verdicts(results, LIBRARY, keys, "sin_theta")
     verdicts["difference"] = [
         f"{v} {m:+.3f} +- {h:.3f}" for v, m, h in verdicts[["verdict", "mean", "half"]].values
     ]
@@ -120,14 +164,16 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     write_markdown(
         args.out / f"{label}.md",
         [
-            "# The SSCM's outer weights",
+            "# The SSCM's radial weights",
             script_intro(__doc__),
-            f"{len(results) // 2} releases of {n} rows, {reps} repetitions per cell.",
+            f"{len(results) // 2} releases, {reps} repetitions per cell.",
+            "## Tally: the library's release against each (wins, ties, losses over the cells)",
+            tally_table(verdicts),
             "## Mean sin Theta [95 % interval]",
             markdown_table(means.reset_index()),
-            "## kappa 3 against each: verdict, mean paired difference (kappa 3 minus the "
-            "other) +- half-width",
-            markdown_table(paired[[k for k in KAPPAS if k in paired.columns]].reset_index()),
+            "## The library against each: verdict, mean paired difference (the library minus "
+            "the other) +- half-width",
+            markdown_table(paired[[m for m in METHODS if m in paired.columns]].reset_index()),
         ],
         started,
     )

@@ -102,19 +102,19 @@ def test_directions_tiny(tmp_path):
 
 
 def test_sscm_weights_tiny(tmp_path):
-    """Every kappa on the same samples; the library's weights are restored after each fit."""
-    import dppca.numerics.sscm as sscm_numerics
+    """Every method on the same samples; the library's rule is restored after each fit."""
+    import dppca.releases.loading.sscm as sscm_release
 
-    original = sscm_numerics.matrix_weights
+    originals = (sscm_release.matrix_radii, sscm_release.spread_epsilon)
     weights = _load("sscm_weights")
     results = weights.main(["--tiny", "--out", str(tmp_path)])
-    assert sscm_numerics.matrix_weights is original
-    assert set(results["method"]) == set(weights.KAPPAS)
+    assert (sscm_release.matrix_radii, sscm_release.spread_epsilon) == originals
+    assert set(results["method"]) == set(weights.METHODS)
     per_sample = results.groupby(["data", "rep", "k"])["method"].nunique()
-    assert (per_sample == len(weights.KAPPAS)).all()
+    assert (per_sample == len(weights.METHODS)).all()
     assert results["sin_theta"].between(0, 1).all()
     report = (tmp_path / "sscm_weights_tiny.md").read_text()
-    assert "| outliers at 60 | 10 | 4 | 3 |" in report
+    assert "| outliers at 60 | 5 | 2000 | 4 | 3 |" in report
 
 
 def test_real_data_tiny(tmp_path):

@@ -13,6 +13,7 @@ import pytest
 
 import dppca
 from dppca.numerics.sscm import (
+    Radii,
     centre_step_sum,
     centre_sum_error_bound,
     sscm,
@@ -36,12 +37,14 @@ from dppca.releases.loading.schedule import (
     with_travel,
 )
 from dppca.releases.loading.sscm import plan_sscm
+from dppca.releases.loading.weights import spread_epsilon
 
 
-def _replacements(X, centre, tau, rng):
+def _replacements(X, centre, tau, rng, radii=None):
     """Rows an adversary would put in place of row 0: far away, at the centre, a duplicate, the
     origin, the mirror image about the centre, tiny and huge values, within and at the inner
-    radius, just inside the clip and just beyond the soft weight's knee, and random rows."""
+    radius, just inside the clip and just beyond the soft weight's knee, at the matrix's
+    ``radii``, and random rows."""
     d = X.shape[1]
     unit = rng.standard_normal(d)
     unit /= np.linalg.norm(unit)
@@ -61,6 +64,7 @@ def _replacements(X, centre, tau, rng):
         centre + 0.999 * tau * across,
         centre + 2.0 * tau * across,
         centre + 3.0 * tau * across,
+        *(centre + radius * across for radius in ((radii.inner, radii.outer) if radii else ())),
         *(X[0] + rng.standard_normal(d) * scale for scale in (1e-8, 1.0, 1e6)),
     ]
 
@@ -75,13 +79,16 @@ def test_the_matrix_and_the_centre_steps_never_move_more_than_their_sensitivity(
         X[rng.integers(n)] *= 1e100  # one row far out among the others
     centre = np.median(X, axis=0) + rng.standard_normal(d) * scale * 0.1
     tau = scale * 10.0 ** rng.uniform(-1, 1)
-    base_matrix = sscm(X, centre, tau)
+    radii = Radii.of_clip(tau)
+    if seed % 2:  # radii adapted to a spread (any positive radii keep the weights in [0, 1])
+        radii = Radii(tau * 10.0 ** rng.uniform(-1, 0.5), tau * 10.0 ** rng.uniform(0, 1.5))
+    base_matrix = sscm(X, centre, radii)
     base_sum = centre_step_sum(X, centre, tau)
     matrix_moves, sum_moves = [], []
-    for row in _replacements(X, centre, tau, rng):
+    for row in _replacements(X, centre, tau, rng, radii):
         neighbour = X.copy()
         neighbour[0] = row
-        matrix_moves.append(np.linalg.norm(sscm(neighbour, centre, tau) - base_matrix))
+        matrix_moves.append(np.linalg.norm(sscm(neighbour, centre, radii) - base_matrix))
         moved = centre_step_sum(neighbour, centre, tau) / tau - base_sum / tau
         sum_moves.append(np.linalg.norm(moved))
     assert max(matrix_moves) <= sscm_sensitivity(n, d)
@@ -96,7 +103,8 @@ def test_the_sensitivities_are_attained():
     X[0] = [1.0, 0.0, 0.0]
     neighbour = X.copy()
     neighbour[0] = [0.0, 1.0, 0.0]
-    move = np.linalg.norm(sscm(neighbour, np.zeros(3), tau) - sscm(X, np.zeros(3), tau))
+    radii = Radii.of_clip(tau)
+    move = np.linalg.norm(sscm(neighbour, np.zeros(3), radii) - sscm(X, np.zeros(3), radii))
     assert move == pytest.approx(math.sqrt(2) / n, rel=1e-12)
     X[0] = [2.0, 0.0, 0.0]
     neighbour[0] = [-2.0, 0.0, 0.0]
@@ -108,12 +116,14 @@ def test_the_statistic_is_equivariant_to_rotation_scale_and_shift():
     rng = np.random.default_rng(3)
     X = rng.standard_normal((200, 4)) * [3.0, 2.0, 1.0, 0.5]
     centre, tau = np.array([0.1, -0.2, 0.0, 0.3]), 1.5
+    radii = Radii(2.0, 15.0)
     rotation = np.linalg.qr(rng.standard_normal((4, 4)))[0]
-    S = sscm(X, centre, tau)
-    rotated = sscm(X @ rotation, centre @ rotation, tau)
+    S = sscm(X, centre, radii)
+    rotated = sscm(X @ rotation, centre @ rotation, radii)
     np.testing.assert_allclose(rotated, rotation.T @ S @ rotation, atol=1e-13)
-    np.testing.assert_allclose(sscm(1e-3 * X, 1e-3 * centre, 1e-3 * tau), S, atol=1e-13)
-    np.testing.assert_allclose(sscm(X + 1e3, centre + 1e3, tau), S, atol=1e-10)
+    scaled = sscm(1e-3 * X, 1e-3 * centre, Radii(2e-3, 15e-3))
+    np.testing.assert_allclose(scaled, S, atol=1e-13)
+    np.testing.assert_allclose(sscm(X + 1e3, centre + 1e3, radii), S, atol=1e-10)
     total = centre_step_sum(X, centre, tau)
     np.testing.assert_allclose(
         centre_step_sum(X @ rotation, centre @ rotation, tau), total @ rotation, atol=1e-12
@@ -155,7 +165,14 @@ def test_the_ledger_holds_the_claim_recomputed_from_the_noise_drawn(sampler):
         assert mu < gdp_mu(gaussian_epsilon, gaussian_delta)
     assert result.privacy.total <= Budget(epsilon, delta)  # by the exact split of delta
     assert result.privacy.total.isclose(Budget(epsilon, delta))
-    assert len(entries) == 4 and pure == pytest.approx(sum(median_epsilons(n, epsilon)[:2]))
+    spread = spread_epsilon(n, d, epsilon)  # n epsilon / d^1.5 = 408: the weights adapt
+    locating = 2.0 * (math.log(600_001) + math.log(1000)) / (n / 2 - 1)  # the log grid's reach
+    assert spread == pytest.approx(max(0.02 * epsilon, 1.5 * locating))
+    medians = sum(median_epsilons(n, epsilon - spread)[:2])
+    assert len(entries) == 5 and pure == pytest.approx(spread + medians)
+    assert entries[entries["name"] == "loading: SSCM spread"]["epsilon"].tolist() == [
+        pytest.approx(spread)
+    ]
     reserve = entries[entries["name"].str.endswith("coarse location")]
     assert reserve["delta"].tolist() == [pytest.approx(COUPLING_SHARE * delta, rel=1e-12)]
     assert reserve["mechanism"].str.contains("not used").all()
@@ -163,9 +180,9 @@ def test_the_ledger_holds_the_claim_recomputed_from_the_noise_drawn(sampler):
 
 @pytest.mark.parametrize("norms", [7.0, 1e12])
 def test_the_schedule_depends_on_the_medians_and_public_values_alone(monkeypatch, norms):
-    """With the two medians' outputs fixed, two unrelated data sets of the same shape get the
-    same number of steps, shares, clips and noise, and the same choice of a coarse location
-    (taken for medians 1e12 apart): only the centres differ."""
+    """With the medians' outputs fixed, two unrelated data sets of the same shape get the same
+    number of steps, shares, clips and noise, the same choice of a coarse location (taken for
+    medians 1e12 apart) and the same weights: only the centres differ."""
     monkeypatch.setattr(
         GridQuantile,
         "release",
@@ -176,7 +193,8 @@ def test_the_schedule_depends_on_the_medians_and_public_values_alone(monkeypatch
         _spiked(seed=2, shift=40.0) * 3, 2.0, 1e-7, statistic="sscm", random_state=9
     )
     keys = ("centre_steps", "centre_shares", "centre_clips", "centre_noise_sd", "matrix_clip")
-    for key in (*keys, "centre_coarse_share", "centre_travel_share"):
+    weights = ("spread", "weights_adaptation", "weights_inner_radius", "weights_outer_radius")
+    for key in (*keys, "centre_coarse_share", "centre_travel_share", *weights):
         assert first.settings[key] == second.settings[key], key
     assert (first.settings["centre_coarse_share"] > 0) == (norms > 1e3)
     assert first.settings["centre"] != second.settings["centre"]
@@ -538,8 +556,9 @@ def test_budgets_beyond_floating_point_thresholds_plan_without_a_coarse_location
 
 @pytest.mark.parametrize("sampler", ["continuous", "discrete"])
 def test_about_a_public_centre_only_the_pair_scale_is_spent_before_the_matrix(sampler):
-    """A public centre: the ledger holds the pair scale's median and the matrix, whose
-    multiplier, recomputed from its noise sd, is the whole Gaussian part's mu."""
+    """A public centre: the ledger holds the pair scale's median, the spread's (the weights
+    adapt at this n epsilon) and the matrix, whose multiplier, recomputed from its noise sd, is
+    the whole Gaussian part's mu."""
     X = _spiked(shift=40.0)
     n, d = X.shape
     epsilon, delta = 2.0, 1e-7
@@ -553,9 +572,13 @@ def test_about_a_public_centre_only_the_pair_scale_is_spent_before_the_matrix(sa
         random_state=4,
     )
     entries = result.privacy.to_frame()
-    assert entries["name"].tolist() == ["loading: SSCM pair scale", "loading: SSCM matrix"]
-    pure = entries["epsilon"].iloc[0]
-    assert pure == pytest.approx(median_epsilons(n, epsilon)[1])  # the private centre's own
+    names = ["loading: SSCM pair scale", "loading: SSCM spread", "loading: SSCM matrix"]
+    assert entries["name"].tolist() == names
+    spread = spread_epsilon(n, d, epsilon)
+    pure = entries["epsilon"].iloc[0] + entries["epsilon"].iloc[1]
+    assert entries["epsilon"].iloc[1] == spread
+    # the pair scale's share is the private centre's own, of what the spread leaves
+    assert pure == pytest.approx(median_epsilons(n, epsilon - spread)[1] + spread)
     mu = result.sensitivity / result.sigma
     if sampler == "continuous":
         assert mu == pytest.approx(gdp_mu(epsilon - pure, delta), rel=1e-9)
@@ -638,6 +661,19 @@ def test_a_pair_scale_beyond_the_clips_range_is_marked_with_what_would_help(cent
     assert result.directions_status.state == "misplaced"
     assert np.isnan(result.directions).all()
     assert result.privacy.total.isclose(Budget(2.0, 1e-6))
+
+
+@pytest.mark.parametrize("rows", ["identical", "subnormal"])
+def test_rows_without_a_positive_pair_distance_on_the_grid_are_marked(rows):
+    """Identical rows, or rows whose differences lie below the log grid's first point: the pair
+    scale is the median of no values, a grid point anywhere (once 1e290, beyond the clips'
+    range, and the release said "ok"); the release is marked misplaced."""
+    rng = np.random.default_rng(0)
+    X = np.ones((3000, 2)) * 3.0 if rows == "identical" else rng.standard_normal((3000, 2)) * 4e-323
+    with pytest.warns(dppca.NoiseDominatedWarning, match="rows are \\(nearly\\) all identical"):
+        result = dppca.dp_loading(X, 4.0, 1e-7, statistic="sscm", random_state=1, on_weak="release")
+    assert result.directions_status.state == "misplaced"
+    assert result.privacy.total.isclose(Budget(4.0, 1e-7))
 
 
 def test_a_wrong_public_centre_is_refused_by_auto_whichever_statistic_it_picks():

@@ -1,4 +1,4 @@
-"""The spatial sign covariance matrix about a centre, with soft outlier weights, and the clipped
+"""The spatial sign covariance matrix about a centre, with soft radial weights, and the clipped
 steps that move the centre: the statistic and its floating-point error bounds, no privacy.
 
 For rows ``x_i`` and a centre ``c``, ``u_i = x_i - c``, ``r_i = ||u_i||`` and ``a_i = u_i / r_i``
@@ -8,12 +8,12 @@ For rows ``x_i`` and a centre ``c``, ``u_i = x_i - c``, ``r_i = ||u_i||`` and ``
 * the centre step's sum ``sum_i psi(u_i)``, ``psi(u) = a min(r, tau) w(r)``, has
   ``||psi(u)|| <= tau``;
 * the matrix ``S = (1/n) sum_i v_i a_i a_i'`` (Visuri, Koivunen and Oja 2000) with the radial
-  weight ``v_i = min(1, (r_i / (tau / 2))^2) w_i`` (a radial function in the manner of
-  Raymaekers and Rousseeuw 2019): rows beyond ``kappa tau`` fade out, and rows within
-  ``tau / 2`` of the centre, whose directions a small error of the centre turns most, count as
-  much as their squared distance (as in a clipped second moment); its terms have Frobenius norm
-  at most 1, and two of them differ by at most ``sqrt(2)`` in Frobenius norm
-  (``v^2 + v'^2 - 2 v v' (a'b)^2 <= 2``).
+  weight ``v_i = min(1, (r_i / rho_in)^2) min(1, (rho_out / r_i)^2)`` of two radii
+  (:class:`Radii`; a radial function in the manner of Raymaekers and Rousseeuw 2019): rows
+  beyond ``rho_out`` fade out, and rows within ``rho_in`` of the centre, whose directions a small
+  error of the centre turns most, count as much as their squared distance (as in a clipped
+  second moment); its terms have Frobenius norm at most 1, and two of them differ by at most
+  ``sqrt(2)`` in Frobenius norm (``v^2 + v'^2 - 2 v v' (a'b)^2 <= 2``), whatever the radii.
 
 Every row is taken apart without overflow: ``u_i`` is computed as ``x_i / 2 - c / 2`` (finite
 for finite rows), scaled by its largest entry before its norm; a norm beyond the largest float is
@@ -23,6 +23,7 @@ inf, whose weight is 0.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -66,30 +67,57 @@ def offsets(X: np.ndarray, center: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def soft_weights(norms: np.ndarray, tau: float, kappa: float = KAPPA) -> np.ndarray:
     """``min(1, (kappa tau / r)^2)``: 1 within ``kappa tau``, 0 for an infinite norm."""
+    return _fading(norms, kappa * tau)
+
+
+def _fading(norms: np.ndarray, radius: float) -> np.ndarray:
+    """``min(1, (radius / r)^2)``, 0 for an infinite norm."""
     with np.errstate(divide="ignore", over="ignore", under="ignore"):
-        ratio = np.where(norms > 0.0, (kappa * tau) / np.where(norms > 0.0, norms, 1.0), np.inf)
+        ratio = np.where(norms > 0.0, radius / np.where(norms > 0.0, norms, 1.0), np.inf)
         weights: np.ndarray = np.minimum(1.0, ratio * ratio)
     return weights
 
 
 #: Rows nearer the centre than this fraction of the clip enter the matrix with a weight that
-#: grows as their squared distance.
+#: grows as their squared distance (:meth:`Radii.of_clip`).
 INNER = 0.5
 
 
-def matrix_weights(norms: np.ndarray, tau: float, kappa: float = KAPPA) -> np.ndarray:
-    """``min(1, (r / (INNER tau))^2) min(1, (kappa tau / r)^2)``, in ``[0, 1]`` in floating
-    point too (each factor is clamped at 1, and a product of two numbers at most 1 rounds to at
-    most 1); 0 at the centre and for an infinite norm.
+@dataclass(frozen=True)
+class Radii:
+    """The matrix's radial weights' radii (positive): rows nearer the centre than ``inner``
+    count as their squared distance over its square, rows farther than ``outer`` fade as
+    ``(outer / r)^2``.
 
     Examples
     --------
-    >>> matrix_weights(np.array([0.0, 0.5, 1.0, 2.0, 6.0, 12.0, np.inf]), 2.0).tolist()
+    >>> Radii.of_clip(2.0)
+    Radii(inner=1.0, outer=6.0)
+    """
+
+    inner: float
+    outer: float
+
+    @classmethod
+    def of_clip(cls, tau: float) -> Radii:
+        """``INNER tau`` and ``KAPPA tau``: the radii at a clip ``tau`` alone."""
+        return cls(INNER * tau, KAPPA * tau)
+
+
+def matrix_weights(norms: np.ndarray, radii: Radii) -> np.ndarray:
+    """``min(1, (r / rho_in)^2) min(1, (rho_out / r)^2)``, in ``[0, 1]`` in floating point too
+    (each factor is clamped at 1, and a product of two numbers at most 1 rounds to at most 1);
+    0 at the centre and for an infinite norm.
+
+    Examples
+    --------
+    >>> norms = np.array([0.0, 0.5, 1.0, 2.0, 6.0, 12.0, np.inf])
+    >>> matrix_weights(norms, Radii.of_clip(2.0)).tolist()
     [0.0, 0.25, 1.0, 1.0, 1.0, 0.25, 0.0]
     """
     with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
-        inner = np.minimum(1.0, np.square(norms / (INNER * tau)))
-    weights: np.ndarray = inner * soft_weights(norms, tau, kappa)
+        inner = np.minimum(1.0, np.square(norms / radii.inner))
+    weights: np.ndarray = inner * _fading(norms, radii.outer)
     return weights
 
 
@@ -142,20 +170,20 @@ def centre_sum_error_bound(n: int, d: int) -> float:
     return 2.0 * term * (1.0 + n * gamma(n))
 
 
-def sscm(X: np.ndarray, center: np.ndarray, tau: float) -> np.ndarray:
+def sscm(X: np.ndarray, center: np.ndarray, radii: Radii) -> np.ndarray:
     """``S = (1/n) sum_i v_i a_i a_i'`` with the radial weights ``v_i`` of
     :func:`matrix_weights`, symmetric.
 
     Examples
     --------
     >>> X = np.array([[2.0, 0.0], [0.0, 1.0], [0.0, -3.0]])
-    >>> (sscm(X, np.zeros(2), 2.0) * 3).round(6).tolist()
+    >>> (sscm(X, np.zeros(2), Radii.of_clip(2.0)) * 3).round(6).tolist()
     [[1.0, 0.0], [0.0, 2.0]]
-    >>> (sscm(X, np.zeros(2), 4.0) * 3).round(6).tolist()  # rows within 2 count r^2 / 4
+    >>> (sscm(X, np.zeros(2), Radii(2.0, 12.0)) * 3).round(6).tolist()  # within 2: r^2 / 4
     [[1.0, 0.0], [0.0, 1.25]]
     """
     directions, norms = offsets(X, center)
-    weighted = directions * matrix_weights(norms, tau)[:, None]
+    weighted = directions * matrix_weights(norms, radii)[:, None]
     matrix: np.ndarray = weighted.T @ directions / X.shape[0]
     symmetric: np.ndarray = (matrix + matrix.T) / 2.0
     return symmetric

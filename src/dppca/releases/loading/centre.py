@@ -342,7 +342,7 @@ def locate_centre(
     last = np.array(sds[-(POLISH + 1) :])
     weights = np.square(last.min() / last)  # in (0, 1], whatever the units
     location = (weights / weights.sum()) @ np.array(iterates[-(POLISH + 1) :])
-    in_range = CLIP_RANGE[0] < scale and start < CLIP_RANGE[1]
+    in_range = CLIP_RANGE[0] < scale < CLIP_RANGE[1] and start < CLIP_RANGE[1]
     return Centre(
         location,
         float(tau0),

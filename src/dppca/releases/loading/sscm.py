@@ -16,21 +16,30 @@ being the private centre of :mod:`dppca.releases.loading.centre`:
    steps to come from ``tau_0`` down to ``s``, and two more at clips near ``s`` to converge
    there; ``T`` and every share follow from ``tau_0``, ``s`` and public values alone
    (:func:`~dppca.releases.loading.schedule.centre_schedule`);
-4. the matrix ``S = (1/n) sum_i v_i a_i a_i'`` about the centre, with the radial weights
+4. where ``n epsilon`` is large for ``d`` (:mod:`dppca.releases.loading.weights`), a third
+   pure-DP median with a small share of epsilon: the spread ``m``, the median of the rows'
+   distances from the released centre, on the logarithmic grid;
+5. the matrix ``S = (1/n) sum_i v_i a_i a_i'`` about the centre, with the radial weights
    ``v_i`` in [0, 1] of :func:`~dppca.numerics.sscm.matrix_weights` (Frobenius sensitivity
-   ``sqrt(2) / n``), plus symmetric Gaussian noise; the directions are its eigenvectors.
+   ``sqrt(2) / n`` whatever their radii, which follow from the clip, ``s`` and ``m``:
+   :func:`~dppca.releases.loading.weights.matrix_radii`), plus symmetric Gaussian noise; the
+   directions are its eigenvectors.
 
 About a public centre (``center=``, known without the data), steps 1 to 3 reduce to the pair
 scale's median ``s``, the matrix's clip, released with the share of epsilon that locates it; the
 matrix gets the whole Gaussian budget of the rest. A centre computed from the data is not
 public: it would spend budget the ledger does not show.
 
-Privacy: the medians are ``(epsilon_tau + epsilon_s)``-DP by basic composition; given their
-values, every later mechanism's share is fixed, and the shares add up to 1, so the Gaussian
-parts together are ``mu``-GDP (Dong, Roth and Su 2022, Corollary 3.3; ``rho``-zCDP for the
-discrete sampler, Bun and Steinke 2016), which is (epsilon - epsilon_tau - epsilon_s, delta)-DP;
-basic composition gives (epsilon, delta). Every sensitivity includes the floating-point error of
-the computed statistic (:mod:`dppca.numerics.sscm`).
+Privacy: the medians are ``(epsilon_tau + epsilon_s + epsilon_m)``-DP by basic composition;
+given the released values, every Gaussian mechanism's share and sensitivity are fixed, and the
+shares add up to 1, so the Gaussian parts together are ``mu``-GDP (Dong, Roth and Su 2022,
+Corollary 3.3; ``rho``-zCDP for the discrete sampler, Bun and Steinke 2016), which is
+(epsilon - epsilon_tau - epsilon_s - epsilon_m, delta)-DP. The spread is released between the
+steps and the matrix; composition is adaptive and its order does not matter (the tensor product
+of trade-off functions commutes, Dong, Roth and Su 2022, Theorem 3.2; for zCDP each Gaussian
+part's bound holds given every earlier output), and basic composition then gives (epsilon,
+delta). Every sensitivity includes the floating-point error of the computed statistic
+(:mod:`dppca.numerics.sscm`).
 """
 
 from __future__ import annotations
@@ -45,13 +54,15 @@ import numpy as np
 
 from dppca.numerics.linalg import align_columns, covariance_pca, descending_eigh
 from dppca.numerics.rows import sample_covariance
-from dppca.numerics.sscm import sscm, sscm_sensitivity
-from dppca.privacy.budget import Budget, PrivacyLedger
+from dppca.numerics.sscm import offsets, sscm, sscm_sensitivity
+from dppca.privacy.budget import Budget, PrivacyLedger, check_parts, split_epsilon
 from dppca.privacy.gaussian_budget import GaussianPart
 from dppca.privacy.mechanisms import Noise, check_noise_scale
+from dppca.privacy.quantiles import GridQuantile
 from dppca.privacy.requirements import Requirement
 from dppca.releases.loading.centre import CentrePlan, clip_of, plan_centre
 from dppca.releases.loading.known_centre import KnownCentrePlan, plan_known_centre
+from dppca.releases.loading.weights import adaptation, matrix_radii, spread_epsilon
 from dppca.results.loading import LoadingResult, NonPrivateLoading
 from dppca.results.status import ReleaseStatus
 
@@ -62,7 +73,8 @@ KENDALL = "statistic='kendall' (translation invariant: no centre to locate)"
 @dataclass(frozen=True)
 class SSCMPlan:
     """A validated SSCM release, fixed by public values: the centre's plan (two medians and a
-    Gaussian budget) and the matrix's share of that budget."""
+    Gaussian budget), the spread's median where the weights adapt, and the matrix's share of
+    the Gaussian budget."""
 
     n: int
     p: int
@@ -73,11 +85,16 @@ class SSCMPlan:
     centre: CentrePlan | KnownCentrePlan
     #: What the budget must locate (:mod:`dppca.privacy.requirements`).
     requirements: tuple[Requirement, ...] = ()
+    #: The spread's median (:mod:`dppca.releases.loading.weights`), or None: the weights' radii
+    #: then follow from the clip alone.
+    spread: GridQuantile | None = None
+    #: How far the weights adapt to the spread (:func:`~dppca.releases.loading.weights.adaptation`).
+    adaptation: float = 0.0
 
     def mechanisms(self) -> list[Any]:
-        """Every mechanism the release draws from, in release order (the Gaussian budget is
-        every centre step and the matrix together)."""
-        return self.centre.mechanisms()
+        """Every mechanism the release draws from (the Gaussian budget is every centre step and
+        the matrix together; the spread is released between them)."""
+        return self.centre.mechanisms() + ([self.spread] if self.spread is not None else [])
 
     @property
     def sensitivity(self) -> float:
@@ -117,12 +134,21 @@ def plan_sscm(
     n, d = shape
     epsilon, delta = budget.epsilon, budget.delta
     description = "SSCM: centre steps and matrix"
+    spread, rest = None, epsilon
+    if wanted := spread_epsilon(n, d, epsilon):
+        spread_part, rest = check_parts(
+            split_epsilon(epsilon, [wanted / epsilon, 1.0 - wanted / epsilon]),
+            f"epsilon={epsilon:g} for the SSCM's spread",
+        )
+        spread = GridQuantile(
+            "log", 0.5, spread_part, sampler, description="distances from the centre"
+        )
     centre: CentrePlan | KnownCentrePlan
     if center is None:
-        centre = plan_centre(shape, epsilon, delta, sampler, description)
+        centre = plan_centre(shape, rest, delta, sampler, description, release_epsilon=epsilon)
         requirements = _private_centre_requirements(n, epsilon, centre)
     else:
-        centre = plan_known_centre(center, n, epsilon, delta, sampler, "SSCM: matrix")
+        centre = plan_known_centre(center, n, rest, delta, sampler, "SSCM: matrix")
         requirements = (
             Requirement(
                 "loading",
@@ -133,7 +159,8 @@ def plan_sscm(
                 "its pair scale (the matrix's clip) cannot be located in half of epsilon.",
             ),
         )
-    plan = SSCMPlan(n, d, epsilon, delta, sampler, centre, requirements)
+    strength = adaptation(n, d, epsilon) if spread is not None else 0.0
+    plan = SSCMPlan(n, d, epsilon, delta, sampler, centre, requirements, spread, strength)
     most = centre.most_extra if isinstance(centre, CentrePlan) else 0.0
     for extra_share in (0.0, most):
         check_noise_scale(plan.matrix_mechanism(extra_share).scale, "the SSCM")
@@ -183,7 +210,12 @@ def sscm_release(
     centre = plan.centre.locate(data, noise, rng, ledger, "loading: SSCM")
     centre_noise = centre.noise_sds[-1] if centre.noise_sds else 0.0
     matrix_clip = clip_of(math.hypot(centre.pair_scale, math.sqrt(d) * centre_noise))
-    statistic = sscm(data, centre.location, matrix_clip)
+    spread = None
+    if plan.spread is not None:
+        spread = plan.spread.release(offsets(data, centre.location)[1], noise)
+        plan.spread.record(ledger, "loading: SSCM spread", "loading")
+    radii = matrix_radii(matrix_clip, centre.pair_scale, spread, plan.adaptation)
+    statistic = sscm(data, centre.location, radii)
     matrix = plan.matrix_mechanism(centre.extra_share)
     noisy = matrix.randomise_symmetric(statistic, noise)
     known = isinstance(plan.centre, KnownCentrePlan)
@@ -199,7 +231,7 @@ def sscm_release(
         )
     reference = None
     if non_private:
-        exact = sscm(data, centre.location, matrix_clip)
+        exact = sscm(data, centre.location, radii)
         _, vectors = descending_eigh(exact)
         covariance = sample_covariance(data)
         pca_eigenvalues, pca_vectors = covariance_pca(covariance, directions)
@@ -222,6 +254,10 @@ def sscm_release(
         "centre_clips": centre.clips,
         "centre_noise_sd": centre.noise_sds,
         "matrix_clip": matrix_clip,
+        "spread": spread,
+        "weights_adaptation": plan.adaptation,
+        "weights_inner_radius": radii.inner,
+        "weights_outer_radius": radii.outer,
         "norm_median": centre.norm_median,
         "pair_scale": centre.pair_scale,
         "centre_share": plan.centre.share,
