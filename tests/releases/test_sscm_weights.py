@@ -17,8 +17,8 @@ from dppca.releases.loading import sscm as sscm_release
 from dppca.releases.loading.weights import (
     HEAVY_KAPPA,
     adaptation,
+    heaviness,
     matrix_radii,
-    outer_multiple,
     spread_epsilon,
 )
 
@@ -43,12 +43,22 @@ def test_the_spread_is_spent_only_where_the_weights_adapt_and_it_is_located():
         assert 0.02 * epsilon <= spread_epsilon(n, d, epsilon) <= 0.05 * epsilon
 
 
-def test_the_outer_multiple_moves_from_light_to_heavy_tails():
-    assert outer_multiple(1.0) == outer_multiple(0.95) == outer_multiple(math.nan) == KAPPA
-    assert outer_multiple(0.9) == outer_multiple(0.68) == outer_multiple(0.0) == HEAVY_KAPPA
-    between = [outer_multiple(r) for r in np.linspace(0.95, 0.90, 11)]
+def test_the_radii_move_from_light_to_heavy_tails():
+    """The heaviness of m / s: 0 from 0.95 up, 1 up to 0.90, linear between; the outer multiple
+    moves geometrically from 3 to 10 with it, the inner radius from m to 0.7 m."""
+    assert heaviness(1.0) == heaviness(0.95) == heaviness(math.nan) == 0.0
+    assert heaviness(0.9) == heaviness(0.68) == heaviness(0.0) == 1.0
+    between = [heaviness(r) for r in np.linspace(0.95, 0.90, 11)]
     assert all(a < b for a, b in itertools.pairwise(between))
-    assert outer_multiple(0.925) == pytest.approx(math.sqrt(KAPPA * HEAVY_KAPPA))
+    clip, scale = 2.0, 2.0
+    light, middle, heavy = (matrix_radii(clip, scale, r * scale, 1.0) for r in (1.0, 0.925, 0.68))
+    assert (light.inner, light.outer) == (2.0, KAPPA * clip)
+    assert middle.outer == pytest.approx(math.sqrt(KAPPA * HEAVY_KAPPA) * clip)
+    assert middle.inner == pytest.approx(0.85 * 0.925 * scale)
+    assert heavy.outer == pytest.approx(HEAVY_KAPPA * clip)
+    assert heavy.inner == pytest.approx(0.7 * 0.68 * scale)
+    half = matrix_radii(clip, scale, 0.68 * scale, 0.5)  # half adapted: half way to 0.7 m
+    assert half.inner == pytest.approx(0.5 * clip / 2 + 0.5 * 0.7 * 0.68 * scale)
 
 
 @pytest.mark.parametrize("units", [1e-3, 1e3, 1e250 / 1e6])
@@ -93,7 +103,8 @@ def test_the_spread_tells_light_tails_from_heavy_ones(tails, ratio, multiple):
     assert settings["weights_adaptation"] == 1.0
     assert ratio[0] < settings["spread"] / settings["pair_scale"] < ratio[1]
     assert settings["weights_outer_radius"] == pytest.approx(multiple * settings["matrix_clip"])
-    assert settings["weights_inner_radius"] == settings["spread"]  # full adaptation
+    inner = 0.7 if multiple == HEAVY_KAPPA else 1.0  # of the spread, at full adaptation
+    assert settings["weights_inner_radius"] == pytest.approx(inner * settings["spread"])
     names = result.privacy.to_frame()["name"].tolist()
     assert names.count("loading: SSCM spread") == 1
 

@@ -15,7 +15,8 @@ more than they buy:
   ``n = 20,000``, epsilon 4; counting the rows within the median distance ``m`` as their
   squared distance (``rho_in = m``) recovers it;
 * on heavy tails, the outer weight: a fifth of Cauchy rows lie beyond three scales, and fading
-  them discards information that their signs carry (``rho_out = 10 tau`` there).
+  them discards information that their signs carry (``rho_out = 10 tau`` there, and
+  ``rho_in = 0.7 m``: counting rows as their squared distance gains little on heavy tails).
 
 A third pure-DP median tells them apart: ``m``, the median of the rows' distances from the
 released centre, over the pair scale ``s`` (the median of ``||x_i - x_j|| / sqrt 2`` within
@@ -40,10 +41,11 @@ from dppca.privacy.quantiles import locating_reach
 from dppca.releases.loading.schedule import MEDIAN_MARGIN
 
 #: The outer radius's multiple of the clip for heavy tails (:data:`~dppca.numerics.sscm.KAPPA`,
-#: 3, for light ones).
+#: 3, for light ones), and how much less of the spread the inner radius is for them.
 HEAVY_KAPPA = 10.0
+HEAVY_INNER = 0.3
 #: The spread over the pair scale at and above which the tails count as light, and at and below
-#: which as heavy (the outer multiple moves geometrically between).
+#: which as heavy (:func:`heaviness`).
 LIGHT_RATIO = 0.95
 HEAVY_RATIO = 0.90
 #: The adaptation grows from 0 to 1 as ``n epsilon / d^1.5`` goes from the first to the second.
@@ -91,28 +93,26 @@ def spread_epsilon(n: int, d: int, epsilon: float) -> float:
     return max(SPREAD_SHARE * epsilon, located)
 
 
-def outer_multiple(ratio: float) -> float:
-    """The outer radius's multiple of the clip for the spread over the pair scale ``ratio``:
-    ``KAPPA`` (3) from ``LIGHT_RATIO``, ``HEAVY_KAPPA`` (10) up to ``HEAVY_RATIO``,
-    geometrically between (NaN: ``KAPPA``).
+def heaviness(ratio: float) -> float:
+    """How heavy the tails are, from the spread over the pair scale ``ratio``: 0 from
+    ``LIGHT_RATIO`` (0.95) up, 1 up to ``HEAVY_RATIO`` (0.90), linear between (NaN: 0).
 
     Examples
     --------
-    >>> outer_multiple(1.0), outer_multiple(0.68), round(outer_multiple(0.925), 3)
-    (3.0, 10.0, 5.477)
+    >>> heaviness(1.0), heaviness(0.68), round(heaviness(0.925), 3), heaviness(float("nan"))
+    (0.0, 1.0, 0.5, 0.0)
     """
     if not ratio < LIGHT_RATIO:
-        return KAPPA
-    if ratio <= HEAVY_RATIO:
-        return HEAVY_KAPPA
-    position = (LIGHT_RATIO - ratio) / (LIGHT_RATIO - HEAVY_RATIO)
-    return float(KAPPA * (HEAVY_KAPPA / KAPPA) ** position)
+        return 0.0
+    return min(1.0, (LIGHT_RATIO - ratio) / (LIGHT_RATIO - HEAVY_RATIO))
 
 
 def matrix_radii(clip: float, pair_scale: float, spread: float | None, strength: float) -> Radii:
     """The matrix's radii: without a ``spread`` (or at ``strength`` 0, the adaptation), those of
-    the ``clip`` alone (:meth:`~dppca.numerics.sscm.Radii.of_clip`); with it, the inner radius
-    ``(1 - g) tau / 2 + g m`` and the outer ``outer_multiple(m / s) tau``.
+    the ``clip`` alone (:meth:`~dppca.numerics.sscm.Radii.of_clip`); with it and the tails'
+    :func:`heaviness` ``h`` of ``m / s``, the inner radius ``(1 - g) tau / 2 + g (1 - 0.3 h) m``
+    (heavy tails gain little from counting rows as their squared distance) and the outer
+    ``3 (10 / 3)^h tau``.
 
     Examples
     --------
@@ -122,10 +122,11 @@ def matrix_radii(clip: float, pair_scale: float, spread: float | None, strength:
     Radii(inner=2.0, outer=6.0)
     >>> radii = matrix_radii(2.0, 2.0, 1.36, 0.5)  # Cauchy-like tails, half way
     >>> round(radii.inner, 6), radii.outer
-    (1.18, 20.0)
+    (0.976, 20.0)
     """
     fixed = Radii.of_clip(clip)
     if spread is None or strength == 0.0:
         return fixed
-    inner = (1.0 - strength) * fixed.inner + strength * spread
-    return Radii(inner, outer_multiple(spread / pair_scale) * clip)
+    heavy = heaviness(spread / pair_scale)
+    inner = (1.0 - strength) * fixed.inner + strength * (1.0 - HEAVY_INNER * heavy) * spread
+    return Radii(inner, KAPPA * (HEAVY_KAPPA / KAPPA) ** heavy * clip)
