@@ -179,9 +179,15 @@ def method_paragraph(result: DPPCAResult, today: str | None = None) -> str:
             else f"a private centre from {loading.get('centre_steps')} clipped mean steps "
             "scheduled by two private medians"
         )
+        weights = (
+            "radial weights adapted to the data's tails by a private median of the rows' "
+            "distances from the centre"
+            if loading.get("spread") is not None
+            else "soft outlier weights"
+        )
         directions = (
             "Private directions: the eigenvectors of the spatial sign covariance matrix "
-            "(Visuri, Koivunen and Oja 2000) with soft outlier weights, Frobenius sensitivity "
+            f"(Visuri, Koivunen and Oja 2000) with {weights}, Frobenius sensitivity "
             f"sqrt(2)/n, about {centre}."
         )
     else:

@@ -412,6 +412,8 @@ def test_dp_pca_and_dppca_compose_the_sscm_with_the_other_releases():
     assert result.method == "SSCM" and repr(result).startswith("Differentially private PCA (SSCM)")
     assert "spatial sign covariance matrix (Visuri" in method_paragraph(result)
     assert "about a private centre from" in method_paragraph(result)
+    assert result.settings["loading"]["spread"] is not None  # n epsilon / d^1.5 is 272 here
+    assert "radial weights adapted to the data's tails" in method_paragraph(result)
     model = dppca.DPPCA(2, epsilon=4.0, delta=1e-7, statistic="sscm", random_state=5).fit(X)
     assert abs(model.components_[0, 0]) > 0.98
     assert model.privacy_spent_.epsilon == pytest.approx(4.0)

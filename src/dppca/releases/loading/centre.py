@@ -279,7 +279,8 @@ class Centre:
             return (
                 f"the pair scale {self.pair_scale:.3g} is outside the clips' public range "
                 f"[{CLIP_RANGE[0]:g}, {CLIP_RANGE[1]:g}]: the rows are (nearly) all identical, "
-                "or their scale is beyond that range; scale the data by a public constant"
+                "their scale is beyond that range, or its median was not located at this n and "
+                "epsilon; scale the data by a public constant or give more epsilon"
             )
         return (
             f"the data lie {self.norm_median or 0.0:.3g} from the origin at a scale of "
