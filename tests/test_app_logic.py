@@ -250,6 +250,31 @@ def test_the_data_choice_and_the_preview_say_what_is_wrong_in_a_sentence():
     assert plan_preview(table, _settings(bins=100_000))[1].startswith("bins must give at most")
 
 
+def test_the_given_datas_releases_add_up_over_every_session(tmp_path):
+    """Data given to ``dppca.app.run`` are reachable from every browser session: each
+    session's releases from them count in one tally the status line reads in every session;
+    another data set stays the session's own."""
+    from dppca import Budget
+    from dppca.app.handlers import SessionRuns, SharedSpending, data_key
+    from dppca.app.runner import RunOutput
+
+    given, other = _table(), _table(n=700)
+    shared = SharedSpending(data_key(given))
+    first = SessionRuns(tmp_path / "first", shared=shared)
+    second = SessionRuns(tmp_path / "second", shared=shared)
+    for runs in (first, second):
+        runs.start(given)
+        runs.tally(RunOutput(error="stopped", spent=Budget(1.5, 1e-7)))
+    assert first.summary(given) == second.summary(given)
+    line = second.summary(given)[1]
+    assert line.startswith("This app has made 2 releases from these data (in every browser")
+    assert "epsilon = 3," in line and "delta = 2e-07" in line
+    second.start(other)
+    second.tally(RunOutput(error="stopped", spent=Budget(0.5, 0.0)))
+    assert len(shared.spent()) == 2 and len(second.summary(other)) == 1  # one release: no sum
+    assert first.spent == {} and second.spent == {data_key(other): [(0.5, 0.0)]}
+
+
 def test_a_session_counts_its_runs_and_what_each_data_set_spent(tmp_path):
     from dppca import Budget
     from dppca.app.handlers import SessionRuns, figures_zip, private_file

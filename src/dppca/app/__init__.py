@@ -31,11 +31,14 @@ def create_app(given: Table | None = None) -> Any:
     """
     from shiny import App
 
+    from dppca.app.handlers import SharedSpending, data_key
     from dppca.app.server import server
     from dppca.app.ui import page
 
+    shared = None if given is None else SharedSpending(data_key(given))
+
     def session(input: Any, output: Any, session: Any) -> None:
-        server(input, output, session, given)
+        server(input, output, session, given, shared)
 
     return App(page(None if given is None else given.source), session)
 
@@ -73,8 +76,8 @@ def run(
     is offered first and chosen, with ``groups`` (a column of ``X`` or one label per row, a
     categorical's categories kept as the declared levels) as its group column. The data stay
     in the server's memory; nothing is released until Run. Every browser session that reaches
-    the server may run releases on ``X`` (each session adds up its own budget): keep the
-    default host, which serves this machine only.
+    the server may run releases on ``X``, and the status line adds up the releases from ``X``
+    of every session: keep the default host, which serves this machine only.
 
     Examples
     --------

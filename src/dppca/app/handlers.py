@@ -12,6 +12,7 @@ import os
 import shutil
 import stat
 import tempfile
+import threading
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -246,10 +247,41 @@ def data_key(table: Table) -> tuple[str, int, tuple[str, ...]]:
     return table.source, table.n, tuple(table.frame.columns)
 
 
+DataKey = tuple[str, int, tuple[str, ...]]
+
+
+@dataclass
+class SharedSpending:
+    """What the releases from the data the app was started with spent, in every browser
+    session of the server: the same rows reached from several sessions add up.
+
+    Examples
+    --------
+    >>> shared = SharedSpending(("your data", 10, ("a",)))
+    >>> shared.add((1.0, 1e-6)); shared.add((0.5, 0.0)); shared.spent()
+    [(1.0, 1e-06), (0.5, 0.0)]
+    """
+
+    data: DataKey
+    _spent: list[tuple[float, float]] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, budget: tuple[float, float]) -> None:
+        """Count one release's (epsilon, delta) (from any session's worker thread)."""
+        with self._lock:
+            self._spent.append(budget)
+
+    def spent(self) -> list[tuple[float, float]]:
+        """Every release's (epsilon, delta) so far."""
+        with self._lock:
+            return list(self._spent)
+
+
 @dataclass
 class SessionRuns:
     """One browser session's runs: its private folder of downloads (removed when the session
-    ends), the stage of the run in progress, and what each data set's releases spent.
+    ends), the stage of the run in progress, and what each data set's releases spent (the
+    data the app was started with: in every session, ``shared``).
 
     Examples
     --------
@@ -269,17 +301,19 @@ class SessionRuns:
     spent: dict[tuple[str, int, tuple[str, ...]], list[tuple[float, float]]] = field(
         default_factory=dict
     )
+    shared: SharedSpending | None = None
 
     #: The session's uploads (each read once, its file deleted), or the problem each had.
     uploads: dict[str, Table | str] = field(default_factory=dict)
 
     @classmethod
-    def open(cls) -> SessionRuns:
+    def open(cls, shared: SharedSpending | None = None) -> SessionRuns:
         """A new session with its own folder, readable by this user only, marked with the
-        server's process id (:func:`sweep_stale` removes the folders of servers gone)."""
+        server's process id (:func:`sweep_stale` removes the folders of servers gone);
+        ``shared``: the server's count of the releases from the data it was started with."""
         folder = Path(tempfile.mkdtemp(prefix=SESSION_PREFIX))
         (folder / OWNER_FILE).write_text(_process_identity(os.getpid()))
-        return cls(folder)
+        return cls(folder, shared=shared)
 
     def remember_upload(self, datapath: str | Path) -> None:
         """Note Shiny's upload folder of ``datapath`` (a file, or the session's folder itself),
@@ -322,7 +356,11 @@ class SessionRuns:
         total = outcome.spent
         if outcome.release is not None and not outcome.error:
             total = outcome.release.privacy.total
-        if total is not None and self.data is not None:
+        if total is None or self.data is None:
+            return
+        if self.shared is not None and self.data == self.shared.data:
+            self.shared.add((total.epsilon, total.delta))
+        else:
             self.spent.setdefault(self.data, []).append((total.epsilon, total.delta))
 
     def current(self, table: Table | None, outcome: RunOutput | None) -> RunOutput | None:
@@ -334,12 +372,18 @@ class SessionRuns:
     def summary(self, table: Table) -> list[str]:
         """The status lines of a finished run on ``table``: where it came from, and what the
         session's releases from these data add up to when there are several."""
-        spent = self.spent.get(data_key(table), [])
+        key = data_key(table)
+        shared = self.shared is not None and key == self.shared.data
+        spent = (
+            self.shared.spent() if self.shared is not None and shared else self.spent.get(key, [])
+        )
         lines = [f"Made from {table.source}: n = {table.n:,} rows. Every panel below is private."]
         if len(spent) > 1:
             epsilon, delta = (sum(values) for values in zip(*spent, strict=True))
+            who = "This app has made" if shared else "This session has made"
+            where = " (in every browser session)" if shared else ""
             lines.append(
-                f"This session has made {len(spent)} releases from these data; their guarantees "
+                f"{who} {len(spent)} releases from these data{where}; their guarantees "
                 f"add up to epsilon = {epsilon:.3g}, delta = {delta:.3g} (basic composition). "
                 "Publish one release, not several."
             )

@@ -16,6 +16,7 @@ from shiny import reactive, render, ui
 from dppca.app.data import DataError, Table, default_delta, split_shares
 from dppca.app.handlers import (
     SessionRuns,
+    SharedSpending,
     figures_zip,
     load_table,
     plan_preview,
@@ -27,10 +28,17 @@ from dppca.app.panels import DESCRIPTIONS, plane_choices, read_axes
 from dppca.app.runner import RUN_LOCK, RunOutput, Settings, png_bytes, run
 
 
-def server(input: Any, output: Any, session: Any, given: Table | None = None) -> None:
+def server(
+    input: Any,
+    output: Any,
+    session: Any,
+    given: Table | None = None,
+    shared: SharedSpending | None = None,
+) -> None:
     """One browser session: :mod:`dppca.app.handlers` does the work, this wires it to the
-    page's inputs and outputs (``given``: the data the app was started with)."""
-    runs = SessionRuns.open()
+    page's inputs and outputs (``given``: the data the app was started with, whose releases
+    every session counts in ``shared``)."""
+    runs = SessionRuns.open(shared)
     session.on_ended(runs.end)
     # Shiny's upload folder of this session, listed for a later server should this one be
     # killed (Shiny removes it when the session ends; its attribute is not public API).
