@@ -49,7 +49,9 @@ each loss of the SSCM against AG is therefore run again on 80 fresh samples, and
 both verdicts. On real data the intervals reflect the noise of the mechanisms alone (the data are
 fixed).
 
-Usage: ``python benchmarks/directions.py [--quick | --tiny] [--workers W] [--out DIR]``;
+Usage: ``python benchmarks/directions.py [--quick | --tiny] [--stream S] [--workers W] [--out
+DIR]``; ``--stream S`` (S > 0) draws every sample and seed from a random stream the committed
+run (stream 0) never drew from, a run of the same grid on fresh data (label ``full_streamS``);
 ``--report DIR/directions_LABEL.csv.gz`` rewrites the report from saved results.
 """
 
@@ -108,6 +110,7 @@ GRIDS = {
         "shift": [0.0, 5.0, 200.0, 1000.0],
         "reps": 20,
         "real": True,
+        "stream": 0,
     },
     "quick": {
         "d": [10],
@@ -116,6 +119,7 @@ GRIDS = {
         "shift": [0.0, 200.0],
         "reps": 5,
         "real": False,
+        "stream": 0,
     },
     "tiny": {
         "d": [4],
@@ -124,6 +128,7 @@ GRIDS = {
         "shift": [0.0, 50.0],
         "reps": 2,
         "real": False,
+        "stream": 0,
     },
 }
 
@@ -226,10 +231,17 @@ def fit_all(
     return rows
 
 
+def streamed(key: list[int], stream: int) -> np.random.Generator:
+    """The random generator of ``key`` in random ``stream``: stream 0 is the committed full
+    run's; any other draws samples and seeds that stream 0 (and its confirmations) never
+    draw."""
+    return np.random.default_rng(key if stream == 0 else [*key, 7919, stream])
+
+
 def evaluate_cell(grid: dict, d: int, n: int, distribution: str) -> pd.DataFrame:
     """Every repetition of one (d, n, distribution) cell at every shift and budget; a
     repetition's sample is shared by the shifts, budgets and methods."""
-    rng = np.random.default_rng([d, n, DISTRIBUTIONS.index(distribution)])
+    rng = streamed([d, n, DISTRIBUTIONS.index(distribution)], grid["stream"])
     rows: list[dict] = []
     for rep in range(grid["reps"]):
         centred, truth = sample(distribution, n, d, rng)
@@ -245,7 +257,7 @@ def evaluate_real(grid: dict) -> pd.DataFrame:
     genotypes, _ = load_1kg_aisnps("kidd")
     gau, _ = load_gau_g()
     sets = {"1000 Genomes (Kidd)": genotypes, "gau_g": gau}
-    rng = np.random.default_rng(1)
+    rng = streamed([1], grid["stream"])
     rows: list[dict] = []
     for name, frame in sets.items():
         X = frame.to_numpy(float)
@@ -289,11 +301,11 @@ def verdict_table(results: pd.DataFrame, first: str, against: list[str]):
 CONFIRM_REPS = 80
 
 
-def confirm(row, first: str, method: str, reps: int) -> str:
+def confirm(row, first: str, method: str, reps: int, stream: int) -> str:
     """``first`` against ``method`` in the synthetic cell of a verdict ``row`` on ``reps`` fresh
-    samples (a random stream the grid never draws from): the verdict, its mean paired difference
-    and the half-width of its 95 % interval."""
-    rng = np.random.default_rng([row.d, row.n, DISTRIBUTIONS.index(row.data), 1])
+    samples (a random stream the grid of random ``stream`` never draws from): the verdict, its
+    mean paired difference and the half-width of its 95 % interval."""
+    rng = streamed([row.d, row.n, DISTRIBUTIONS.index(row.data), 1], stream)
     rows = []
     for rep in range(reps):
         centred, truth = sample(row.data, row.n, row.d, rng)
@@ -310,11 +322,15 @@ def confirm(row, first: str, method: str, reps: int) -> str:
 
 
 def goals(
-    summary: pd.DataFrame, verdicts: pd.DataFrame, known_verdicts: pd.DataFrame, reps: int
+    summary: pd.DataFrame,
+    verdicts: pd.DataFrame,
+    known_verdicts: pd.DataFrame,
+    reps: int,
+    stream: int,
 ) -> list[str]:
-    """The SSCM's goals, read from the synthetic grid: ``verdicts`` of the SSCM about its
-    private centre and ``known_verdicts`` of the SSCM about the known centre; each loss against
-    AG is run again on ``reps`` fresh samples (:func:`confirm`)."""
+    """The SSCM's goals, read from the synthetic grid of random ``stream``: ``verdicts`` of the
+    SSCM about its private centre and ``known_verdicts`` of the SSCM about the known centre;
+    each loss against AG is run again on ``reps`` fresh samples (:func:`confirm`)."""
 
     def mean(method: str, **cell) -> str:
         part = summary[summary["method"] == method]
@@ -351,7 +367,7 @@ def goals(
             lines.append(
                 f"    - {row.data}, d={row.d}, n={row.n}, epsilon={row.epsilon:g}, "
                 f"shift={row.shift:g}, k={row.k}: by {row.mean:.3f} +- {row.half:.3f}; on "
-                f"fresh samples: {confirm(row, first, method, reps)}"
+                f"fresh samples: {confirm(row, first, method, reps, stream)}"
             )
     cells = synthetic[synthetic["method"] == AG_KNOWN]
     worse = cells[cells["verdict"] == "loss"]
@@ -416,7 +432,13 @@ def report(results: pd.DataFrame, facts: dict, label: str) -> str:
         "",
         "## Goals",
         "",
-        *goals(summary, verdicts, known_verdicts, 3 if label == "tiny" else CONFIRM_REPS),
+        *goals(
+            summary,
+            verdicts,
+            known_verdicts,
+            3 if label.startswith("tiny") else CONFIRM_REPS,
+            facts["grid"].get("stream", 0),
+        ),
         "",
         "## The SSCM against each method",
         "",
@@ -490,6 +512,12 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     mode.add_argument("--quick", action="store_true", help="d=10, n=2000, epsilon 4, 5 reps")
     mode.add_argument("--tiny", action="store_true", help="seconds: for the test suite")
     mode.add_argument("--report", type=Path, help="only rewrite the report from saved results")
+    parser.add_argument(
+        "--stream",
+        type=int,
+        default=0,
+        help="random stream of samples and seeds (0: the committed run's; others are fresh)",
+    )
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     args = parser.parse_args(argv)
@@ -499,8 +527,9 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         facts = json.loads((args.report.parent / f"directions_{label}_run.json").read_text())
         folder = args.report.parent
     else:
-        label = "tiny" if args.tiny else "quick" if args.quick else "full"
-        grid = GRIDS[label]
+        size = "tiny" if args.tiny else "quick" if args.quick else "full"
+        grid = {**GRIDS[size], "stream": args.stream}
+        label = f"{size}_stream{args.stream}" if args.stream else size
         folder = args.out
         folder.mkdir(parents=True, exist_ok=True)
         checkpoint = folder / f"directions_{label}.partial.csv"

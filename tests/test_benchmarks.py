@@ -99,6 +99,30 @@ def test_directions_tiny(tmp_path):
     marked = directions.scored(np.full((4, 3), np.nan), np.eye(4), (1, 3))
     assert marked == {"k1": 1.0, "k3": 1.0, "outcome": "marked unusable"}
     assert directions.scored(None, np.eye(4), (2,)) == {"k2": 1.0, "outcome": "refused"}
+    # a fresh stream draws neither the committed run's samples nor its confirmations'
+    key = [10, 2000, 0]
+    first = {
+        directions.streamed(stream_key, stream).random()
+        for stream_key, stream in [(key, 0), ([*key, 1], 0), (key, 1), ([*key, 1], 1)]
+    }
+    assert len(first) == 4
+
+
+def test_sscm_adaptation_tiny(tmp_path):
+    """Every range and AG on the same samples; the library's range is restored after each fit."""
+    import dppca.releases.loading.weights as weights
+
+    library_range = weights.ADAPTATION_RANGE
+    adaptation = _load("sscm_adaptation")
+    results = adaptation.main(["--tiny", "--out", str(tmp_path)])
+    assert library_range == weights.ADAPTATION_RANGE
+    assert adaptation.RANGES[adaptation.LIBRARY] == library_range
+    per_sample = results.groupby(["data", "rep", "k"])["method"].nunique()
+    assert (per_sample == len(adaptation.METHODS)).all()
+    assert results["sin_theta"].between(0, 1).all()
+    assert adaptation.ratio_band(1000, 5, 6.0) == "400 and above"
+    report = (tmp_path / "sscm_adaptation_tiny.md").read_text()
+    assert "| gaussian | 5 | 1000 | 6 | 3 |" in report
 
 
 def test_sscm_weights_tiny(tmp_path):
