@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import multiprocessing
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,22 @@ from dppca.numerics.linalg import descending_eigh
 from dppca.numerics.pair_sums import kendall_error_bound
 from dppca.privacy.mechanisms import Noise
 from dppca.releases.loading import kendall_mechanism
+
+
+def provenance() -> str:
+    """The commit the benchmark ran at, and whether the working tree differed from it (the
+    library's and the benchmarks' files), for the results it writes; "unknown" outside git."""
+    root = Path(__file__).resolve().parents[1]
+
+    def git(*arguments: str) -> str:
+        found = subprocess.run(["git", *arguments], cwd=root, capture_output=True, text=True)
+        return found.stdout.strip() if found.returncode == 0 else ""
+
+    commit = git("rev-parse", "HEAD")
+    if not commit:
+        return "unknown"
+    changed = git("status", "--porcelain", "--", "src", "benchmarks/*.py")
+    return f"{commit}{' with uncommitted changes to the code' if changed else ''}"
 
 
 def write_markdown(path: Path, sections: list[str], started: float) -> Path:

@@ -79,6 +79,7 @@ from _common import (
     markdown_table,
     mean_intervals,
     paired_verdicts,
+    provenance,
     scored,
     script_intro,
     tally,
@@ -426,7 +427,8 @@ def report(results: pd.DataFrame, facts: dict, label: str) -> str:
         f"# Directions ({label} run)",
         "",
         f"{facts['fits']} fits in {facts['minutes']:.1f} minutes on {facts['workers']} "
-        f"worker(s). Grid: {json.dumps(facts['grid'])}.",
+        f"worker(s) at commit {facts.get('commit', 'not recorded')}. Grid: "
+        f"{json.dumps(facts['grid'])}.",
         "",
         script_intro(__doc__),
         "",
@@ -506,6 +508,13 @@ def run(grid: dict, workers: int, checkpoint: Path) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+def _stream(text: str) -> int:
+    stream = int(text)
+    if stream < 0:
+        raise argparse.ArgumentTypeError(f"a random stream is a number >= 0, got {text}")
+    return stream
+
+
 def main(argv: list[str] | None = None) -> pd.DataFrame:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group()
@@ -514,7 +523,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
     mode.add_argument("--report", type=Path, help="only rewrite the report from saved results")
     parser.add_argument(
         "--stream",
-        type=int,
+        type=_stream,
         default=0,
         help="random stream of samples and seeds (0: the committed run's; others are fresh)",
     )
@@ -540,6 +549,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             "workers": 1 if args.tiny else args.workers,
             "minutes": (time.perf_counter() - start) / 60,
             "fits": len(results),
+            "commit": provenance(),
         }
         results.to_csv(folder / f"directions_{label}.csv.gz", index=False)
         checkpoint.unlink()
