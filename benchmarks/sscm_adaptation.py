@@ -1,5 +1,5 @@
-"""Where the SSCM's weights start to adapt: the range, on a grid that neither the first rule
-nor the other benchmarks had seen.
+"""Where the SSCM's weights start to adapt: three ranges, and Analyze Gauss, on a grid the
+first rule was not chosen on.
 
 ``statistic="sscm"`` adapts its radial weights to the data's tails once ``n epsilon / d^1.5``
 passes the first value of ``dppca.releases.loading.weights.ADAPTATION_RANGE``, fully from the
@@ -8,11 +8,18 @@ from the centre, which the noise can afford only when it is small against the sa
 The first range, (150, 600), was chosen on the directions benchmark's grid (d = 10 and 50);
 held out, on the accuracy study's grid, the SSCM then lost by at most 0.0017 to Analyze Gauss
 about a private centre (AG) on Gaussian rows where ``n epsilon / d^1.5`` is 158 to 316, where
-it adapted only in part. This script asked whether an earlier start does better on other
-dimensions, sizes and budgets: (150, 600) against (100, 400) and (50, 200), and each against
-fair AG (a private median of the norms about its private centre as the clip, 10 % of epsilon,
-with its travel), on the same samples and noise seeds (paired). Its answer set the library's
-range to (100, 400); the seeds are those of that first run.
+it adapted only in part. This script asks whether an earlier start does better on other
+dimensions, sizes and budgets: (150, 600) against (100, 400) and (50, 200), and each against AG
+two ways: "AG, private clip and centre" (about the same kind of private centre, with its
+travel, clipped at a private median of the distances from it, 10 % of epsilon) and "AG, centre
+and clip at its scale" (clipped at half the centre's released pair scale, at no cost), on the
+same samples and noise seeds (paired). Its first run (the seeds are the same) set the library's
+range to (100, 400), a step from (150, 600) that won 14 cells and lost 2 against it; (50, 200)
+did better still on the same tables (15 wins and 6 losses against (100, 400), its losses where
+it adapts fully from 200 and (100, 400) in part) and was not taken, a smaller step from the rule
+the other benchmarks had measured. The choice was made on this grid, so these tables are not a
+test of it: the directions benchmark's run on fresh samples (``--stream 1``) and the accuracy
+study are.
 
 Data (delta = 1/n^2, shift 0): the directions benchmark's spiked model (``Sigma = diag(10, 5,
 3, 1, ..., 1)`` in a random basis) as Gaussian, multivariate t3 and Cauchy rows, and Gaussian
@@ -21,7 +28,8 @@ subspace, at d = 5, 20 and 30, n = 1,000, 4,000 and 12,000, epsilon 0.7, 2 and 6
 / d^1.5`` from 4.3 to 6,440). Error: sin Theta of the top-k subspace, k = 1 and 3; a verdict is
 a 95 % Student t interval of the mean paired difference. A release refused before the charge
 (the SSCM's centre cannot be located at n = 1,000, epsilon 0.7) or marked unusable scores the
-worst error, 1.
+worst error, 1; the tallies say how many cells that is. Each loss of the library's range
+against either AG is run again on 60 further repetitions of its cell.
 
 Usage: ``python benchmarks/sscm_adaptation.py [--reps R | --tiny] [--workers W] [--out DIR]``.
 """
@@ -48,6 +56,7 @@ from _common import (
     markdown_table,
     mean_intervals,
     paired_verdicts,
+    provenance,
     scored,
     script_intro,
     tally,
@@ -58,12 +67,20 @@ LIBRARY = "(100, 400) (library)"
 #: Each SSCM variant's adaptation range.
 RANGES = {LIBRARY: (100.0, 400.0), "(150, 600)": (150.0, 600.0), "(50, 200)": (50.0, 200.0)}
 AG = "AG, private clip and centre"
-METHODS = (*RANGES, AG)
+AG_SCALE = "AG, centre and clip at its scale"
+#: Analyze Gauss's ``clip`` for each of its two rows.
+AG_CLIPS = {AG: "private", AG_SCALE: "scale"}
+METHODS = (*RANGES, *AG_CLIPS)
 DATA = ["gaussian", "t3", "cauchy", "outliers at 60"]
 #: (data, d, n, epsilon).
 CELLS = list(itertools.product(DATA, [5, 20, 30], [1000, 4000, 12000], [0.7, 2.0, 6.0]))
 #: The ``--tiny`` run's cells (seconds, for the test suite).
 TINY_CELLS = [("gaussian", 5, 1000, 6.0)]
+KEYS = ["data", "d", "n", "epsilon", "k"]
+#: Further repetitions on which each loss of the library's range to AG is run again.
+CONFIRM_REPS = 60
+#: Where the ranges start and end: the bands of ``n epsilon / d^1.5`` the tallies are read by.
+BAND_EDGES = (50.0, 100.0, 150.0, 200.0, 400.0, 600.0)
 
 
 def fit(method: str, X: np.ndarray, epsilon: float, seed: int) -> np.ndarray | None:
@@ -72,9 +89,15 @@ def fit(method: str, X: np.ndarray, epsilon: float, seed: int) -> np.ndarray | N
     delta = 1.0 / n**2
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # marks are read from the result
-        if method == AG:
+        if method in AG_CLIPS:
             return analyze_gauss(
-                X, min(3, d), epsilon, delta, clip="private", center="private", random_state=seed
+                X,
+                min(3, d),
+                epsilon,
+                delta,
+                clip=AG_CLIPS[method],
+                center="private",
+                random_state=seed,
             ).components
         library_range = weights.ADAPTATION_RANGE
         weights.ADAPTATION_RANGE = RANGES[method]
@@ -107,32 +130,82 @@ def evaluate(cell: tuple[str, int, int, float], reps: int) -> list[dict]:
             score = scored(fit(method, X, epsilon, seed), truth, (1, 3))
             facts = {"data": data, "d": d, "n": n, "epsilon": epsilon, "rep": rep}
             rows += [
-                {**facts, "method": method, "k": k, "sin_theta": score[f"k{k}"]} for k in (1, 3)
+                {**facts, "method": method, "k": k, "sin_theta": score[f"k{k}"]}
+                | {"outcome": score["outcome"]}
+                for k in (1, 3)
             ]
     return rows
 
 
 def ratio_band(n: int, d: int, epsilon: float) -> str:
-    """The cell's band of ``n epsilon / d^1.5``, by where the ranges start and end."""
+    """The cell's band of ``n epsilon / d^1.5`` between :data:`BAND_EDGES`."""
     ratio = n * epsilon / d**1.5
-    edges = [50.0, 100.0, 400.0]
-    labels = ["below 50", "50 to 100", "100 to 400", "400 and above"]
-    return labels[int(np.searchsorted(edges, ratio, side="right"))]
+    place = int(np.searchsorted(BAND_EDGES, ratio, side="right"))
+    if place == 0:
+        return f"below {BAND_EDGES[0]:g}"
+    if place == len(BAND_EDGES):
+        return f"{BAND_EDGES[-1]:g} and above"
+    return f"{BAND_EDGES[place - 1]:g} to {BAND_EDGES[place]:g}"
 
 
-def tally_table(verdicts: pd.DataFrame, against: list[str]) -> str:
+def tally_table(verdicts: pd.DataFrame, against: list[str], refused: set) -> str:
     """Wins/ties/losses against each of ``against`` (verdicts' ``method``) by data and by the
-    band of ``n epsilon / d^1.5``."""
+    band of ``n epsilon / d^1.5``, in order; then over all cells, and over the cells where no
+    release was ``refused`` (cells of :data:`KEYS` without k)."""
     frame = verdicts[verdicts["method"].isin(against)].copy()
-    frame["band"] = [ratio_band(r.n, r.d, r.epsilon) for r in frame.itertuples()]
+    bands = [ratio_band(n, 1, 1.0) for n in (1.0, *BAND_EDGES)]
+    frame["band"] = pd.Categorical(
+        [ratio_band(r.n, r.d, r.epsilon) for r in frame.itertuples()], bands, ordered=True
+    )
     counts = {
         (data, band, method): tally(part)
-        for (data, band, method), part in frame.groupby(["data", "band", "method"])
+        for (data, band, method), part in frame.groupby(
+            ["data", "band", "method"], observed=True, sort=True
+        )
     }
+    located = [(r.data, r.d, r.n, r.epsilon) not in refused for r in frame.itertuples()]
     for method, part in frame.groupby("method"):
         counts[("all", "all", method)] = tally(part)
+    for method, part in frame[located].groupby("method"):
+        counts[("all", "all where located", method)] = tally(part)
     table = pd.Series(counts).unstack()[against]
     return markdown_table(table.rename_axis(["data", "n epsilon / d^1.5"]).reset_index())
+
+
+def refused_cells(results: pd.DataFrame) -> set:
+    """The cells (data, d, n, epsilon) where the SSCM was refused before the charge."""
+    refused = results[results["outcome"] == "refused"]
+    return set(refused[["data", "d", "n", "epsilon"]].itertuples(index=False, name=None))
+
+
+def differing(results: pd.DataFrame, first: str, other: str) -> int:
+    """The cells where ``first`` and ``other`` gave different errors in some repetition."""
+    pair = results[results["method"].isin([first, other])]
+    wide = pair.pivot_table(index=[*KEYS, "rep"], columns="method", values="sin_theta")
+    changed = (wide[first] != wide[other]).groupby(level=KEYS).any()
+    return int(changed.sum())
+
+
+def confirmations(verdicts: pd.DataFrame, refused: set, reps: int, further: int) -> list[str]:
+    """Each loss of the library's range to either AG outside the refused cells, run again on
+    ``further`` repetitions after the first ``reps`` of its cell's stream."""
+    lines = []
+    losses = verdicts[verdicts["verdict"] == "loss"]
+    for row in losses.itertuples(index=False):
+        cell = (row.data, row.d, row.n, row.epsilon)
+        if cell in refused:
+            continue
+        fresh = pd.DataFrame(evaluate(cell, reps + further))
+        fresh = fresh[(fresh["rep"] >= reps) & (fresh["k"] == row.k)]
+        fresh = fresh[fresh["method"].isin([LIBRARY, row.method])]
+        again = paired_verdicts(fresh, LIBRARY, ["k"], "sin_theta").iloc[0]
+        lines.append(
+            f"- against {row.method}: {row.data}, d={row.d}, n={row.n}, "
+            f"epsilon={row.epsilon:g}, k={row.k}: by {row.mean:.4f} +- {row.half:.4f}; on "
+            f"{further} further repetitions: {again['verdict']} {again['mean']:+.4f} +- "
+            f"{again['half']:.4f}"
+        )
+    return lines or ["None."]
 
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
@@ -152,20 +225,25 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             found = pool.starmap(evaluate, jobs, chunksize=1)
     results = pd.DataFrame([row for rows in found for row in rows])
     label = "sscm_adaptation_tiny" if args.tiny else "sscm_adaptation"
-    keys = ["data", "d", "n", "epsilon", "k"]
-    summary = mean_intervals(results, [*keys, "method"], "sin_theta")
+    summary = mean_intervals(results, [*KEYS, "method"], "sin_theta")
     summary["value"] = [
         f"{m:.4f} [{lo:.4f}, {hi:.4f}]" for m, lo, hi in summary[["mean", "low", "high"]].values
     ]
-    means = summary.pivot(index=keys, columns="method", values="value")[list(METHODS)]
+    means = summary.pivot(index=KEYS, columns="method", values="value")[list(METHODS)]
     others = [m for m in RANGES if m != LIBRARY]
+    refused = refused_cells(results)
     against_ag = pd.concat(
-        paired_verdicts(results[results["method"].isin([m, AG])], m, keys, "sin_theta").assign(
-            method=f"{m} vs AG"
+        paired_verdicts(results[results["method"].isin([m, ag])], m, KEYS, "sin_theta").assign(
+            method=f"{m} vs {ag}"
         )
+        for ag in AG_CLIPS
         for m in RANGES
     )
-    library = paired_verdicts(results[results["method"] != AG], LIBRARY, keys, "sin_theta")
+    library = paired_verdicts(results[results["method"].isin(RANGES)], LIBRARY, KEYS, "sin_theta")
+    library_ag = paired_verdicts(
+        results[results["method"].isin([LIBRARY, *AG_CLIPS])], LIBRARY, KEYS, "sin_theta"
+    )
+    differ = ", ".join(f"{m} {differing(results, LIBRARY, m)}" for m in others)
     args.out.mkdir(parents=True, exist_ok=True)
     results.to_csv(args.out / f"{label}.csv.gz", index=False)
     write_markdown(
@@ -173,11 +251,17 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         [
             "# Where the SSCM's weights start to adapt",
             script_intro(__doc__),
-            f"{len(results) // 2} fits, {reps} repetitions per cell.",
-            "## Each range against fair AG (wins, ties, losses of the SSCM over the cells)",
-            tally_table(against_ag, [f"{m} vs AG" for m in RANGES]),
+            f"{len(results) // 2} fits, {reps} repetitions per cell, at commit {provenance()}. "
+            f"The SSCM was refused before the charge in {len(refused) * 2} of the "
+            f"{len(library) // len(others)} cells (each range alike).",
+            "## Each range against AG (wins, ties, losses of the SSCM over the cells)",
+            tally_table(against_ag, [f"{m} vs {ag}" for ag in AG_CLIPS for m in RANGES], refused),
+            "## Losses of the library's range to AG, run again",
+            "\n".join(confirmations(library_ag, refused, reps, 3 if args.tiny else CONFIRM_REPS)),
             "## The library's range against the others (wins, ties, losses of the library)",
-            tally_table(library, others),
+            f"Cells where the two ranges gave different releases: {differ} (in the others they "
+            "adapt alike or not at all).",
+            tally_table(library, others, refused),
             "## Mean sin Theta [95 % interval]",
             markdown_table(means.reset_index()),
         ],

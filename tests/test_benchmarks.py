@@ -120,7 +120,8 @@ def test_sscm_adaptation_tiny(tmp_path):
     per_sample = results.groupby(["data", "rep", "k"])["method"].nunique()
     assert (per_sample == len(adaptation.METHODS)).all()
     assert results["sin_theta"].between(0, 1).all()
-    assert adaptation.ratio_band(1000, 5, 6.0) == "400 and above"
+    assert adaptation.ratio_band(1000, 5, 6.0) == "400 to 600"
+    assert adaptation.ratio_band(10, 5, 6.0) == "below 50"
     report = (tmp_path / "sscm_adaptation_tiny.md").read_text()
     assert "| gaussian | 5 | 1000 | 6 | 3 |" in report
 
