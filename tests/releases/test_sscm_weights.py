@@ -12,10 +12,10 @@ import pytest
 from scipy import stats
 
 import dppca
+from dppca.baselines import sin_theta
 from dppca.numerics.sscm import KAPPA, Radii
 from dppca.releases.loading import sscm as sscm_release
 from dppca.releases.loading.weights import (
-    HEAVY_KAPPA,
     adaptation,
     heaviness,
     matrix_radii,
@@ -44,8 +44,8 @@ def test_the_spread_is_spent_only_where_the_weights_adapt_and_it_is_located():
 
 
 def test_the_radii_move_from_light_to_heavy_tails():
-    """The heaviness of m / s: 0 from 0.95 up, 1 up to 0.90, linear between; the outer multiple
-    moves geometrically from 3 to 10 with it, the inner radius from m to 0.7 m."""
+    """The heaviness of m / s: 0 from 0.95 up, 1 up to 0.90, linear between; the inner radius
+    moves from m to 0.7 m with it, and the outer radius stays three clips."""
     assert heaviness(1.0) == heaviness(0.95) == heaviness(math.nan) == 0.0
     assert heaviness(0.9) == heaviness(0.68) == heaviness(0.0) == 1.0
     between = [heaviness(r) for r in np.linspace(0.95, 0.90, 11)]
@@ -53,9 +53,8 @@ def test_the_radii_move_from_light_to_heavy_tails():
     clip, scale = 2.0, 2.0
     light, middle, heavy = (matrix_radii(clip, scale, r * scale, 1.0) for r in (1.0, 0.925, 0.68))
     assert (light.inner, light.outer) == (2.0, KAPPA * clip)
-    assert middle.outer == pytest.approx(math.sqrt(KAPPA * HEAVY_KAPPA) * clip)
+    assert middle.outer == heavy.outer == KAPPA * clip
     assert middle.inner == pytest.approx(0.85 * 0.925 * scale)
-    assert heavy.outer == pytest.approx(HEAVY_KAPPA * clip)
     assert heavy.inner == pytest.approx(0.7 * 0.68 * scale)
     half = matrix_radii(clip, scale, 0.68 * scale, 0.5)  # half adapted: half way to 0.7 m
     assert half.inner == pytest.approx(0.5 * clip / 2 + 0.5 * 0.7 * 0.68 * scale)
@@ -78,35 +77,52 @@ def _model(n, d, tails, rng):
     spectrum = np.ones(d)
     spectrum[:3] = [10.0, 5.0, 3.0][: min(3, d)]
     z = rng.standard_normal((n, d)) * np.sqrt(spectrum) @ basis.T
-    if tails == "cauchy":
+    if tails.startswith("cauchy"):
         z /= np.abs(rng.standard_normal((n, 1)))
-    elif tails == "outliers":
-        z[: n // 20] = 1000.0 * basis[:, -1] + rng.standard_normal((n // 20, d))
+    elif tails.startswith("t3"):
+        z /= np.sqrt(rng.chisquare(3, size=(n, 1)) / 3)
+    if tails.endswith("outliers"):
+        distance = 1000.0 if tails == "outliers" else 60.0
+        z[: n // 20] = distance * basis[:, -1] + rng.standard_normal((n // 20, d))
     return z, basis
 
 
 @pytest.mark.parametrize(
-    ("tails", "ratio", "multiple"),
+    ("tails", "ratio", "inner"),
     [
-        ("gaussian", (0.95, 1.05), KAPPA),
-        ("outliers", (0.95, 1.1), KAPPA),
-        ("cauchy", (0.6, 0.75), HEAVY_KAPPA),
+        ("gaussian", (0.95, 1.05), 1.0),
+        ("outliers", (0.95, 1.1), 1.0),
+        ("cauchy", (0.6, 0.75), 0.7),
     ],
 )
-def test_the_spread_tells_light_tails_from_heavy_ones(tails, ratio, multiple):
+def test_the_spread_tells_light_tails_from_heavy_ones(tails, ratio, inner):
     """n epsilon / d^1.5 = 2530: fully adapted. Gaussian rows (and Gaussian rows with 5 % of
-    outliers at 1000, which must keep fading out) have a spread near the pair scale and keep
-    the outer multiple 3; Cauchy rows have 2^(-1/2) of it and get 10."""
+    outliers at 1000) have a spread near the pair scale and an inner radius at it; Cauchy rows
+    have 2^(-1/2) of it and an inner radius at 0.7 of it; the outer radius is three clips."""
     X, _ = _model(20000, 10, tails, np.random.default_rng(5))
     result = dppca.dp_loading(X, 4.0, 1e-9, statistic="sscm", random_state=1)
     settings = result.settings
     assert settings["weights_adaptation"] == 1.0
     assert ratio[0] < settings["spread"] / settings["pair_scale"] < ratio[1]
-    assert settings["weights_outer_radius"] == pytest.approx(multiple * settings["matrix_clip"])
-    inner = 0.7 if multiple == HEAVY_KAPPA else 1.0  # of the spread, at full adaptation
+    assert settings["weights_outer_radius"] == pytest.approx(KAPPA * settings["matrix_clip"])
     assert settings["weights_inner_radius"] == pytest.approx(inner * settings["spread"])
     names = result.privacy.to_frame()["name"].tolist()
     assert names.count("loading: SSCM spread") == 1
+
+
+def test_outliers_among_heavy_tails_keep_fading_out():
+    """5 % of rows at 60 along the last direction of Sigma among t3 rows at d = 50, n = 20,000,
+    epsilon 4 (adapted in part): the rows lie beyond three clips and fade out, so the top-3
+    subspace is the inliers' (an outer radius of ten clips gave sin Theta 0.95 here); their
+    median distance makes the tails heavy, as without them."""
+    X, basis = _model(20000, 50, "t3 outliers", np.random.default_rng(11))
+    result = dppca.dp_loading(X, 4.0, 1e-9, statistic="sscm", random_state=2)
+    settings = result.settings
+    assert 0.0 < settings["weights_adaptation"] < 1.0
+    assert settings["spread"] / settings["pair_scale"] < 0.95
+    assert settings["weights_outer_radius"] == pytest.approx(KAPPA * settings["matrix_clip"])
+    assert 1.2 * settings["weights_outer_radius"] < 60.0
+    assert sin_theta(result.directions[:, :3], basis[:, :3]) < 0.2
 
 
 def test_a_release_where_the_noise_dominates_keeps_the_clips_radii_and_spends_no_spread():

@@ -5,24 +5,23 @@ The matrix weighs each row's spatial sign by ``min(1, (r / rho_in)^2) min(1, (rh
 (:func:`~dppca.numerics.sscm.matrix_weights`). With the clip ``tau`` (about the released pair
 scale ``s``) alone, ``rho_in = tau / 2`` and ``rho_out = 3 tau``: nearly every row counts as
 its sign, which wastes little when the budget's noise dominates the error, and outliers beyond
-three scales fade out. Where the noise is small against the sampling error, two things cost
-more than they buy:
+three scales fade out. Where the noise is small against the sampling error, the spatial
+sign's efficiency costs more than it buys on light tails: for Gaussian rows the sample
+covariance's eigenvectors have less error (Croux, Ollila and Oja 2002 give the SSCM's
+asymptotic efficiency), and a clipped second moment with its clip at the rows' median distance
+from the centre (Analyze Gauss about a private centre) had less error than the SSCM at
+``d = 10``, ``n = 20,000``, epsilon 4; counting the rows within the median distance ``m`` as
+their squared distance (``rho_in = m``) recovers it. On heavy tails that gains little
+(``rho_in = 0.7 m`` there). The outer radius stays ``3 tau`` whatever the tails: on heavy tails
+a fifth of Cauchy rows lie beyond it and their signs carry information, but an outer radius
+moved out to ten clips let 5 % of rows at 60 along one direction, among multivariate t3 rows,
+take the third direction, a loss of robustness out of all proportion to the gain.
 
-* on light tails, the spatial sign's efficiency: for Gaussian rows the sample covariance's
-  eigenvectors have less error (Croux, Ollila and Oja 2002 give the SSCM's asymptotic
-  efficiency), and a clipped second moment with its clip at the rows' median distance from the
-  centre (Analyze Gauss about a private centre) had less error than the SSCM at ``d = 10``,
-  ``n = 20,000``, epsilon 4; counting the rows within the median distance ``m`` as their
-  squared distance (``rho_in = m``) recovers it;
-* on heavy tails, the outer weight: a fifth of Cauchy rows lie beyond three scales, and fading
-  them discards information that their signs carry (``rho_out = 10 tau`` there, and
-  ``rho_in = 0.7 m``: counting rows as their squared distance gains little on heavy tails).
-
-A third pure-DP median tells them apart: ``m``, the median of the rows' distances from the
-released centre, over the pair scale ``s`` (the median of ``||x_i - x_j|| / sqrt 2`` within
-disjoint pairs) is about 1 for Gaussian rows, 0.89 for multivariate t3 and 0.68 for Cauchy rows
-(for alpha-stable rows ``2^(1/2 - 1/alpha)``), at any dimension; 5 % of outliers far away move
-it little, so light-tailed data with outliers keep ``rho_out = 3 tau``. It is released only
+A third pure-DP median tells light tails from heavy ones: ``m``, the median of the rows'
+distances from the released centre, over the pair scale ``s`` (the median of
+``||x_i - x_j|| / sqrt 2`` within disjoint pairs) is about 1 for Gaussian rows, 0.89 for
+multivariate t3 and 0.68 for Cauchy rows (for alpha-stable rows ``2^(1/2 - 1/alpha)``), at any
+dimension; 5 % of outliers far away move it little. It is released only
 where the adaptation ``g`` (:func:`adaptation`, from ``n epsilon / d^1.5``) is positive and its
 share of epsilon (:func:`spread_epsilon`) small; elsewhere the radii are those of the clip alone,
 and the release is what it was without it.
@@ -36,13 +35,11 @@ from __future__ import annotations
 
 import math
 
-from dppca.numerics.sscm import KAPPA, Radii
+from dppca.numerics.sscm import Radii
 from dppca.privacy.quantiles import locating_reach
 from dppca.releases.loading.schedule import MEDIAN_MARGIN
 
-#: The outer radius's multiple of the clip for heavy tails (:data:`~dppca.numerics.sscm.KAPPA`,
-#: 3, for light ones), and how much less of the spread the inner radius is for them.
-HEAVY_KAPPA = 10.0
+#: How much less of the spread the inner radius is for heavy tails.
 HEAVY_INNER = 0.3
 #: The spread over the pair scale at and above which the tails count as light, and at and below
 #: which as heavy (:func:`heaviness`).
@@ -111,8 +108,8 @@ def matrix_radii(clip: float, pair_scale: float, spread: float | None, strength:
     """The matrix's radii: without a ``spread`` (or at ``strength`` 0, the adaptation), those of
     the ``clip`` alone (:meth:`~dppca.numerics.sscm.Radii.of_clip`); with it and the tails'
     :func:`heaviness` ``h`` of ``m / s``, the inner radius ``(1 - g) tau / 2 + g (1 - 0.3 h) m``
-    (heavy tails gain little from counting rows as their squared distance) and the outer
-    ``3 (10 / 3)^h tau``.
+    (heavy tails gain little from counting rows as their squared distance); the outer radius is
+    the clip's, ``3 tau``, whatever the tails.
 
     Examples
     --------
@@ -122,11 +119,11 @@ def matrix_radii(clip: float, pair_scale: float, spread: float | None, strength:
     Radii(inner=2.0, outer=6.0)
     >>> radii = matrix_radii(2.0, 2.0, 1.36, 0.5)  # Cauchy-like tails, half way
     >>> round(radii.inner, 6), radii.outer
-    (0.976, 20.0)
+    (0.976, 6.0)
     """
     fixed = Radii.of_clip(clip)
     if spread is None or strength == 0.0:
         return fixed
     heavy = heaviness(spread / pair_scale)
     inner = (1.0 - strength) * fixed.inner + strength * (1.0 - HEAVY_INNER * heavy) * spread
-    return Radii(inner, KAPPA * (HEAVY_KAPPA / KAPPA) ** heavy * clip)
+    return Radii(inner, fixed.outer)
