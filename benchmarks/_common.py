@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import multiprocessing
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,6 +31,43 @@ from dppca.numerics.linalg import descending_eigh
 from dppca.numerics.pair_sums import kendall_error_bound
 from dppca.privacy.mechanisms import Noise
 from dppca.releases.loading import kendall_mechanism
+
+
+def cell_study_arguments(argv: list[str] | None, doc: str, reps: int) -> argparse.Namespace:
+    """The options of a study run cell by cell: ``--reps`` (default ``reps``), ``--tiny``,
+    ``--workers`` and ``--out``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=reps)
+    parser.add_argument("--tiny", action="store_true", help="seconds: for the test suite")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
+    return parser.parse_args(argv)
+
+
+def run_cells(
+    evaluate: Callable[[Any, int], list[dict]], cells: list, reps: int, workers: int
+) -> pd.DataFrame:
+    """``evaluate(cell, reps)`` for every cell, in ``workers`` processes (1: in this one), its
+    rows in one frame."""
+    jobs = [(cell, reps) for cell in cells]
+    if workers == 1:
+        found = [evaluate(*job) for job in jobs]
+    else:
+        with multiprocessing.Pool(workers) as pool:
+            found = pool.starmap(evaluate, jobs, chunksize=1)
+    return pd.DataFrame([row for rows in found for row in rows])
+
+
+def interval_table(
+    results: pd.DataFrame, keys: list[str], methods: list[str], digits: int
+) -> pd.DataFrame:
+    """Methods by cell (``keys``): ``mean [low, high]`` of sin Theta (:func:`mean_intervals`)."""
+    summary = mean_intervals(results, [*keys, "method"], "sin_theta")
+    summary["value"] = [
+        f"{m:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+        for m, lo, hi in summary[["mean", "low", "high"]].values
+    ]
+    return summary.pivot(index=keys, columns="method", values="value")[methods].reset_index()
 
 
 def provenance() -> str:

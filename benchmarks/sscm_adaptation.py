@@ -36,12 +36,9 @@ Usage: ``python benchmarks/sscm_adaptation.py [--reps R | --tiny] [--workers W] 
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import time
 import warnings
-from multiprocessing import Pool
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -53,10 +50,12 @@ from dppca.exceptions import UnlocatableError
 from sscm_weights import draw
 
 from _common import (
+    cell_study_arguments,
+    interval_table,
     markdown_table,
-    mean_intervals,
     paired_verdicts,
     provenance,
+    run_cells,
     scored,
     script_intro,
     tally,
@@ -209,27 +208,12 @@ def confirmations(verdicts: pd.DataFrame, refused: set, reps: int, further: int)
 
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=30)
-    parser.add_argument("--tiny", action="store_true", help="seconds: for the test suite")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
-    args = parser.parse_args(argv)
+    args = cell_study_arguments(argv, __doc__, 30)
     started = time.perf_counter()
     cells, reps = (TINY_CELLS, 3) if args.tiny else (CELLS, args.reps)
-    jobs = [(cell, reps) for cell in cells]
-    if args.tiny or args.workers == 1:
-        found = [evaluate(*job) for job in jobs]
-    else:
-        with Pool(args.workers) as pool:
-            found = pool.starmap(evaluate, jobs, chunksize=1)
-    results = pd.DataFrame([row for rows in found for row in rows])
+    results = run_cells(evaluate, cells, reps, 1 if args.tiny else args.workers)
     label = "sscm_adaptation_tiny" if args.tiny else "sscm_adaptation"
-    summary = mean_intervals(results, [*KEYS, "method"], "sin_theta")
-    summary["value"] = [
-        f"{m:.4f} [{lo:.4f}, {hi:.4f}]" for m, lo, hi in summary[["mean", "low", "high"]].values
-    ]
-    means = summary.pivot(index=KEYS, columns="method", values="value")[list(METHODS)]
+    means = interval_table(results, KEYS, list(METHODS), 4)
     others = [m for m in RANGES if m != LIBRARY]
     refused = refused_cells(results)
     against_ag = pd.concat(
@@ -263,7 +247,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             "adapt alike or not at all).",
             tally_table(library, others, refused),
             "## Mean sin Theta [95 % interval]",
-            markdown_table(means.reset_index()),
+            markdown_table(means),
         ],
         started,
     )

@@ -32,11 +32,8 @@ Usage: ``python benchmarks/sscm_weights.py [--reps R | --tiny] [--workers W] [--
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import time
-from multiprocessing import Pool
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -47,9 +44,11 @@ from dppca.numerics.sscm import KAPPA, Radii
 from dppca.releases.loading.weights import heaviness, spread_epsilon
 
 from _common import (
+    cell_study_arguments,
+    interval_table,
     markdown_table,
-    mean_intervals,
     paired_verdicts,
+    run_cells,
     scored,
     script_intro,
     tally,
@@ -201,28 +200,13 @@ def tally_table(verdicts: pd.DataFrame) -> str:
 
 
 def main(argv: list[str] | None = None) -> pd.DataFrame:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reps", type=int, default=20)
-    parser.add_argument("--tiny", action="store_true", help="seconds: for the test suite")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
-    args = parser.parse_args(argv)
+    args = cell_study_arguments(argv, __doc__, 20)
     started = time.perf_counter()
     cells, reps = (TINY_CELLS, 2) if args.tiny else (CELLS, args.reps)
-    jobs = [(cell, reps) for cell in cells]
-    if args.tiny or args.workers == 1:
-        found = [evaluate(*job) for job in jobs]
-    else:
-        with Pool(args.workers) as pool:
-            found = pool.starmap(evaluate, jobs, chunksize=1)
-    results = pd.DataFrame([row for rows in found for row in rows])
+    results = run_cells(evaluate, cells, reps, 1 if args.tiny else args.workers)
     label = "sscm_weights_tiny" if args.tiny else "sscm_weights"
     keys = ["data", "d", "n", "epsilon", "k"]
-    summary = mean_intervals(results, [*keys, "method"], "sin_theta")
-    summary["value"] = [
-        f"{m:.3f} [{lo:.3f}, {hi:.3f}]" for m, lo, hi in summary[["mean", "low", "high"]].values
-    ]
-    means = summary.pivot(index=keys, columns="method", values="value")[list(METHODS)]
+    means = interval_table(results, keys, list(METHODS), 3)
     verdicts = paired_verdicts(results, LIBRARY, keys, "sin_theta")
     verdicts["difference"] = [
         f"{v} {m:+.3f} +- {h:.3f}" for v, m, h in verdicts[["verdict", "mean", "half"]].values
@@ -242,7 +226,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
             "## Losses to the clip's radii, run again",
             "\n".join(confirmations(verdicts, reps, 2 if args.tiny else CONFIRM_REPS)),
             "## Mean sin Theta [95 % interval]",
-            markdown_table(means.reset_index()),
+            markdown_table(means),
             "## The library against each: verdict, mean paired difference (the library minus "
             "the other) +- half-width",
             markdown_table(paired[[m for m in METHODS if m in paired.columns]].reset_index()),
