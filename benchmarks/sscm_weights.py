@@ -48,6 +48,7 @@ from _common import (
     interval_table,
     markdown_table,
     paired_verdicts,
+    provenance,
     run_cells,
     scored,
     script_intro,
@@ -219,7 +220,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         [
             "# The SSCM's radial weights",
             script_intro(__doc__),
-            f"{len(results) // 2} releases, {reps} repetitions per cell.",
+            f"{len(results) // 2} releases, {reps} repetitions per cell, at commit {provenance()}.",
             "## Tally: the library's release against each (wins, ties, losses over the cells)",
             tally_table(verdicts),
             adapted_tally(verdicts),
