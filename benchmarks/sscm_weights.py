@@ -5,10 +5,10 @@
 pair scale) alone, ``rho_in = tau / 2`` and ``rho_out = 3 tau``: rows beyond three scales fade
 out, which buys robustness to outliers and costs efficiency on heavy tails, and nearly every row
 counts as its sign, which costs efficiency on light tails once the noise is small. Where
-``n epsilon / d^1.5`` passes 100, the library releases a third median, the rows' median
+``n epsilon / d^1.5`` passes 50, the library releases a third median, the rows' median
 distance ``m`` from the centre (2 % of epsilon or what locates it), and adapts
 (``dppca.releases.loading.weights``): ``rho_in`` moves towards ``m`` (all the way from
-``n epsilon / d^1.5 = 400``; ``0.7 m`` where ``m`` over the pair scale says the tails are heavy,
+``n epsilon / d^1.5 = 200``; ``0.7 m`` where ``m`` over the pair scale says the tails are heavy,
 below 0.95: Cauchy rows have 0.68), and ``rho_out`` stays ``3 tau``. This script measures each
 part on the same samples and noise (paired): "adapted (library)"; "clip's radii" (no spread
 released: the release before the adaptation); "outer 10 tau on heavy tails" (the first rule,

@@ -46,7 +46,7 @@ HEAVY_INNER = 0.3
 LIGHT_RATIO = 0.95
 HEAVY_RATIO = 0.90
 #: The adaptation grows from 0 to 1 as ``n epsilon / d^1.5`` goes from the first to the second.
-ADAPTATION_RANGE = (100.0, 400.0)
+ADAPTATION_RANGE = (50.0, 200.0)
 #: The spread's share of epsilon: at least the first, and released only when what locates it is
 #: at most the second.
 SPREAD_SHARE = 0.02
@@ -54,14 +54,14 @@ SPREAD_LIMIT = 0.05
 
 
 def adaptation(n: int, d: int, epsilon: float) -> float:
-    """``g = clip(ln(n epsilon / (100 d^1.5)) / ln 4, 0, 1)`` (public): 0 while the noise
-    dominates the error, 1 from ``n epsilon = 400 d^1.5``.
+    """``g = clip(ln(n epsilon / (50 d^1.5)) / ln 4, 0, 1)`` (public): 0 while the noise
+    dominates the error, 1 from ``n epsilon = 200 d^1.5``.
 
     Examples
     --------
     >>> adaptation(2000, 50, 1.0), adaptation(20000, 10, 4.0)
     (0.0, 1.0)
-    >>> round(adaptation(20000, 50, 4.0), 3)
+    >>> round(adaptation(10000, 50, 4.0), 3)
     0.589
     """
     low, high = ADAPTATION_RANGE
