@@ -73,6 +73,7 @@ from _common import (
     mean_intervals,
     methods,
     paired_verdicts,
+    provenance,
     scored,
     script_intro,
     spherical_releases,
@@ -455,6 +456,15 @@ def pivot_table(summary: pd.DataFrame, d: int, n: int, epsilon: float) -> str:
     return markdown_table(table.reset_index().fillna("not run"))
 
 
+def _commits(run_facts: dict) -> str:
+    """The commit the run was made at, and that of the methods ``--only`` ran again."""
+    text = f"Run at commit {run_facts.get('commit', 'not recorded')}"
+    if added := run_facts.get("added"):
+        rerun = ", ".join(added["methods"])
+        text += f"; {rerun} run again at commit {added.get('commit', 'not recorded')}"
+    return text + "."
+
+
 def report(summary: pd.DataFrame, run_facts: dict, label: str, duels: pd.DataFrame) -> str:
     """The Markdown summary: how the run was made, the head-to-head tally, then one table per
     (d, n, epsilon) shown."""
@@ -468,6 +478,8 @@ def report(summary: pd.DataFrame, run_facts: dict, label: str, duels: pd.DataFra
         f"Wall time {run_facts['minutes']:.1f} minutes on {grid['workers']} worker(s) "
         f"({run_facts['fit_hours']:.2f} hours of fits)"
         + (" for the cells left after a resumed checkpoint." if run_facts["resumed"] else "."),
+        "",
+        _commits(run_facts),
         "",
         f"Grid: d {grid['d']}, n {grid['n']}, epsilon {grid['epsilon']}, delta = 1/n^2, centre "
         f"{grid['shift']}, distributions {list(DISTRIBUTIONS)}, {grid['reps']} repetitions. "
@@ -551,6 +563,7 @@ def main(argv: list[str] | None = None) -> pd.DataFrame:
         "minutes": (time.perf_counter() - start) / 60,
         "fit_hours": results["seconds"].sum() / 3600,
         "resumed": resumed,
+        "commit": provenance(),
     }
     if args.only and raw.exists():
         earlier = pd.read_csv(raw)
